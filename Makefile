@@ -1,0 +1,91 @@
+# hgemm-bench build.  `make` builds the driver and the sample candidates'
+# cubins; `make test` builds and runs the tests (GPU tests skip without a GPU).
+#
+# CUDA_ARCHS: architectures for the cubins and the harness's own kernels
+# (80 = A100, 90 = H100/H200).  `make CUDA_ARCHS=90` builds for Hopper only.
+
+CUDA_HOME  ?= /usr/local/cuda
+CUDA_ARCHS ?= 80 90
+BUILD      ?= build
+CC         ?= gcc
+NVCC       ?= $(CUDA_HOME)/bin/nvcc
+
+GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
+
+CFLAGS     ?= -O2 -g
+HB_CFLAGS  := -std=c11 -Wall -Wextra -Werror -MMD -MP -I$(CUDA_HOME)/include -Ibench \
+              -DHB_GIT_COMMIT='"$(GIT_COMMIT)"'
+GENCODE    := $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a))
+NVCCFLAGS  ?= -O3 -std=c++17
+HB_NVFLAGS := $(GENCODE) -Werror all-warnings -Xcompiler -Wall,-Wextra -MMD -MP
+LDFLAGS    += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64
+LDLIBS     := -lcublas -lcudart -l:libjansson.a -lstdc++ -lm -ldl -lpthread
+
+# The harness library: everything but main.c.
+LIB_C   := $(filter-out bench/main.c,$(wildcard bench/*.c)) $(wildcard verify/*.c) $(wildcard baselines/*.c)
+LIB_CU  := $(wildcard verify/*.cu)
+LIB_OBJ := $(LIB_C:%.c=$(BUILD)/obj/%.o) $(LIB_CU:%.cu=$(BUILD)/obj/%.o)
+
+TEST_C   := $(wildcard tests/*.c)
+TEST_OBJ := $(TEST_C:%.c=$(BUILD)/obj/%.o)
+
+# Sample candidates: candidates/<name>/<kernel>.cu + manifest.json ->
+# $(BUILD)/candidates/<name>/{manifest.json, <kernel>.sm_XX.cubin}
+CANDIDATE_SRC   := $(wildcard candidates/*/*.cu)
+CANDIDATE_CUBIN := $(foreach s,$(CANDIDATE_SRC),$(foreach a,$(CUDA_ARCHS),$(BUILD)/$(s:.cu=).sm_$(a).cubin))
+CANDIDATE_MANIFESTS := $(patsubst %/,$(BUILD)/%/manifest.json,$(sort $(dir $(CANDIDATE_SRC))))
+
+# env.json records the commit: rebuild env_json.o when it changes.
+COMMIT_STAMP := $(BUILD)/commit-stamp
+$(shell mkdir -p $(BUILD); echo '$(GIT_COMMIT)' | cmp -s - $(COMMIT_STAMP) 2>/dev/null || echo '$(GIT_COMMIT)' > $(COMMIT_STAMP))
+$(BUILD)/obj/bench/env_json.o: $(COMMIT_STAMP)
+
+.PHONY: all test clean demo candidates
+all: $(BUILD)/hgemm-bench candidates
+
+candidates: $(CANDIDATE_CUBIN) $(CANDIDATE_MANIFESTS)
+
+$(BUILD)/hgemm-bench: $(BUILD)/obj/bench/main.o $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(HB_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/obj/%.o: %.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) $(HB_NVFLAGS) -c -o $@ $<
+
+# One cubin per architecture: the SASS the driver loads as is.
+define cubin_rule
+$(BUILD)/candidates/%.sm_$(1).cubin: candidates/%.cu
+	@mkdir -p $$(dir $$@)
+	$(NVCC) $(NVCCFLAGS) -Werror all-warnings -cubin -gencode arch=compute_$(1),code=sm_$(1) -o $$@ $$<
+endef
+$(foreach a,$(CUDA_ARCHS),$(eval $(call cubin_rule,$(a))))
+
+# The manifest's "cubin": "@CUBINS@" becomes {"sm_80": "<kernel>.sm_80.cubin", ...}.
+$(BUILD)/candidates/%/manifest.json: candidates/%/manifest.json Makefile
+	@mkdir -p $(dir $@)
+	kernel=$$(basename $$(ls candidates/$*/*.cu | head -n 1) .cu); \
+	map=$$(for a in $(CUDA_ARCHS); do printf '"sm_%s": "%s.sm_%s.cubin", ' $$a $$kernel $$a; done); \
+	sed "s|\"@CUBINS@\"|{$${map%, }}|" $< > $@
+
+# --- tests -------------------------------------------------------------------
+$(BUILD)/hgemm-tests: $(TEST_OBJ) $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+
+test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench candidates
+	tests/plot_smoke.sh
+	HB_BUILD=$(BUILD) HB_BENCH=$(BUILD)/hgemm-bench $(BUILD)/hgemm-tests
+
+# --- the main job on the built-in sample candidate ----------------------------
+DEMO_ARGS ?= --mnk 64,64,64 --mnk 1024,1024,1024 --mnk 4096,4096,4096
+demo: all
+	$(BUILD)/hgemm-bench run --candidate $(BUILD)/candidates/sample_mma $(DEMO_ARGS) --out results
+	plots/plot_run.sh "$$(ls -dt results/*/ | head -n 1)"
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,132 @@
+#include "cublas_baselines.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../bench/cuda_check.h"
+
+typedef struct cublas_baseline {
+    hb_cublas_variant variant;
+    cublasHandle_t handle;
+    void *workspace;
+    cublasComputeType_t compute;
+    /* alpha = 1, beta = 0 in the scale type of the class: float for
+     * CUBLAS_COMPUTE_32F, fp16 (bit pattern) for CUBLAS_COMPUTE_16F. */
+    float alpha_f32, beta_f32;
+    uint16_t alpha_f16, beta_f16;
+} cublas_baseline;
+
+size_t hb_torch_workspace_bytes(int sm)
+{
+    /* PyTorch's cuBLAS workspace default: 32 MiB from Hopper on, else
+     * 4096 KiB * 2 + 16 KiB * 8 = 8,519,680 B (CUDABlasHandlePool). */
+    return sm >= 90 ? (32u << 20) : 8519680u;
+}
+
+static const void *alpha_of(const cublas_baseline *b)
+{
+    return b->compute == CUBLAS_COMPUTE_16F ? (const void *)&b->alpha_f16 : (const void *)&b->alpha_f32;
+}
+
+static const void *beta_of(const cublas_baseline *b)
+{
+    return b->compute == CUBLAS_COMPUTE_16F ? (const void *)&b->beta_f16 : (const void *)&b->beta_f32;
+}
+
+static hb_status cublas_launch(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream)
+{
+    (void)stream; /* bound to the handle at creation */
+    const cublas_baseline *b = self->impl;
+    const int m = (int)io->m, n = (int)io->n, k = (int)io->k;
+    /* Row-major C = A B is column-major C^T = B^T A^T: pass B first, with
+     * the dimensions swapped, and no data is transposed. */
+    if (b->variant == HB_CUBLAS_TN) {
+        HB_CUBLAS_TRY(cublasGemmEx(b->handle, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, alpha_of(b), io->b_col, CUDA_R_16F,
+                                   k, io->a, CUDA_R_16F, k, beta_of(b), io->c, CUDA_R_16F, n, b->compute,
+                                   CUBLAS_GEMM_DEFAULT_TENSOR_OP));
+    } else {
+        HB_CUBLAS_TRY(cublasGemmEx(b->handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, alpha_of(b), io->b, CUDA_R_16F, n,
+                                   io->a, CUDA_R_16F, k, beta_of(b), io->c, CUDA_R_16F, n, b->compute,
+                                   CUBLAS_GEMM_DEFAULT_TENSOR_OP));
+    }
+    return HB_OK;
+}
+
+static hb_status no_op(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream)
+{
+    (void)self;
+    (void)io;
+    (void)stream;
+    return HB_OK;
+}
+
+static void cublas_destroy(hb_participant *self)
+{
+    cublas_baseline *b = self->impl;
+    if (!b)
+        return;
+    if (b->handle)
+        cublasDestroy(b->handle);
+    if (b->workspace)
+        cudaFree(b->workspace);
+    free(b);
+    self->impl = NULL;
+}
+
+static const hb_participant_ops cublas_ops = {no_op, cublas_launch, no_op, cublas_destroy};
+
+static const char *variant_name(hb_cublas_variant variant)
+{
+    return variant == HB_TORCH ? "torch" : variant == HB_CUBLAS_NN ? "cublas-nn" : "cublas-tn";
+}
+
+static hb_status configure_handle(cublas_baseline *b, size_t workspace_bytes, cudaStream_t stream)
+{
+    HB_CUBLAS_TRY(cublasCreate(&b->handle));
+    /* PyTorch order: stream first, then workspace (cublasSetStream resets
+     * a workspace set earlier to the default one). */
+    HB_CUBLAS_TRY(cublasSetStream(b->handle, stream));
+    HB_CUDA_TRY(cudaMalloc(&b->workspace, workspace_bytes));
+    HB_CUBLAS_TRY(cublasSetWorkspace(b->handle, b->workspace, workspace_bytes));
+    HB_CUBLAS_TRY(cublasSetMathMode(b->handle, CUBLAS_DEFAULT_MATH));
+    return HB_OK;
+}
+
+hb_status hb_cublas_baseline_create(hb_cublas_variant variant, hb_acc_class acc, int sm, cudaStream_t stream,
+                                    hb_participant *out)
+{
+    memset(out, 0, sizeof *out);
+    cublas_baseline *b = calloc(1, sizeof *b);
+    if (!b)
+        return hb_fail(HB_ERR_INTERNAL, "out of host memory creating baseline %s", variant_name(variant));
+    b->variant = variant;
+    /* torch accumulates in fp32 whatever the run's class: that is what
+     * torch.matmul does for fp16 tensors. */
+    int fp16_class = acc == HB_ACC_FP16 && variant != HB_TORCH;
+    b->compute = fp16_class ? CUBLAS_COMPUTE_16F : CUBLAS_COMPUTE_32F;
+    b->alpha_f32 = 1.0f;
+    b->beta_f32 = 0.0f;
+    b->alpha_f16 = 0x3C00; /* 1.0 in IEEE binary16 */
+    b->beta_f16 = 0x0000;
+
+    size_t workspace_bytes = variant == HB_TORCH ? hb_torch_workspace_bytes(sm) : HB_CUBLAS_WORKSPACE_BYTES;
+    snprintf(out->name, sizeof out->name, "%s", variant_name(variant));
+    out->ops = &cublas_ops;
+    out->impl = b;
+    /* Protocol 4.3: the bound comes from the cuBLAS/cuBLASLt baselines; torch
+     * is the same library call with another workspace, so it adds nothing. */
+    out->bounds_deviation = variant != HB_TORCH;
+    hb_status status = configure_handle(b, workspace_bytes, stream);
+    if (status != HB_OK) {
+        cublas_destroy(out);
+        return status;
+    }
+    hb_participant_desc *d = &out->desc;
+    snprintf(d->compute_type, sizeof d->compute_type, "%s", fp16_class ? "CUBLAS_COMPUTE_16F" : "CUBLAS_COMPUTE_32F");
+    snprintf(d->scale_type, sizeof d->scale_type, "%s", fp16_class ? "CUDA_R_16F" : "CUDA_R_32F");
+    snprintf(d->algorithm, sizeof d->algorithm, "cublasGemmEx/CUBLAS_GEMM_DEFAULT_TENSOR_OP");
+    d->workspace_bytes = workspace_bytes;
+    d->b_layout = variant == HB_CUBLAS_TN ? HB_B_COL : HB_B_ROW;
+    return HB_OK;
+}

@@ -1,0 +1,29 @@
+/* Baselines called through cublasGemmEx (protocol section 2):
+ *   torch     - what torch.matmul(a, b, out=c) does for row-major fp16 in
+ *               PyTorch 2.6-2.11: one cublasGemmEx(N, N) with the operands
+ *               swapped, CUBLAS_COMPUTE_32F, float alpha/beta, default math
+ *               mode, and PyTorch's workspace (32 MiB on Hopper, 8,519,680 B
+ *               before) set after cublasSetStream.
+ *   cublas-nn - paper Listing 6, B row-major.
+ *   cublas-tn - paper Listing 6, B column-major.
+ * Each has its own handle, bound to the harness's stream. */
+#ifndef HB_CUBLAS_BASELINES_H
+#define HB_CUBLAS_BASELINES_H
+
+#include "../bench/participant.h"
+
+typedef enum hb_cublas_variant { HB_TORCH, HB_CUBLAS_NN, HB_CUBLAS_TN } hb_cublas_variant;
+
+/* Workspace of the cublas-nn/tn handles: the run's one workspace size for
+ * cuBLAS baselines (bytes). */
+#define HB_CUBLAS_WORKSPACE_BYTES (32u << 20)
+
+/* Fills `out` (name, ops, impl, desc).  `sm` is the device's compute
+ * capability (10*major+minor), which sets torch's workspace size. */
+hb_status hb_cublas_baseline_create(hb_cublas_variant variant, hb_acc_class acc, int sm, cudaStream_t stream,
+                                    hb_participant *out);
+
+/* torch's workspace on a device of compute capability `sm`, bytes. */
+size_t hb_torch_workspace_bytes(int sm);
+
+#endif

@@ -1,0 +1,16 @@
+/* The candidate as a participant: its kernel plus the buffers the harness
+ * owns for it (padded copies of the inputs and output when its manifest asks
+ * for padding, and its workspace).  Padding copies happen in prepare() and
+ * collect(), outside the timed call, as the paper's public code does. */
+#ifndef HB_CANDIDATE_PARTICIPANT_H
+#define HB_CANDIDATE_PARTICIPANT_H
+
+#include "candidate_kernel.h"
+#include "participant.h"
+
+/* HB_ERR_UNSUPPORTED when the candidate's claimed class differs from the
+ * run's, its padding rules reject (m, n, k), or the device cannot run it. */
+hb_status hb_candidate_participant_create(const hb_manifest *manifest, const hb_device_limits *limits,
+                                          hb_acc_class run_acc, long m, long n, long k, hb_participant *out);
+
+#endif

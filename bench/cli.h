@@ -1,0 +1,49 @@
+/* Command-line parsing for `hgemm-bench run` (docs/cli.md). */
+#ifndef HB_CLI_H
+#define HB_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hb_status.h"
+
+/* Largest accepted M, N or K: keeps every index of a 16-bit-element matrix
+ * inside a signed 32-bit kernel parameter's reach per dimension. */
+#define HB_MAX_DIM 262144L
+#define HB_MAX_CONFIGS 4096
+
+typedef struct hb_mnk {
+    long m, n, k;
+} hb_mnk;
+
+typedef enum hb_command { HB_CMD_NONE, HB_CMD_HELP, HB_CMD_VERSION, HB_CMD_RUN } hb_command;
+
+typedef struct hb_run_options {
+    const char *candidate_path; /* manifest file or candidate-set folder */
+    hb_mnk configs[HB_MAX_CONFIGS];
+    size_t n_configs;
+    double warmup_s;  /* warm-up window per configuration, seconds */
+    double time_s;    /* timed window per configuration, seconds (at least) */
+    uint64_t seed;
+    int seed_given;   /* 0: seed drawn from the clock, and recorded */
+    const char *out_dir; /* parent of results/<run-id>/ */
+    int device;
+    int progress;     /* progress line on stderr */
+} hb_run_options;
+
+typedef struct hb_cli {
+    hb_command command;
+    hb_run_options run;
+} hb_cli;
+
+/* Parses argv into `cli`.  On bad usage prints the reason to stderr and
+ * returns HB_ERR_USAGE.  Does not touch the GPU or the file system. */
+hb_status hb_cli_parse(int argc, char **argv, hb_cli *cli);
+
+/* Parses "M,N,K" strictly: three positive decimal integers <= HB_MAX_DIM. */
+hb_status hb_parse_mnk(const char *text, hb_mnk *out);
+
+void hb_cli_print_help(FILE *stream);
+
+#endif

@@ -1,0 +1,126 @@
+#include "csv_writer.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "diag.h"
+
+static const char *const columns[] = {
+    "run_id", "m", "n", "k", "participant", "role", "verdict", "reason", "acc_class", "compute_type",
+    "scale_type", "algorithm", "workspace_bytes", "b_layout", "padded_m", "padded_n", "padded_k",
+    "max_abs_dev", "dev_bound", "non_finite", "samples",
+    "event_median_us", "event_mean_us", "event_min_us", "event_p10_us", "event_p90_us", "event_rel_stdev",
+    "wall_median_us", "wall_mean_us", "wall_p10_us", "wall_p90_us", "wall_rel_stdev",
+    "tflops_event_median", "tflops_wall_median",
+    "speedup_geomean", "speedup_ci95_low", "speedup_ci95_high", "speedup_paper", "speedup_ratio_of_means",
+    "speedup_median", "speedup_p10", "speedup_p90", "speedup_pairs",
+    "speedup_geomean_wall", "speedup_paper_wall", NULL};
+
+void hb_csv_write_field(FILE *out, const char *text)
+{
+    if (!strpbrk(text, ",\"\n\r")) {
+        fputs(text, out);
+        return;
+    }
+    fputc('"', out);
+    for (const char *c = text; *c; c++) {
+        if (*c == '"')
+            fputc('"', out);
+        fputc(*c, out);
+    }
+    fputc('"', out);
+}
+
+void hb_csv_write_header(FILE *out)
+{
+    for (int i = 0; columns[i]; i++)
+        fprintf(out, "%s%s", i ? "," : "", columns[i]);
+    fputc('\n', out);
+}
+
+/* A number, or nothing when it does not apply (NAN) or was not measured. */
+static void num(FILE *out, double value)
+{
+    fputc(',', out);
+    if (!isnan(value))
+        fprintf(out, "%.9g", value);
+}
+
+static void text(FILE *out, const char *value)
+{
+    fputc(',', out);
+    hb_csv_write_field(out, value);
+}
+
+static void write_times(FILE *out, const hb_participant_result *p, int measured)
+{
+    const double us = 1e3; /* samples are milliseconds */
+    const hb_time_summary *e = &p->event_ms, *w = &p->wall_ms;
+    num(out, measured ? e->median * us : NAN);
+    num(out, measured ? e->mean * us : NAN);
+    num(out, measured ? e->min * us : NAN);
+    num(out, measured ? e->p10 * us : NAN);
+    num(out, measured ? e->p90 * us : NAN);
+    num(out, measured ? e->rel_stdev : NAN);
+    num(out, measured ? w->median * us : NAN);
+    num(out, measured ? w->mean * us : NAN);
+    num(out, measured ? w->p10 * us : NAN);
+    num(out, measured ? w->p90 * us : NAN);
+    num(out, measured ? w->rel_stdev : NAN);
+}
+
+static void write_speedups(FILE *out, const hb_participant_result *p, int applies)
+{
+    const hb_speedup_summary *s = &p->speedup_event;
+    num(out, applies ? s->geomean : NAN);
+    num(out, applies ? s->ci95_low : NAN);
+    num(out, applies ? s->ci95_high : NAN);
+    num(out, applies ? s->paper : NAN);
+    num(out, applies ? s->ratio_of_means : NAN);
+    num(out, applies ? s->median : NAN);
+    num(out, applies ? s->p10 : NAN);
+    num(out, applies ? s->p90 : NAN);
+    num(out, applies ? (double)s->n : NAN);
+    num(out, applies ? p->speedup_wall.geomean : NAN);
+    num(out, applies ? p->speedup_wall.paper : NAN);
+}
+
+static void write_row(FILE *out, const char *run_id, const char *acc_class, const hb_config_result *r,
+                      const hb_participant_result *p)
+{
+    const hb_mnk *c = &r->mnk;
+    hb_csv_write_field(out, run_id);
+    fprintf(out, ",%ld,%ld,%ld", c->m, c->n, c->k);
+    text(out, p->name);
+    text(out, p->is_candidate ? "candidate" : "baseline");
+    /* A baseline is "ok" whenever it ran; the verdict is the candidate's. */
+    text(out, p->is_candidate || r->verdict == HB_OK ? hb_status_name(r->verdict) : "ok");
+    text(out, p->is_candidate ? r->reason : "");
+    text(out, acc_class);
+    text(out, p->desc.compute_type);
+    text(out, p->desc.scale_type);
+    text(out, p->desc.algorithm);
+    num(out, (double)p->desc.workspace_bytes);
+    text(out, hb_b_layout_name(p->desc.b_layout));
+    for (int i = 0; i < 3; i++)
+        num(out, p->desc.padded[i] ? (double)p->desc.padded[i] : NAN);
+    num(out, r->checked ? p->deviation.max_abs : NAN);
+    num(out, r->checked && p->is_candidate ? r->deviation_bound : NAN);
+    num(out, r->checked ? (double)p->deviation.non_finite : NAN);
+    num(out, r->measured ? (double)p->event_ms.n : NAN);
+    write_times(out, p, r->measured);
+    double flops = hb_gemm_flops(c->m, c->n, c->k);
+    num(out, r->measured ? flops / (p->event_ms.median * 1e-3) * 1e-12 : NAN);
+    num(out, r->measured ? flops / (p->wall_ms.median * 1e-3) * 1e-12 : NAN);
+    write_speedups(out, p, r->measured && !p->is_candidate);
+    fputc('\n', out);
+}
+
+hb_status hb_csv_write_config(FILE *out, const char *run_id, const char *acc_class, const hb_config_result *result)
+{
+    for (size_t i = 0; i < result->count; i++)
+        write_row(out, run_id, acc_class, result, &result->participants[i]);
+    if (fflush(out) != 0 || ferror(out))
+        return hb_fail(HB_ERR_IO, "writing summary.csv failed (disk full?)");
+    return HB_OK;
+}

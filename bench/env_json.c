@@ -1,0 +1,121 @@
+#include "env_json.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../baselines/cublas_baselines.h"
+#include "diag.h"
+#include "measure.h"
+
+#ifndef HB_GIT_COMMIT
+#define HB_GIT_COMMIT "unknown"
+#endif
+
+const char *hb_harness_commit(void) { return HB_GIT_COMMIT; }
+
+static json_t *version_string(int encoded, int major_div, int minor_div, int minor_mod)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%d.%d", encoded / major_div, (encoded / minor_div) % minor_mod);
+    return json_string(text);
+}
+
+static json_t *nvml_clocks(const hb_device_info *d)
+{
+    json_t *clocks = json_object();
+    json_object_set_new(clocks, "source_of_max", json_string("cudaDeviceGetAttribute"));
+    json_object_set_new(clocks, "sm_max_mhz", json_integer(d->max_sm_clock_mhz));
+    json_object_set_new(clocks, "mem_max_mhz", json_integer(d->max_mem_clock_mhz));
+    json_object_set_new(clocks, "nvml_status", json_string(d->nvml_status));
+    if (d->nvml_sm_clock_mhz >= 0) {
+        json_object_set_new(clocks, "nvml_sm_mhz_at_start", json_integer(d->nvml_sm_clock_mhz));
+        json_object_set_new(clocks, "nvml_mem_mhz_at_start", json_integer(d->nvml_mem_clock_mhz));
+        json_object_set_new(clocks, "nvml_sm_max_mhz", json_integer(d->nvml_max_sm_clock_mhz));
+        json_object_set_new(clocks, "nvml_temperature_c_at_start", json_integer(d->nvml_temperature_c));
+    }
+    return clocks;
+}
+
+static json_t *gpu_object(const hb_device_info *d)
+{
+    json_t *gpu = json_object();
+    char sm[16];
+    snprintf(sm, sizeof sm, "sm_%d", d->sm);
+    json_object_set_new(gpu, "ordinal", json_integer(d->ordinal));
+    json_object_set_new(gpu, "name", json_string(d->name));
+    json_object_set_new(gpu, "uuid", json_string(d->uuid));
+    json_object_set_new(gpu, "pci_bus_id", json_string(d->pci_bus_id));
+    json_object_set_new(gpu, "architecture", json_string(sm));
+    json_object_set_new(gpu, "sm_count", json_integer(d->sm_count));
+    json_object_set_new(gpu, "l2_bytes", json_integer((json_int_t)d->l2_bytes));
+    json_object_set_new(gpu, "global_memory_bytes", json_integer((json_int_t)d->global_mem_bytes));
+    json_object_set_new(gpu, "shared_memory_per_block_optin_bytes", json_integer((json_int_t)d->smem_per_block_optin));
+    json_object_set_new(gpu, "clocks", nvml_clocks(d));
+    return gpu;
+}
+
+static json_t *software_object(const hb_device_info *d)
+{
+    json_t *sw = json_object();
+    char cublas[32];
+    snprintf(cublas, sizeof cublas, "%d.%d.%d", d->cublas_version / 10000, (d->cublas_version / 100) % 100,
+             d->cublas_version % 100);
+    json_object_set_new(sw, "cuda_driver", version_string(d->driver_version, 1000, 10, 100));
+    json_object_set_new(sw, "cuda_runtime", version_string(d->runtime_version, 1000, 10, 100));
+    json_object_set_new(sw, "cublas", json_string(cublas));
+    json_object_set_new(sw, "harness_commit", json_string(hb_harness_commit()));
+    return sw;
+}
+
+static json_t *method_object(const hb_run_context *ctx)
+{
+    const hb_run_options *o = ctx->options;
+    json_t *m = json_object();
+    json_object_set_new(m, "mode", json_string("offline"));
+    json_object_set_new(m, "acc_class", json_string(ctx->acc_class));
+    json_object_set_new(m, "warmup_s", json_real(o->warmup_s));
+    json_object_set_new(m, "time_s", json_real(o->time_s));
+    json_object_set_new(m, "min_timed_rounds", json_integer(HB_MIN_TIMED_ROUNDS));
+    json_object_set_new(m, "l2_policy", json_string("warm: the same inputs every round"));
+    json_object_set_new(m, "inputs", json_string("N(0,1) fp16, generated on the GPU from the seed"));
+    json_object_set_new(m, "headline_timer", json_string("cuda-events"));
+    json_object_set_new(m, "headline_statistic", json_string("geometric mean of paired per-round ratios, minus 1"));
+    json_object_set_new(m, "cublas_workspace_bytes", json_integer(HB_CUBLAS_WORKSPACE_BYTES));
+    json_object_set_new(m, "torch_workspace_bytes", json_integer((json_int_t)hb_torch_workspace_bytes(ctx->device->sm)));
+    json_object_set_new(m, "correctness", json_string("baseline-bounded deviation vs an fp32 GPU reference, NaN-filled outputs"));
+    return m;
+}
+
+static json_t *env_object(const hb_run_context *ctx)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "format", json_string("hgemm-bench-env/1"));
+    json_object_set_new(root, "run_id", json_string(ctx->run_id));
+    json_object_set_new(root, "started_utc", json_string(ctx->started_utc));
+    json_object_set_new(root, "command_line", json_string(ctx->command_line));
+    json_object_set_new(root, "seed", json_integer((json_int_t)ctx->options->seed));
+    json_object_set_new(root, "seed_from_clock", json_boolean(!ctx->options->seed_given));
+    json_object_set_new(root, "candidate", json_string(ctx->options->candidate_path));
+    json_object_set_new(root, "gpu", gpu_object(ctx->device));
+    json_object_set_new(root, "software", software_object(ctx->device));
+    json_object_set_new(root, "method", method_object(ctx));
+    return root;
+}
+
+hb_status hb_env_json_write(const char *path, const hb_run_context *ctx)
+{
+    json_t *root = env_object(ctx);
+    if (!root)
+        return hb_fail(HB_ERR_INTERNAL, "out of memory building env.json");
+    char temporary[4200];
+    snprintf(temporary, sizeof temporary, "%s.tmp", path);
+    int rc = json_dump_file(root, temporary, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    if (rc != 0)
+        return hb_fail(HB_ERR_IO, "cannot write %s", temporary);
+    if (rename(temporary, path) != 0)
+        return hb_fail(HB_ERR_IO, "cannot rename %s to %s: %s", temporary, path, strerror(errno));
+    return HB_OK;
+}

@@ -1,0 +1,36 @@
+/* Status codes shared by every layer of the harness.
+ *
+ * A function that can fail returns an hb_status; main() turns the first
+ * failure into the process exit code, so these values ARE the documented exit
+ * codes (docs/cli.md).  Keep them stable: pipelines branch on them. */
+#ifndef HB_STATUS_H
+#define HB_STATUS_H
+
+typedef enum hb_status {
+    HB_OK = 0,
+    HB_ERR_INTERNAL = 1,    /* a bug in the harness or an unexpected libc failure */
+    HB_ERR_USAGE = 2,       /* unknown flag, missing value, nonsense dimensions */
+    HB_ERR_BAD_INPUT = 3,   /* candidate manifest or cubin missing or malformed */
+    HB_ERR_UNSUPPORTED = 4, /* candidate cannot run here: architecture, resources, padding, class */
+    HB_ERR_CUDA = 5,        /* no usable GPU, or a CUDA / cuBLAS call of the harness failed */
+    HB_ERR_INCORRECT = 6,   /* candidate output failed the pre-timing check */
+    HB_ERR_IO = 7,          /* results could not be written */
+    HB_ERR_CANDIDATE_FAULT = 8 /* candidate launch or execution raised a CUDA error */
+} hb_status;
+
+/* Short stable name of a status, for results files ("ok", "usage", ...). */
+const char *hb_status_name(hb_status status);
+
+/* When several configurations fail differently, the run's exit code is the
+ * most severe one; this orders them (higher = more severe). */
+int hb_status_severity(hb_status status);
+
+/* Propagate an hb_status from a call that already reported its error. */
+#define HB_TRY(call)                \
+    do {                            \
+        hb_status hb_s_ = (call);   \
+        if (hb_s_ != HB_OK)         \
+            return hb_s_;           \
+    } while (0)
+
+#endif

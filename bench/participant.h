@@ -1,0 +1,44 @@
+/* A participant: anything the harness times on the same product — a
+ * baseline library call or the candidate kernel.  The timing loop sees only
+ * this interface, so new baselines (cuBLASLt) plug in without touching it. */
+#ifndef HB_PARTICIPANT_H
+#define HB_PARTICIPANT_H
+
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+
+#include "gemm_types.h"
+#include "hb_status.h"
+
+typedef struct hb_participant hb_participant;
+
+typedef struct hb_participant_ops {
+    /* Untimed: called after the inputs change (e.g. the candidate pads them). */
+    hb_status (*prepare)(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream);
+    /* Timed: enqueue exactly one product on `stream`, writing io->c. */
+    hb_status (*launch)(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream);
+    /* Untimed: make io->c hold the logical M x N result (e.g. un-pad). */
+    hb_status (*collect)(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream);
+    void (*destroy)(hb_participant *self);
+} hb_participant_ops;
+
+/* What the results record about how a participant computes. */
+typedef struct hb_participant_desc {
+    char compute_type[40];   /* e.g. CUBLAS_COMPUTE_32F, or the candidate's claimed class */
+    char scale_type[24];     /* e.g. CUDA_R_32F */
+    char algorithm[64];      /* e.g. CUBLAS_GEMM_DEFAULT_TENSOR_OP, or the cubin entry */
+    size_t workspace_bytes;
+    hb_b_layout b_layout;
+    long padded[3];          /* M, N, K the kernel sees */
+} hb_participant_desc;
+
+struct hb_participant {
+    char name[64];           /* "torch", "cublas-nn", "cublas-tn", "candidate" */
+    int is_candidate;
+    int bounds_deviation;    /* 1: its deviation counts toward the correctness bound (cuBLAS baselines) */
+    const hb_participant_ops *ops;
+    void *impl;
+    hb_participant_desc desc;
+};
+
+#endif

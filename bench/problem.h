@@ -1,0 +1,22 @@
+/* The device buffers of one configuration: shared inputs, one output per
+ * participant, and the fp32 reference scratch of the check. */
+#ifndef HB_PROBLEM_H
+#define HB_PROBLEM_H
+
+#include "cli.h"
+#include "measure.h"
+
+typedef struct hb_problem {
+    hb_gemm_io inputs;                  /* a, b, b_col; c unused */
+    uint16_t *outputs[HB_MAX_PARTICIPANTS];
+    hb_gemm_io ios[HB_MAX_PARTICIPANTS]; /* inputs plus participant i's output */
+    float *reference;
+    size_t count;
+} hb_problem;
+
+/* Allocates and fills A, B (and B_col, the same matrix) with N(0,1) fp16
+ * drawn from `seed`, plus `count` outputs and the reference scratch. */
+hb_status hb_problem_create(const hb_mnk *mnk, size_t count, uint64_t seed, cudaStream_t stream, hb_problem *out);
+void hb_problem_free(hb_problem *problem);
+
+#endif

@@ -1,0 +1,38 @@
+#include "report_table.h"
+
+static void print_verdict(FILE *out, const hb_config_result *r)
+{
+    fprintf(out, "\n== M=%ld N=%ld K=%ld  candidate: ", r->mnk.m, r->mnk.n, r->mnk.k);
+    if (r->verdict != HB_OK) {
+        fprintf(out, "%s: %s\n", hb_status_name(r->verdict), r->reason);
+        return;
+    }
+    fprintf(out, "pass (max |C-ref| %.4g <= cuBLAS bound %.4g), %zu rounds\n",
+            r->participants[0].deviation.max_abs, r->deviation_bound, r->rounds);
+}
+
+void hb_report_config(FILE *out, const hb_config_result *r)
+{
+    print_verdict(out, r);
+    if (!r->measured)
+        return;
+    fprintf(out, "  %-12s %12s %9s %7s %12s  %-19s %9s\n", "participant", "median(us)", "TFLOP/s", "noise",
+            "speedup", "95% CI", "paper");
+    double flops = hb_gemm_flops(r->mnk.m, r->mnk.n, r->mnk.k);
+    for (size_t i = 0; i < r->count; i++) {
+        const hb_participant_result *p = &r->participants[i];
+        double median_s = p->event_ms.median * 1e-3;
+        fprintf(out, "  %-12s %12.2f %9.2f %6.1f%%", p->name, median_s * 1e6, flops / median_s * 1e-12,
+                p->event_ms.rel_stdev * 100);
+        if (p->is_candidate) {
+            fputc('\n', out);
+            continue;
+        }
+        const hb_speedup_summary *s = &p->speedup_event;
+        fprintf(out, " %+11.2f%%  [%+7.2f%%, %+7.2f%%] %+8.2f%%\n", s->geomean * 100, s->ci95_low * 100,
+                s->ci95_high * 100, s->paper * 100);
+    }
+    fputs("  (times: CUDA events; speedup: candidate over that baseline, geometric mean of paired ratios; "
+          "paper: the paper's mean of ratios)\n",
+          out);
+}

@@ -1,0 +1,321 @@
+/* GPU tests: the sample cubins against cuBLAS and an fp32 reference, load
+ * errors a user can hit, and a short end-to-end timed run of the driver.
+ * Each test skips (and is counted as skipped) when no CUDA GPU is usable. */
+#define _POSIX_C_SOURCE 200809L
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "../baselines/cublas_baselines.h"
+#include "../bench/candidate_participant.h"
+#include "../bench/device_info.h"
+#include "../bench/diag.h"
+#include "../bench/problem.h"
+#include "../verify/deviation_check.h"
+#include "test_registry.h"
+
+static hb_device_info device;
+static int device_state; /* 0 untried, 1 usable, -1 none */
+static cudaStream_t stream;
+
+static int gpu_ready(void)
+{
+    if (device_state == 0) {
+        int count = 0;
+        device_state = (cudaGetDeviceCount(&count) == cudaSuccess && count > 0 && hb_device_open(0, &device) == HB_OK &&
+                        cudaStreamCreate(&stream) == cudaSuccess)
+                           ? 1
+                           : -1;
+    }
+    return device_state == 1;
+}
+
+#define REQUIRE_GPU()                  \
+    do {                               \
+        if (!gpu_ready()) {            \
+            hb_test_skip_no_gpu();     \
+            return;                    \
+        }                              \
+    } while (0)
+
+static const char *build_dir(void)
+{
+    const char *dir = getenv("HB_BUILD");
+    return dir ? dir : "build";
+}
+
+static void load_sample_manifest(const char *sample, hb_manifest *m)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/candidates/%s/manifest.json", build_dir(), sample);
+    assert_int_equal(hb_manifest_load(path, m), HB_OK);
+}
+
+/* Runs the deviation check of `manifest` against the three cuBLAS-family
+ * baselines at (m, n, k); returns the check result through `out`. */
+static hb_status check_candidate(const hb_manifest *manifest, long m, long n, long k, hb_check_result *out)
+{
+    hb_device_limits limits = hb_device_limits_of(&device);
+    hb_participant parts_storage[4];
+    hb_participant *parts[4];
+    hb_status status = hb_candidate_participant_create(manifest, &limits, HB_ACC_FP32, m, n, k, &parts_storage[0]);
+    if (status != HB_OK)
+        return status;
+    const hb_cublas_variant variants[3] = {HB_TORCH, HB_CUBLAS_NN, HB_CUBLAS_TN};
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(hb_cublas_baseline_create(variants[i], HB_ACC_FP32, device.sm, stream, &parts_storage[i + 1]), HB_OK);
+    for (int i = 0; i < 4; i++)
+        parts[i] = &parts_storage[i];
+    hb_mnk mnk = {m, n, k};
+    hb_problem problem;
+    assert_int_equal(hb_problem_create(&mnk, 4, 1234 + (uint64_t)(m * 7 + n * 3 + k), stream, &problem), HB_OK);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(parts[i]->ops->prepare(parts[i], &problem.ios[i], stream), HB_OK);
+    status = hb_check_deviation(parts, problem.ios, 4, &problem.inputs, problem.reference, stream, out);
+    hb_problem_free(&problem);
+    for (int i = 0; i < 4; i++)
+        parts[i]->ops->destroy(parts[i]);
+    return status;
+}
+
+static void assert_sample_passes(const char *sample, long m, long n, long k)
+{
+    hb_manifest manifest;
+    load_sample_manifest(sample, &manifest);
+    hb_check_result check;
+    assert_int_equal(check_candidate(&manifest, m, n, k, &check), HB_OK);
+    if (!check.passed)
+        fail_msg("%s at %ld,%ld,%ld: %s", sample, m, n, k, check.reason);
+    /* The bound is a real figure, not 0: cuBLAS rounds to fp16 too. */
+    assert_true(check.bound > 0);
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(check.deviation[i].non_finite, 0);
+    assert_true(check.deviation[0].max_abs <= check.bound);
+}
+
+static void test_gpu_mma_sample_matches_cublas(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    assert_sample_passes("sample_mma", 128, 128, 128);
+    assert_sample_passes("sample_mma", 256, 512, 1024);  /* non-square */
+    assert_sample_passes("sample_mma", 100, 200, 300);   /* needs padding on every dimension */
+    assert_sample_passes("sample_mma", 1024, 1024, 1024);
+    assert_sample_passes("sample_mma", 64, 4096, 2048);
+}
+
+static void test_gpu_simple_sample_matches_cublas(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    assert_sample_passes("sample_simple", 64, 64, 64);
+    assert_sample_passes("sample_simple", 257, 129, 65); /* odd sizes: edge handling, B_col layout */
+    assert_sample_passes("sample_simple", 512, 256, 1024);
+}
+
+/* Negative control: launching the simple kernel over half of N leaves the
+ * other half unwritten; the NaN fill must expose it. */
+static void test_gpu_check_catches_unwritten_output(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    hb_manifest manifest;
+    load_sample_manifest("sample_simple", &manifest);
+    char why[128];
+    assert_int_equal(hb_dim_expr_parse("N/32", &manifest.grid[0], why, sizeof why), HB_OK);
+    hb_check_result check;
+    assert_int_equal(check_candidate(&manifest, 256, 256, 256, &check), HB_OK);
+    assert_false(check.passed);
+    assert_int_equal(check.deviation[0].non_finite, 256 * 128);
+    assert_non_null(strstr(check.reason, "NaN"));
+}
+
+/* Negative control: the mma sample needs K % 32 == 0.  Told to pad K only
+ * to a multiple of 16, at K = 48 it sums over the first 32 k only: a finite
+ * but wrong result, which must exceed the cuBLAS bound. */
+static void test_gpu_check_catches_wrong_result(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    hb_manifest manifest;
+    load_sample_manifest("sample_mma", &manifest);
+    manifest.pad[2] = 16;
+    hb_check_result check;
+    assert_int_equal(check_candidate(&manifest, 128, 128, 48, &check), HB_OK);
+    assert_false(check.passed);
+    assert_int_equal(check.deviation[0].non_finite, 0);
+    assert_true(check.deviation[0].max_abs > 10 * check.bound);
+    assert_non_null(strstr(check.reason, "exceeds the cuBLAS bound"));
+}
+
+static void expect_load_failure(hb_manifest *manifest, hb_status expected, const char *message_part)
+{
+    hb_device_limits limits = hb_device_limits_of(&device);
+    hb_participant cand;
+    hb_status status = hb_candidate_participant_create(manifest, &limits, HB_ACC_FP32, 256, 256, 256, &cand);
+    if (status == HB_OK)
+        cand.ops->destroy(&cand);
+    assert_int_equal(status, expected);
+    if (!strstr(hb_last_error(), message_part))
+        fail_msg("expected '%s' in: %s", message_part, hb_last_error());
+}
+
+static void test_gpu_load_errors_are_actionable(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    hb_manifest m;
+    load_sample_manifest("sample_mma", &m);
+    snprintf(m.entry, sizeof m.entry, "hgemm_no_such_entry");
+    expect_load_failure(&m, HB_ERR_BAD_INPUT, "extern \"C\"");
+
+    load_sample_manifest("sample_mma", &m);
+    m.dynamic_smem_bytes = device.smem_per_block_optin + 1024;
+    expect_load_failure(&m, HB_ERR_UNSUPPORTED, "shared memory");
+
+    load_sample_manifest("sample_mma", &m);
+    m.accumulator = HB_ACC_FP16;
+    expect_load_failure(&m, HB_ERR_UNSUPPORTED, "accumulator class");
+
+    load_sample_manifest("sample_mma", &m);
+    m.n_cubins = 1;
+    m.cubins[0].sm = device.sm + 1; /* an architecture this GPU is not */
+    expect_load_failure(&m, HB_ERR_UNSUPPORTED, "cubins for");
+
+    /* A cubin of another architecture named for this one: the driver refuses it. */
+    load_sample_manifest("sample_mma", &m);
+    int other = device.sm == 90 ? 80 : 90;
+    snprintf(m.cubins[0].path, sizeof m.cubins[0].path, "%s/candidates/sample_mma/hgemm_mma_pipelined.sm_%d.cubin",
+             build_dir(), other);
+    m.cubins[0].sm = 0;
+    m.n_cubins = 1;
+    expect_load_failure(&m, HB_ERR_UNSUPPORTED, "no code for this GPU");
+
+    load_sample_manifest("sample_mma", &m);
+    snprintf(m.cubins[0].path, sizeof m.cubins[0].path, "/nonexistent/k.cubin");
+    m.cubins[0].sm = 0;
+    m.n_cubins = 1;
+    expect_load_failure(&m, HB_ERR_BAD_INPUT, "/nonexistent/k.cubin");
+
+    /* A manifest (a text file) where a cubin should be. */
+    load_sample_manifest("sample_mma", &m);
+    snprintf(m.cubins[0].path, sizeof m.cubins[0].path, "%s/candidates/sample_mma/manifest.json", build_dir());
+    m.cubins[0].sm = 0;
+    m.n_cubins = 1;
+    expect_load_failure(&m, HB_ERR_BAD_INPUT, "not a loadable");
+
+    load_sample_manifest("sample_mma", &m);
+    m.block[0] = 1024; /* 1024 threads at ~120 registers each cannot fit an SM's register file */
+    expect_load_failure(&m, HB_ERR_UNSUPPORTED, "registers per thread");
+}
+
+/* --- end to end through the driver binary --------------------------------- */
+
+static int run_bench(const char *args, const char *out_dir)
+{
+    const char *bench = getenv("HB_BENCH");
+    char command[2048];
+    snprintf(command, sizeof command, "%s run %s --out %s --no-progress --seed 7 >%s/stdout.txt 2>%s/stderr.txt",
+             bench ? bench : "build/hgemm-bench", args, out_dir, out_dir, out_dir);
+    int rc = system(command);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static int count_lines(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    int lines = 0, c;
+    while ((c = fgetc(f)) != EOF)
+        lines += c == '\n';
+    fclose(f);
+    return lines;
+}
+
+/* The only run folder inside `out`. */
+static void find_run_dir(const char *out, char *run_dir, size_t size)
+{
+    char command[1200];
+    snprintf(command, sizeof command, "ls -d %s/2*/ 2>/dev/null", out);
+    FILE *p = popen(command, "r");
+    assert_non_null(p);
+    assert_non_null(fgets(run_dir, (int)size, p));
+    pclose(p);
+    run_dir[strcspn(run_dir, "\n")] = '\0';
+}
+
+static void test_gpu_end_to_end_run(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    char out[] = "/tmp/hb-e2e-XXXXXX";
+    assert_non_null(mkdtemp(out));
+    char args[1024];
+    snprintf(args, sizeof args, "--candidate %s/candidates/sample_mma --mnk 64,64,64 --mnk 1024,1024,1024 "
+             "--warmup-s 0.2 --time-s 0.5", build_dir());
+    assert_int_equal(run_bench(args, out), 0);
+    char run_dir[1024], path[1200];
+    find_run_dir(out, run_dir, sizeof run_dir);
+    snprintf(path, sizeof path, "%s/summary.csv", run_dir);
+    assert_int_equal(count_lines(path), 1 + 2 * 4); /* header + 2 configurations x 4 participants */
+
+    snprintf(path, sizeof path, "%s/env.json", run_dir);
+    json_error_t error;
+    json_t *env = json_load_file(path, 0, &error);
+    assert_non_null(env);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(env, "gpu"), "name")), device.name);
+    assert_int_equal(json_integer_value(json_object_get(env, "seed")), 7);
+    json_decref(env);
+
+    /* Every figure comes from real timings: event <= wall for each
+     * participant (the wall clock spans the events plus the synchronize),
+     * and cuBLAS at 1024^3 reaches a plausible tensor-core rate. */
+    snprintf(path, sizeof path,
+             "awk -F, 'NR>1 && $21+0 > 0 && $22+0 > $28+0 {bad++} NR>1 && $2==1024 && $5==\"cublas-nn\" && $33+0 < 20 {bad++} "
+             "END {exit bad>0}' %s/summary.csv",
+             run_dir);
+    assert_int_equal(system(path), 0);
+    snprintf(path, sizeof path, "rm -rf %s", out);
+    assert_int_equal(system(path), 0);
+}
+
+static void test_gpu_bad_inputs_give_distinct_exit_codes(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    char out[] = "/tmp/hb-bad-XXXXXX";
+    assert_non_null(mkdtemp(out));
+    char args[2048], path[1024];
+    snprintf(path, sizeof path, "%s/broken.json", out);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"format\": \"hgemm-bench-candidate/1\", \"entry\": ", f); /* truncated JSON */
+    fclose(f);
+    snprintf(args, sizeof args, "--candidate %s --mnk 64,64,64 --warmup-s 0 --time-s 0", path);
+    assert_int_equal(run_bench(args, out), HB_ERR_BAD_INPUT);
+    /* A candidate-set folder with no manifest for the configuration. */
+    snprintf(path, sizeof path, "%s/emptyset", out);
+    snprintf(args, sizeof args, "mkdir -p %s", path);
+    assert_int_equal(system(args), 0);
+    snprintf(args, sizeof args, "--candidate %s --mnk 64,64,64 --warmup-s 0 --time-s 0", path);
+    assert_int_equal(run_bench(args, out), HB_ERR_UNSUPPORTED);
+    snprintf(args, sizeof args, "rm -rf %s", out);
+    assert_int_equal(system(args), 0);
+}
+
+hb_test_list hb_gpu_tests(void)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gpu_mma_sample_matches_cublas),
+        cmocka_unit_test(test_gpu_simple_sample_matches_cublas),
+        cmocka_unit_test(test_gpu_check_catches_unwritten_output),
+        cmocka_unit_test(test_gpu_check_catches_wrong_result),
+        cmocka_unit_test(test_gpu_load_errors_are_actionable),
+        cmocka_unit_test(test_gpu_end_to_end_run),
+        cmocka_unit_test(test_gpu_bad_inputs_give_distinct_exit_codes),
+    };
+    return HB_TEST_LIST(tests);
+}

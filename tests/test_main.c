@@ -1,0 +1,40 @@
+/* Runs every test of hgemm-bench as one cmocka group. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../bench/diag.h"
+#include "test_registry.h"
+
+static int skipped;
+
+void hb_test_skip_no_gpu(void)
+{
+    skipped++;
+    skip();
+}
+
+int main(void)
+{
+    hb_test_list (*const files[])(void) = {hb_cli_tests,     hb_manifest_tests, hb_stats_tests, hb_shuffle_tests,
+                                           hb_report_tests, hb_files_tests,    hb_gpu_tests};
+    size_t total = 0;
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        total += files[i]().count;
+    struct CMUnitTest *all = calloc(total, sizeof *all);
+    if (!all)
+        return 1;
+    size_t used = 0;
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        hb_test_list list = files[i]();
+        memcpy(all + used, list.tests, list.count * sizeof *all);
+        used += list.count;
+    }
+    hb_diag_set_quiet(getenv("HB_TEST_VERBOSE") == NULL); /* expected errors stay off the log */
+    int failed = _cmocka_run_group_tests("hgemm-bench", all, total, NULL, NULL);
+    free(all);
+    if (skipped)
+        printf("\n%d GPU tests skipped: no usable CUDA GPU on this machine\n", skipped);
+    printf("\nhgemm-tests: %d passed, %d failed, %d skipped\n", (int)total - failed - skipped, failed, skipped);
+    return failed ? 1 : 0;
+}

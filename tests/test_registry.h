@@ -1,0 +1,33 @@
+/* Test registry: each tests/test_*.c file hands its cmocka tests to
+ * test_main.c, which runs them all as one group and prints the closing
+ * "N passed, N failed, N skipped" line. */
+#ifndef HB_TEST_REGISTRY_H
+#define HB_TEST_REGISTRY_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+typedef struct hb_test_list {
+    const struct CMUnitTest *tests;
+    size_t count;
+} hb_test_list;
+
+/* One function per test file. */
+hb_test_list hb_cli_tests(void);
+hb_test_list hb_manifest_tests(void);
+hb_test_list hb_stats_tests(void);
+hb_test_list hb_shuffle_tests(void);
+hb_test_list hb_report_tests(void);
+hb_test_list hb_files_tests(void);
+hb_test_list hb_gpu_tests(void);
+
+/* GPU tests call this instead of skip() so the closing line can count skips. */
+void hb_test_skip_no_gpu(void);
+
+#define HB_TEST_LIST(array) ((hb_test_list){(array), sizeof(array) / sizeof((array)[0])})
+
+#endif

@@ -1,0 +1,529 @@
+/* Tests of bench/csv_writer.c and bench/report_table.c on hand-built results. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config_result.h"
+#include "csv_writer.h"
+#include "report_table.h"
+#include "test_registry.h"
+
+/* --- a small RFC 4180 reader ------------------------------------------------- */
+
+#define CSV_MAX_ROWS 32
+#define CSV_MAX_FIELDS 128
+
+typedef struct csv_row {
+    char *field[CSV_MAX_FIELDS];
+    int quoted[CSV_MAX_FIELDS];
+    size_t n;
+} csv_row;
+
+typedef struct csv_table {
+    csv_row row[CSV_MAX_ROWS];
+    size_t n;
+} csv_table;
+
+/* Parses `text`: every record ends in '\n'; fields in double quotes may hold
+ * commas, newlines and doubled quotes; a quote in an unquoted field is an error. */
+static void csv_parse(const char *text, csv_table *t)
+{
+    memset(t, 0, sizeof *t);
+    size_t len = strlen(text);
+    assert_true(len > 0 && text[len - 1] == '\n');
+    const char *c = text;
+    while (*c) {
+        assert_true(t->n < CSV_MAX_ROWS);
+        csv_row *row = &t->row[t->n++];
+        for (;;) {
+            assert_true(row->n < CSV_MAX_FIELDS);
+            char *field = malloc(len + 1);
+            assert_non_null(field);
+            size_t used = 0;
+            int quoted = 0;
+            if (*c == '"') {
+                quoted = 1;
+                c++;
+                for (;;) {
+                    assert_true(*c != '\0'); /* unterminated quote */
+                    if (*c == '"') {
+                        if (c[1] == '"') {
+                            field[used++] = '"';
+                            c += 2;
+                            continue;
+                        }
+                        c++;
+                        break;
+                    }
+                    field[used++] = *c++;
+                }
+                assert_true(*c == ',' || *c == '\n'); /* nothing after the closing quote */
+            } else {
+                while (*c != ',' && *c != '\n') {
+                    assert_true(*c != '"' && *c != '\r' && *c != '\0');
+                    field[used++] = *c++;
+                }
+            }
+            field[used] = '\0';
+            row->quoted[row->n] = quoted;
+            row->field[row->n++] = field;
+            if (*c++ == '\n')
+                break;
+        }
+    }
+}
+
+static void csv_free(csv_table *t)
+{
+    for (size_t r = 0; r < t->n; r++)
+        for (size_t f = 0; f < t->row[r].n; f++)
+            free(t->row[r].field[f]);
+}
+
+static size_t column(const csv_table *t, const char *name)
+{
+    for (size_t i = 0; i < t->row[0].n; i++)
+        if (!strcmp(t->row[0].field[i], name))
+            return i;
+    fprintf(stderr, "no column '%s' in the header\n", name);
+    fail();
+    return 0;
+}
+
+static const char *cell(const csv_table *t, size_t row, const char *name)
+{
+    return t->row[row].field[column(t, name)];
+}
+
+static double num_cell(const csv_table *t, size_t row, const char *name)
+{
+    const char *text = cell(t, row, name);
+    char *end = NULL;
+    double value = strtod(text, &end);
+    if (!*text || *end)
+        fprintf(stderr, "column %s row %zu: '%s' is not a number\n", name, row, text);
+    assert_true(*text && !*end);
+    return value;
+}
+
+/* %.9g keeps 9 significant digits */
+#define ASSERT_NUM(t, row, name, want)                                                      \
+    do {                                                                                    \
+        double got_ = num_cell((t), (row), (name)), want_ = (want);                         \
+        if (!(fabs(got_ - want_) <= 1e-8 * fabs(want_) + 1e-300))                           \
+            fprintf(stderr, "%s row %zu: got %.12g want %.12g\n", (name), (size_t)(row), got_, \
+                    want_);                                                                 \
+        assert_true(fabs(got_ - want_) <= 1e-8 * fabs(want_) + 1e-300);                     \
+    } while (0)
+
+/* --- fixtures ------------------------------------------------------------------ */
+
+static void set_times(hb_time_summary *s, size_t n, double median_ms, double scale)
+{
+    s->n = n;
+    s->median = median_ms;
+    s->mean = median_ms * 1.01 * scale;
+    s->min = median_ms * 0.97;
+    s->p10 = median_ms * 0.98;
+    s->p90 = median_ms * 1.04;
+    s->max = median_ms * 1.3;
+    s->stdev = median_ms * 0.02;
+    s->rel_stdev = 0.02 / 1.01;
+}
+
+/* M=1024 N=2048 K=512; candidate 0.5 ms; baselines 0.625, 0.55, 0.7 ms. */
+static hb_config_result *make_result(void)
+{
+    hb_config_result *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    r->mnk = (hb_mnk){1024, 2048, 512};
+    r->verdict = HB_OK;
+    snprintf(r->manifest_path, sizeof r->manifest_path, "cands/generic.json");
+    r->checked = 1;
+    r->deviation_bound = 0.0625;
+    r->measured = 1;
+    r->rounds = 123;
+    r->count = 4;
+    const char *names[4] = {"candidate", "torch", "cublas-nn", "cublas-tn"};
+    const double medians[4] = {0.5, 0.625, 0.55, 0.7};
+    for (size_t i = 0; i < 4; i++) {
+        hb_participant_result *p = &r->participants[i];
+        snprintf(p->name, sizeof p->name, "%s", names[i]);
+        p->is_candidate = i == 0;
+        snprintf(p->desc.compute_type, sizeof p->desc.compute_type, "%s", i ? "CUBLAS_COMPUTE_32F" : "fp32");
+        snprintf(p->desc.scale_type, sizeof p->desc.scale_type, "%s", i ? "CUDA_R_32F" : "");
+        snprintf(p->desc.algorithm, sizeof p->desc.algorithm, "%s",
+                 i ? "CUBLAS_GEMM_DEFAULT_TENSOR_OP" : "hgemm_entry");
+        p->desc.workspace_bytes = i ? 0 : 4096;
+        p->desc.b_layout = i == 3 ? HB_B_COL : HB_B_ROW;
+        if (i == 0) {
+            p->desc.padded[0] = 1024;
+            p->desc.padded[1] = 2048;
+            p->desc.padded[2] = 512;
+        }
+        p->deviation.max_abs = 0.03125 * (double)(i + 1);
+        p->deviation.non_finite = 0;
+        set_times(&p->event_ms, 123, medians[i], 1.0);
+        set_times(&p->wall_ms, 123, medians[i] + 0.01, 1.0);
+        if (i) {
+            double q = medians[i] / medians[0];
+            hb_speedup_summary *s = &p->speedup_event;
+            s->n = 123;
+            s->geomean = q - 1;
+            s->ci95_low = q - 1 - 0.01;
+            s->ci95_high = q - 1 + 0.01;
+            s->paper = q - 1 + 0.001;
+            s->ratio_of_means = q - 1 - 0.0005;
+            s->median = q - 1 + 0.0002;
+            s->p10 = q - 1 - 0.02;
+            s->p90 = q - 1 + 0.02;
+            p->speedup_wall.n = 123;
+            p->speedup_wall.geomean = q - 1 - 0.003;
+            p->speedup_wall.paper = q - 1 - 0.002;
+        }
+    }
+    return r;
+}
+
+static char *write_csv(const char *run_id, const hb_config_result *r, hb_status *status)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    assert_non_null(out);
+    hb_csv_write_header(out);
+    *status = hb_csv_write_config(out, run_id, "fp32", r);
+    assert_int_equal(fclose(out), 0);
+    return text;
+}
+
+static const char *const speedup_columns[] = {
+    "speedup_geomean", "speedup_ci95_low", "speedup_ci95_high", "speedup_paper", "speedup_ratio_of_means",
+    "speedup_median",  "speedup_p10",      "speedup_p90",       "speedup_pairs", "speedup_geomean_wall",
+    "speedup_paper_wall", NULL};
+
+static const char *const time_columns[] = {
+    "samples",        "event_median_us", "event_mean_us", "event_min_us",        "event_p10_us",
+    "event_p90_us",   "event_rel_stdev", "wall_median_us", "wall_mean_us",       "wall_p10_us",
+    "wall_p90_us",    "wall_rel_stdev",  "tflops_event_median", "tflops_wall_median", NULL};
+
+/* --- CSV --------------------------------------------------------------------------- */
+
+static void test_csv_full_config(void **state)
+{
+    (void)state;
+    hb_config_result *r = make_result();
+    hb_status status;
+    char *text = write_csv("20261121T101500Z-3f2a", r, &status);
+    assert_int_equal(status, HB_OK);
+    csv_table t;
+    csv_parse(text, &t);
+    assert_int_equal(t.n, 1 + 4);
+    /* every row has as many fields as the header */
+    for (size_t row = 1; row < t.n; row++)
+        assert_int_equal(t.row[row].n, t.row[0].n);
+    /* header names are distinct */
+    for (size_t i = 0; i < t.row[0].n; i++)
+        for (size_t j = i + 1; j < t.row[0].n; j++)
+            assert_string_not_equal(t.row[0].field[i], t.row[0].field[j]);
+
+    const double flops = 2.0 * 1024 * 2048 * 512;
+    for (size_t row = 1; row <= 4; row++) {
+        const hb_participant_result *p = &r->participants[row - 1];
+        assert_string_equal(cell(&t, row, "run_id"), "20261121T101500Z-3f2a");
+        ASSERT_NUM(&t, row, "m", 1024);
+        ASSERT_NUM(&t, row, "n", 2048);
+        ASSERT_NUM(&t, row, "k", 512);
+        assert_string_equal(cell(&t, row, "participant"), p->name);
+        assert_string_equal(cell(&t, row, "role"), row == 1 ? "candidate" : "baseline");
+        assert_string_equal(cell(&t, row, "verdict"), "ok");
+        assert_string_equal(cell(&t, row, "reason"), "");
+        assert_string_equal(cell(&t, row, "acc_class"), "fp32");
+        assert_string_equal(cell(&t, row, "compute_type"), p->desc.compute_type);
+        assert_string_equal(cell(&t, row, "algorithm"), p->desc.algorithm);
+        assert_string_equal(cell(&t, row, "b_layout"), row == 4 ? "col" : "row");
+        ASSERT_NUM(&t, row, "workspace_bytes", row == 1 ? 4096 : 0);
+        ASSERT_NUM(&t, row, "max_abs_dev", 0.03125 * (double)row);
+        ASSERT_NUM(&t, row, "non_finite", 0);
+        ASSERT_NUM(&t, row, "samples", 123);
+        /* times are written in microseconds */
+        ASSERT_NUM(&t, row, "event_median_us", p->event_ms.median * 1000);
+        ASSERT_NUM(&t, row, "event_mean_us", p->event_ms.mean * 1000);
+        ASSERT_NUM(&t, row, "event_min_us", p->event_ms.min * 1000);
+        ASSERT_NUM(&t, row, "event_p10_us", p->event_ms.p10 * 1000);
+        ASSERT_NUM(&t, row, "event_p90_us", p->event_ms.p90 * 1000);
+        ASSERT_NUM(&t, row, "event_rel_stdev", p->event_ms.rel_stdev);
+        ASSERT_NUM(&t, row, "wall_median_us", p->wall_ms.median * 1000);
+        ASSERT_NUM(&t, row, "wall_p90_us", p->wall_ms.p90 * 1000);
+        /* TFLOP/s = 2MNK / median seconds / 1e12 */
+        ASSERT_NUM(&t, row, "tflops_event_median", flops / (p->event_ms.median / 1000) / 1e12);
+        ASSERT_NUM(&t, row, "tflops_wall_median", flops / (p->wall_ms.median / 1000) / 1e12);
+        if (row == 1) {
+            /* the candidate: padded dims and the bound, no speedup over itself */
+            ASSERT_NUM(&t, row, "padded_m", 1024);
+            ASSERT_NUM(&t, row, "padded_n", 2048);
+            ASSERT_NUM(&t, row, "padded_k", 512);
+            ASSERT_NUM(&t, row, "dev_bound", 0.0625);
+            for (const char *const *c = speedup_columns; *c; c++)
+                assert_string_equal(cell(&t, row, *c), "");
+        } else {
+            assert_string_equal(cell(&t, row, "padded_m"), "");
+            assert_string_equal(cell(&t, row, "dev_bound"), "");
+            const hb_speedup_summary *s = &p->speedup_event;
+            ASSERT_NUM(&t, row, "speedup_geomean", s->geomean);
+            ASSERT_NUM(&t, row, "speedup_ci95_low", s->ci95_low);
+            ASSERT_NUM(&t, row, "speedup_ci95_high", s->ci95_high);
+            ASSERT_NUM(&t, row, "speedup_paper", s->paper);
+            ASSERT_NUM(&t, row, "speedup_ratio_of_means", s->ratio_of_means);
+            ASSERT_NUM(&t, row, "speedup_median", s->median);
+            ASSERT_NUM(&t, row, "speedup_p10", s->p10);
+            ASSERT_NUM(&t, row, "speedup_p90", s->p90);
+            ASSERT_NUM(&t, row, "speedup_pairs", 123);
+            ASSERT_NUM(&t, row, "speedup_geomean_wall", p->speedup_wall.geomean);
+            ASSERT_NUM(&t, row, "speedup_paper_wall", p->speedup_wall.paper);
+        }
+    }
+    /* torch: 0.625 / 0.5 - 1 = 25 % */
+    ASSERT_NUM(&t, 2, "speedup_geomean", 0.25);
+    csv_free(&t);
+    free(text);
+    free(r);
+}
+
+static void test_csv_incorrect_with_quoted_reason(void **state)
+{
+    (void)state;
+    hb_config_result *r = make_result();
+    const char *reason = "max |C-ref| 0.5 > bound 0.0625 at \"row 3, col 4\", value \"\"NaN\"\"";
+    r->verdict = HB_ERR_INCORRECT;
+    snprintf(r->reason, sizeof r->reason, "%s", reason);
+    r->measured = 0; /* an incorrect candidate is not timed */
+    hb_status status;
+    char *text = write_csv("run,with \"comma\"", r, &status);
+    assert_int_equal(status, HB_OK);
+    csv_table t;
+    csv_parse(text, &t);
+    assert_int_equal(t.n, 5);
+    for (size_t row = 1; row < t.n; row++) {
+        assert_int_equal(t.row[row].n, t.row[0].n);
+        assert_string_equal(cell(&t, row, "run_id"), "run,with \"comma\"");
+        for (const char *const *c = time_columns; *c; c++)
+            assert_string_equal(cell(&t, row, *c), "");
+        for (const char *const *c = speedup_columns; *c; c++)
+            assert_string_equal(cell(&t, row, *c), "");
+        ASSERT_NUM(&t, row, "max_abs_dev", 0.03125 * (double)row);
+    }
+    assert_string_equal(cell(&t, 1, "verdict"), "incorrect");
+    assert_string_equal(cell(&t, 1, "reason"), reason);
+    assert_true(t.row[1].quoted[column(&t, "reason")]);
+    /* baselines ran fine; the verdict and reason are the candidate's */
+    assert_string_equal(cell(&t, 2, "verdict"), "ok");
+    assert_string_equal(cell(&t, 2, "reason"), "");
+    csv_free(&t);
+    free(text);
+    free(r);
+}
+
+static void test_csv_unsupported_config(void **state)
+{
+    (void)state;
+    hb_config_result *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    r->mnk = (hb_mnk){100, 200, 300};
+    r->verdict = HB_ERR_UNSUPPORTED;
+    snprintf(r->reason, sizeof r->reason, "candidate k needs M to be a multiple of 128, and M=100\nsecond line");
+    r->count = 1;
+    snprintf(r->participants[0].name, sizeof r->participants[0].name, "candidate");
+    r->participants[0].is_candidate = 1;
+    hb_status status;
+    char *text = write_csv("id", r, &status);
+    assert_int_equal(status, HB_OK);
+    csv_table t;
+    csv_parse(text, &t);
+    assert_int_equal(t.n, 2);
+    assert_int_equal(t.row[1].n, t.row[0].n);
+    assert_string_equal(cell(&t, 1, "role"), "candidate");
+    assert_string_equal(cell(&t, 1, "verdict"), "unsupported");
+    assert_string_equal(cell(&t, 1, "reason"), r->reason);
+    ASSERT_NUM(&t, 1, "m", 100);
+    ASSERT_NUM(&t, 1, "k", 300);
+    for (const char *const *c = time_columns; *c; c++)
+        assert_string_equal(cell(&t, 1, *c), "");
+    for (const char *const *c = speedup_columns; *c; c++)
+        assert_string_equal(cell(&t, 1, *c), "");
+    const char *unchecked[] = {"max_abs_dev", "dev_bound", "non_finite", "padded_m", "padded_n", "padded_k", NULL};
+    for (const char **c = unchecked; *c; c++)
+        assert_string_equal(cell(&t, 1, *c), "");
+    csv_free(&t);
+    free(text);
+    free(r);
+}
+
+static void test_csv_write_error(void **state)
+{
+    (void)state;
+    FILE *full = fopen("/dev/full", "w");
+    if (!full)
+        skip();
+    hb_config_result *r = make_result();
+    hb_csv_write_header(full);
+    assert_int_equal(hb_csv_write_config(full, "id", "fp32", r), HB_ERR_IO);
+    fclose(full);
+    free(r);
+}
+
+static char *field_text(const char *text)
+{
+    char *out = NULL;
+    size_t size = 0;
+    FILE *stream = open_memstream(&out, &size);
+    assert_non_null(stream);
+    hb_csv_write_field(stream, text);
+    fclose(stream);
+    return out;
+}
+
+static void test_csv_write_field_quoting(void **state)
+{
+    (void)state;
+    const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"plain", "plain"},
+        {"", ""},
+        {" spaced out ", " spaced out "},
+        {"a,b", "\"a,b\""},
+        {"say \"hi\"", "\"say \"\"hi\"\"\""},
+        {"\"", "\"\"\"\""},
+        {"two\nlines", "\"two\nlines\""},
+        {"cr\r", "\"cr\r\""},
+        {"semi;colon|pipe\ttab", "semi;colon|pipe\ttab"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *got = field_text(cases[i].in);
+        assert_string_equal(got, cases[i].out);
+        free(got);
+    }
+}
+
+/* --- stdout table ---------------------------------------------------------------- */
+
+static char *report_text(const hb_config_result *r)
+{
+    char *out = NULL;
+    size_t size = 0;
+    FILE *stream = open_memstream(&out, &size);
+    assert_non_null(stream);
+    hb_report_config(stream, r);
+    fclose(stream);
+    return out;
+}
+
+static size_t count_lines(const char *text)
+{
+    size_t n = 0;
+    for (const char *c = text; *c; c++)
+        n += *c == '\n';
+    return n;
+}
+
+static const char *line_with(const char *text, const char *needle)
+{
+    const char *hit = strstr(text, needle);
+    if (!hit)
+        fprintf(stderr, "no '%s' in:\n%s\n", needle, text);
+    assert_non_null(hit);
+    while (hit > text && hit[-1] != '\n')
+        hit--;
+    return hit;
+}
+
+static void test_report_table_measured(void **state)
+{
+    (void)state;
+    hb_config_result *r = make_result();
+    char *text = report_text(r);
+    assert_non_null(strstr(text, "M=1024 N=2048 K=512"));
+    assert_non_null(strstr(text, "pass"));
+    assert_non_null(strstr(text, "123 rounds"));
+    assert_non_null(strstr(text, "speedup"));
+    assert_non_null(strstr(text, "paper"));
+    /* one line per participant, with its median in us and its TFLOP/s */
+    const double flops = 2.0 * 1024 * 2048 * 512;
+    for (size_t i = 0; i < r->count; i++) {
+        const hb_participant_result *p = &r->participants[i];
+        char name_col[32];
+        snprintf(name_col, sizeof name_col, "  %s ", p->name);
+        const char *line = line_with(text, name_col);
+        const char *end = strchr(line, '\n');
+        assert_non_null(end);
+        char buffer[256];
+        snprintf(buffer, sizeof buffer, "%.*s", (int)(end - line), line);
+        char median[32], tflops[32];
+        snprintf(median, sizeof median, "%.2f", p->event_ms.median * 1000);
+        snprintf(tflops, sizeof tflops, "%.2f", flops / (p->event_ms.median / 1000) / 1e12);
+        assert_non_null(strstr(buffer, median));
+        assert_non_null(strstr(buffer, tflops));
+        if (!p->is_candidate) {
+            char speedup[32];
+            snprintf(speedup, sizeof speedup, "%+.2f%%", p->speedup_event.geomean * 100);
+            assert_non_null(strstr(buffer, speedup));
+        }
+    }
+    /* torch: +25.00 % geomean, +25.10 % paper */
+    assert_non_null(strstr(line_with(text, "  torch "), "+25.00%"));
+    assert_non_null(strstr(line_with(text, "  torch "), "+25.10%"));
+    free(text);
+    free(r);
+}
+
+static void test_report_table_unsupported(void **state)
+{
+    (void)state;
+    hb_config_result *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    r->mnk = (hb_mnk){100, 200, 300};
+    r->verdict = HB_ERR_UNSUPPORTED;
+    snprintf(r->reason, sizeof r->reason, "no cubin for sm_86 in cands/m.json");
+    r->count = 1;
+    snprintf(r->participants[0].name, sizeof r->participants[0].name, "candidate");
+    r->participants[0].is_candidate = 1;
+    char *text = report_text(r);
+    assert_non_null(strstr(text, "M=100 N=200 K=300"));
+    assert_non_null(strstr(text, "unsupported"));
+    assert_non_null(strstr(text, "no cubin for sm_86 in cands/m.json"));
+    assert_null(strstr(text, "speedup"));
+    assert_null(strstr(text, "median"));
+    assert_null(strstr(text, "pass"));
+    /* a blank separator line and the verdict line only */
+    assert_int_equal(count_lines(text), 2);
+    free(text);
+
+    /* checked but failed: the reason, no table, even with baselines present */
+    hb_config_result *bad = make_result();
+    bad->verdict = HB_ERR_INCORRECT;
+    bad->measured = 0;
+    snprintf(bad->reason, sizeof bad->reason, "max |C-ref| 9 > bound 0.0625");
+    text = report_text(bad);
+    assert_non_null(strstr(text, "incorrect: max |C-ref| 9 > bound 0.0625"));
+    assert_null(strstr(text, "cublas-nn"));
+    assert_null(strstr(text, "speedup"));
+    free(text);
+    free(bad);
+    free(r);
+}
+
+static const struct CMUnitTest report_tests[] = {
+    cmocka_unit_test(test_csv_full_config),
+    cmocka_unit_test(test_csv_incorrect_with_quoted_reason),
+    cmocka_unit_test(test_csv_unsupported_config),
+    cmocka_unit_test(test_csv_write_error),
+    cmocka_unit_test(test_csv_write_field_quoting),
+    cmocka_unit_test(test_report_table_measured),
+    cmocka_unit_test(test_report_table_unsupported),
+};
+
+hb_test_list hb_report_tests(void) { return HB_TEST_LIST(report_tests); }
