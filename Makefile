@@ -35,6 +35,8 @@ CANDIDATE_SRC   := $(wildcard candidates/*/*.cu)
 CANDIDATE_CUBIN := $(foreach s,$(CANDIDATE_SRC),$(foreach a,$(CUDA_ARCHS),$(BUILD)/$(s:.cu=).sm_$(a).cubin))
 CANDIDATE_MANIFESTS := $(patsubst %/,$(BUILD)/%/manifest.json,$(sort $(dir $(CANDIDATE_SRC))))
 
+.DEFAULT_GOAL := all
+
 # env.json records the commit: rebuild env_json.o when it changes.
 COMMIT_STAMP := $(BUILD)/commit-stamp
 $(shell mkdir -p $(BUILD); echo '$(GIT_COMMIT)' | cmp -s - $(COMMIT_STAMP) 2>/dev/null || echo '$(GIT_COMMIT)' > $(COMMIT_STAMP))
