@@ -1,7 +1,6 @@
 /* Tests of bench/run_dir.c and bench/hb_status.c. */
 #define _XOPEN_SOURCE 700
 
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,23 +11,8 @@
 #include "hb_status.h"
 #include "run_dir.h"
 #include "test_registry.h"
+#include "test_util.h"
 
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void)st;
-    (void)type;
-    (void)ftw;
-    return remove(path);
-}
-
-static void remove_tree(const char *path) { nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
-
-static void make_temp_dir(char *dir, size_t size)
-{
-    const char *base = getenv("TMPDIR");
-    snprintf(dir, size, "%s/hb-test-files-XXXXXX", base && *base ? base : "/tmp");
-    assert_non_null(mkdtemp(dir));
-}
 
 static int is_dir(const char *path)
 {
@@ -59,7 +43,7 @@ static void test_run_dir_nested_parent(void **state)
 {
     (void)state;
     char dir[512], parent[600], id[HB_RUN_ID_MAX], path[1024], want[1024];
-    make_temp_dir(dir, sizeof dir);
+    hb_test_make_temp_dir("hb-test-files", dir, sizeof dir);
     snprintf(parent, sizeof parent, "%s/a/b/c", dir);
     assert_int_equal(hb_run_dir_create(parent, 0x1234, id, path, sizeof path), HB_OK);
     assert_true(is_dir(parent));
@@ -73,14 +57,14 @@ static void test_run_dir_nested_parent(void **state)
     snprintf(parent, sizeof parent, "%s/x/y/", dir);
     assert_int_equal(hb_run_dir_create(parent, 1, id, path, sizeof path), HB_OK);
     assert_true(is_dir(path));
-    remove_tree(dir);
+    hb_test_remove_tree(dir);
 }
 
 static void test_run_dir_unique(void **state)
 {
     (void)state;
     char dir[512], id1[HB_RUN_ID_MAX], id2[HB_RUN_ID_MAX], id3[HB_RUN_ID_MAX], p1[1024], p2[1024], p3[1024];
-    make_temp_dir(dir, sizeof dir);
+    hb_test_make_temp_dir("hb-test-files", dir, sizeof dir);
     /* same salt, (almost certainly) the same second: still three folders */
     assert_int_equal(hb_run_dir_create(dir, 42, id1, p1, sizeof p1), HB_OK);
     assert_int_equal(hb_run_dir_create(dir, 42, id2, p2, sizeof p2), HB_OK);
@@ -100,14 +84,14 @@ static void test_run_dir_unique(void **state)
     assert_int_equal(hb_run_dir_create(dir, 42, id4, p4, sizeof p4), HB_OK);
     assert_string_not_equal(p4, p1);
     assert_int_equal(access(marker, F_OK), 0);
-    remove_tree(dir);
+    hb_test_remove_tree(dir);
 }
 
 static void test_run_dir_errors(void **state)
 {
     (void)state;
     char dir[512], file[600], below[700], id[HB_RUN_ID_MAX], path[1024];
-    make_temp_dir(dir, sizeof dir);
+    hb_test_make_temp_dir("hb-test-files", dir, sizeof dir);
     snprintf(file, sizeof file, "%s/plain-file", dir);
     FILE *f = fopen(file, "w");
     assert_non_null(f);
@@ -122,7 +106,7 @@ static void test_run_dir_errors(void **state)
     /* the path buffer is too small for parent/run-id */
     char small[16];
     assert_int_equal(hb_run_dir_create(dir, 1, id, small, sizeof small), HB_ERR_IO);
-    remove_tree(dir);
+    hb_test_remove_tree(dir);
 }
 
 static void test_status_names(void **state)

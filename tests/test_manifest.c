@@ -2,7 +2,6 @@
 #define _XOPEN_SOURCE 700
 
 #include <errno.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,25 +13,10 @@
 #include "dim_expr.h"
 #include "manifest.h"
 #include "test_registry.h"
+#include "test_util.h"
 
 /* --- helpers ---------------------------------------------------------------- */
 
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void)st;
-    (void)type;
-    (void)ftw;
-    return remove(path);
-}
-
-static void remove_tree(const char *path) { nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
-
-static void make_temp_dir(char *dir, size_t size)
-{
-    const char *base = getenv("TMPDIR");
-    snprintf(dir, size, "%s/hb-test-manifest-XXXXXX", base && *base ? base : "/tmp");
-    assert_non_null(mkdtemp(dir));
-}
 
 static void write_file(const char *dir, const char *name, const char *text)
 {
@@ -406,7 +390,7 @@ static void test_manifest_load_files(void **state)
 {
     (void)state;
     char dir[512], path[HB_PATH_MAX], want[HB_PATH_MAX];
-    make_temp_dir(dir, sizeof dir);
+    hb_test_make_temp_dir("hb-test-manifest", dir, sizeof dir);
     hb_manifest *m = new_manifest();
 
     /* a valid file: cubins resolve against its folder */
@@ -441,7 +425,7 @@ static void test_manifest_load_files(void **state)
     assert_int_equal(hb_manifest_load(dir, m), HB_ERR_BAD_INPUT);
 
     free(m);
-    remove_tree(dir);
+    hb_test_remove_tree(dir);
 }
 
 /* --- dim_expr ---------------------------------------------------------------------- */
@@ -568,7 +552,7 @@ static void test_candidate_set_lookup(void **state)
 {
     (void)state;
     char dir[512], sub[600], path[HB_PATH_MAX], want[HB_PATH_MAX];
-    make_temp_dir(dir, sizeof dir);
+    hb_test_make_temp_dir("hb-test-manifest", dir, sizeof dir);
 
     /* set 1: a specific manifest and generic.json (and manifest.json, which generic outranks) */
     snprintf(sub, sizeof sub, "%s/set", dir);
@@ -626,7 +610,7 @@ static void test_candidate_set_lookup(void **state)
     assert_int_equal(hb_candidate_manifest_path(sub, 7, 8, 9, path), HB_OK);
     assert_string_equal(path, sub);
 
-    remove_tree(dir);
+    hb_test_remove_tree(dir);
     struct stat st;
     assert_int_not_equal(stat(dir, &st), 0);
 }
