@@ -15,6 +15,7 @@
 #include "../bench/problem.h"
 #include "../verify/deviation_check.h"
 #include "test_registry.h"
+#include "test_util.h"
 
 static hb_device_info device;
 static int device_state; /* 0 untried, 1 usable, -1 none */
@@ -251,8 +252,8 @@ static void test_gpu_end_to_end_run(void **state)
 {
     (void)state;
     REQUIRE_GPU();
-    char out[] = "/tmp/hb-e2e-XXXXXX";
-    assert_non_null(mkdtemp(out));
+    char out[512];
+    hb_test_make_temp_dir("hb-e2e", out, sizeof out);
     char args[1024];
     snprintf(args, sizeof args, "--candidate %s/candidates/sample_mma --mnk 64,64,64 --mnk 1024,1024,1024 "
              "--warmup-s 0.2 --time-s 0.5", build_dir());
@@ -278,16 +279,15 @@ static void test_gpu_end_to_end_run(void **state)
              "END {exit bad>0}' %s/summary.csv",
              run_dir);
     assert_int_equal(system(path), 0);
-    snprintf(path, sizeof path, "rm -rf %s", out);
-    assert_int_equal(system(path), 0);
+    hb_test_remove_tree(out);
 }
 
 static void test_gpu_bad_inputs_give_distinct_exit_codes(void **state)
 {
     (void)state;
     REQUIRE_GPU();
-    char out[] = "/tmp/hb-bad-XXXXXX";
-    assert_non_null(mkdtemp(out));
+    char out[512];
+    hb_test_make_temp_dir("hb-bad", out, sizeof out);
     char args[2048], path[1024];
     snprintf(path, sizeof path, "%s/broken.json", out);
     FILE *f = fopen(path, "w");
@@ -302,8 +302,7 @@ static void test_gpu_bad_inputs_give_distinct_exit_codes(void **state)
     assert_int_equal(system(args), 0);
     snprintf(args, sizeof args, "--candidate %s --mnk 64,64,64 --warmup-s 0 --time-s 0", path);
     assert_int_equal(run_bench(args, out), HB_ERR_UNSUPPORTED);
-    snprintf(args, sizeof args, "rm -rf %s", out);
-    assert_int_equal(system(args), 0);
+    hb_test_remove_tree(out);
 }
 
 hb_test_list hb_gpu_tests(void)

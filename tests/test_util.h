@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-/* Creates $TMPDIR/<prefix>-XXXXXX (or under /tmp) and writes its path; fails the test otherwise. */
+/* Creates a fresh folder $TMPDIR/<prefix>-<random> (or under /tmp) and writes its path; fails the test otherwise. */
 void hb_test_make_temp_dir(const char *prefix, char *dir, size_t size);
 /* Removes a folder and everything under it. */
 void hb_test_remove_tree(const char *path);
