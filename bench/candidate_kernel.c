@@ -118,6 +118,7 @@ hb_status hb_candidate_kernel_load(const hb_manifest *manifest, const hb_device_
     out->manifest = *manifest;
     const hb_driver_api *api;
     HB_TRY(hb_driver_api_get(&api));
+    out->api = api;
     const char *path = NULL;
     HB_TRY(pick_cubin(manifest, limits->sm, &path));
     CUresult r = api->module_load(&out->module, path);
@@ -160,8 +161,7 @@ hb_status hb_candidate_grid(const hb_manifest *manifest, const long padded[3], u
 hb_status hb_candidate_kernel_launch(const hb_candidate_kernel *kernel, const unsigned grid[3],
                                      const hb_gemm_io *io, void *workspace, cudaStream_t stream)
 {
-    const hb_driver_api *api;
-    HB_TRY(hb_driver_api_get(&api));
+    const hb_driver_api *api = kernel->api;
     const void *a = io->a, *b = io->b, *b_col = io->b_col;
     void *c = io->c;
     int m = (int)io->m, n = (int)io->n, k = (int)io->k;
@@ -176,9 +176,8 @@ hb_status hb_candidate_kernel_launch(const hb_candidate_kernel *kernel, const un
 
 void hb_candidate_kernel_unload(hb_candidate_kernel *kernel)
 {
-    const hb_driver_api *api;
-    if (kernel->module && hb_driver_api_get(&api) == HB_OK)
-        api->module_unload(kernel->module);
+    if (kernel->module)
+        kernel->api->module_unload(kernel->module);
     kernel->module = NULL;
     kernel->function = NULL;
 }

@@ -18,8 +18,11 @@ typedef struct hb_device_limits {
     size_t smem_per_block_optin;  /* largest shared memory one block may ask for, bytes */
 } hb_device_limits;
 
+typedef struct hb_driver_api hb_driver_api;
+
 typedef struct hb_candidate_kernel {
     hb_manifest manifest;
+    const hb_driver_api *api; /* resolved at load, so a timed launch does no lookup */
     CUmodule module;
     CUfunction function;
     int registers_per_thread;
