@@ -30,8 +30,9 @@ TEST_C   := $(wildcard tests/*.c)
 TEST_OBJ := $(TEST_C:%.c=$(BUILD)/obj/%.o)
 
 # Sample candidates: candidates/<name>/<kernel>.cu + manifest.json ->
-# $(BUILD)/candidates/<name>/{manifest.json, <kernel>.sm_XX.cubin}
-CANDIDATE_SRC   := $(wildcard candidates/*/*.cu)
+# $(BUILD)/candidates/<name>/{manifest.json, <kernel>.sm_XX.cubin}; the same for
+# the deliberately broken ones, candidates/broken/<name>/ (scripts/gate_broken_set.sh).
+CANDIDATE_SRC   := $(wildcard candidates/*/*.cu) $(wildcard candidates/broken/*/*.cu)
 CANDIDATE_CUBIN := $(foreach s,$(CANDIDATE_SRC),$(foreach a,$(CUDA_ARCHS),$(BUILD)/$(s:.cu=).sm_$(a).cubin))
 CANDIDATE_MANIFESTS := $(patsubst %/,$(BUILD)/%/manifest.json,$(sort $(dir $(CANDIDATE_SRC))))
 
@@ -65,6 +66,8 @@ $(BUILD)/candidates/%.sm_$(1).cubin: candidates/%.cu
 	$(NVCC) $(NVCCFLAGS) -Werror all-warnings -cubin -gencode arch=compute_$(1),code=sm_$(1) -o $$@ $$<
 endef
 $(foreach a,$(CUDA_ARCHS),$(eval $(call cubin_rule,$(a))))
+# The broken candidates share inline helpers from this header.
+$(filter $(BUILD)/candidates/broken/%,$(CANDIDATE_CUBIN)): candidates/broken/simple_gemm.cuh
 
 # The manifest's "cubin": "@CUBINS@" becomes {"sm_80": "<kernel>.sm_80.cubin", ...}.
 $(BUILD)/candidates/%/manifest.json: candidates/%/manifest.json Makefile

@@ -61,6 +61,13 @@ static hb_status no_op(hb_participant *self, const hb_gemm_io *io, cudaStream_t 
     return HB_OK;
 }
 
+static hb_status poison_output(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream)
+{
+    (void)self;
+    HB_CUDA_TRY(cudaMemsetAsync(io->c, HB_NAN_FILL_BYTE, (size_t)io->m * (size_t)io->n * 2u, stream));
+    return HB_OK;
+}
+
 static void cublas_destroy(hb_participant *self)
 {
     cublas_baseline *b = self->impl;
@@ -74,7 +81,7 @@ static void cublas_destroy(hb_participant *self)
     self->impl = NULL;
 }
 
-static const hb_participant_ops cublas_ops = {no_op, cublas_launch, no_op, cublas_destroy};
+static const hb_participant_ops cublas_ops = {no_op, poison_output, cublas_launch, no_op, cublas_destroy};
 
 static const char *variant_name(hb_cublas_variant variant)
 {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../verify/guarded_alloc.h"
 #include "cuda_check.h"
 
 typedef struct candidate_impl {
@@ -66,35 +67,52 @@ static hb_status candidate_collect(hb_participant *self, const hb_gemm_io *io, c
     return HB_OK;
 }
 
+/* NaN-fills every output the kernel writes: the padded C too, so a kernel
+ * that leaves part of it unwritten cannot pass with last call's values. */
+static hb_status candidate_poison(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream)
+{
+    candidate_impl *impl = self->impl;
+    HB_CUDA_TRY(cudaMemsetAsync(io->c, HB_NAN_FILL_BYTE, (size_t)io->m * (size_t)io->n * HALF_BYTES, stream));
+    if (impl->needs_padding)
+        HB_CUDA_TRY(cudaMemsetAsync(impl->pad_c, HB_NAN_FILL_BYTE,
+                                    (size_t)impl->padded[0] * (size_t)impl->padded[1] * HALF_BYTES, stream));
+    return HB_OK;
+}
+
+hb_gemm_io hb_candidate_kernel_io(const hb_participant *candidate, const hb_gemm_io *io)
+{
+    return padded_io(candidate->impl, io);
+}
+
 static void candidate_destroy(hb_participant *self)
 {
     candidate_impl *impl = self->impl;
     if (!impl)
         return;
     hb_candidate_kernel_unload(&impl->kernel);
-    cudaFree(impl->pad_a);
-    cudaFree(impl->pad_b);
-    cudaFree(impl->pad_b_col);
-    cudaFree(impl->pad_c);
-    cudaFree(impl->workspace);
+    hb_guarded_free(impl->pad_a);
+    hb_guarded_free(impl->pad_b);
+    hb_guarded_free(impl->pad_b_col);
+    hb_guarded_free(impl->pad_c);
+    hb_guarded_free(impl->workspace);
     free(impl);
     self->impl = NULL;
 }
 
-static const hb_participant_ops candidate_ops = {candidate_prepare, candidate_launch, candidate_collect,
-                                                 candidate_destroy};
+static const hb_participant_ops candidate_ops = {candidate_prepare, candidate_poison, candidate_launch,
+                                                 candidate_collect, candidate_destroy};
 
 static hb_status allocate_buffers(candidate_impl *impl)
 {
     const size_t mp = (size_t)impl->padded[0], np = (size_t)impl->padded[1], kp = (size_t)impl->padded[2];
     if (impl->needs_padding) {
-        HB_CUDA_TRY(cudaMalloc((void **)&impl->pad_a, mp * kp * HALF_BYTES));
-        HB_CUDA_TRY(cudaMalloc((void **)&impl->pad_b, kp * np * HALF_BYTES));
-        HB_CUDA_TRY(cudaMalloc((void **)&impl->pad_b_col, kp * np * HALF_BYTES));
-        HB_CUDA_TRY(cudaMalloc((void **)&impl->pad_c, mp * np * HALF_BYTES));
+        HB_TRY(hb_guarded_malloc((void **)&impl->pad_a, mp * kp * HALF_BYTES, "padded A"));
+        HB_TRY(hb_guarded_malloc((void **)&impl->pad_b, kp * np * HALF_BYTES, "padded B"));
+        HB_TRY(hb_guarded_malloc((void **)&impl->pad_b_col, kp * np * HALF_BYTES, "padded B_col"));
+        HB_TRY(hb_guarded_malloc((void **)&impl->pad_c, mp * np * HALF_BYTES, "padded C"));
     }
     if (impl->workspace_bytes)
-        HB_CUDA_TRY(cudaMalloc(&impl->workspace, impl->workspace_bytes));
+        HB_TRY(hb_guarded_malloc(&impl->workspace, impl->workspace_bytes, "workspace"));
     return HB_OK;
 }
 

@@ -11,13 +11,18 @@
 
 void hb_cli_print_help(FILE *stream)
 {
-    fputs("usage: hgemm-bench run --candidate PATH --mnk M,N,K [--mnk M,N,K ...] [options]\n"
+    fputs("usage: hgemm-bench run   --candidate PATH --mnk M,N,K [--mnk M,N,K ...] [options]\n"
+          "       hgemm-bench check --candidate PATH --mnk M,N,K [...] [options]\n"
+          "       hgemm-bench gate  --candidate PATH --mnk M,N,K [...] [--vs NAME] [--min-speedup X]\n"
+          "                         [--verdict FILE] [options]\n"
           "       hgemm-bench --help | --version\n"
           "\n"
-          "Measures an HGEMM candidate (a cubin plus manifest, or a folder of them) against\n"
-          "the torch-equivalent and cuBLAS NN/TN baselines, fp32 accumulator class, offline mode.\n"
+          "run:   checks an HGEMM candidate (a cubin plus manifest, or a folder of them), then\n"
+          "       times it against the torch-equivalent and cuBLAS NN/TN baselines (fp32 class,\n"
+          "       offline mode).  check: the correctness checks only.  gate: run, then exit 0\n"
+          "       only if every configuration passed every check and met the speedup threshold.\n"
           "\n"
-          "run options:\n"
+          "options:\n"
           "  --candidate PATH   manifest.json of one candidate, or a candidate-set folder\n"
           "                     holding M_N_K.json files and optionally generic.json\n"
           "  --mnk M,N,K        a configuration; repeat for several (at most 4096)\n"
@@ -27,10 +32,21 @@ void hb_cli_print_help(FILE *stream)
           "  --out DIR          results go to DIR/<run-id>/ (default: results)\n"
           "  --device N         CUDA device ordinal (default 0)\n"
           "  --no-progress      no progress line on stderr\n"
+          "  --exact-reps N     repetitions of each exact-match check on fresh inputs (default 3)\n"
+          "  --exact-time-s S   stop repeating them after S seconds (default 10)\n"
+          "  --spot-checks N    timed calls whose output is checked (default 4)\n"
+          "  --sanitize         also run each configuration's checks under compute-sanitizer memcheck\n"
+          "  --timeout-s S      kill a configuration that shows no progress for S seconds (default 60)\n"
+          "  --no-isolate       evaluate in this process (debugging; a crash then ends the run)\n"
+          "  --verdict FILE     also write the verdict JSON to FILE (always in the run folder)\n"
+          "gate options:\n"
+          "  --vs NAME          baseline for the threshold: torch, cublas-nn, cublas-tn (default torch)\n"
+          "  --min-speedup X    least speedup t_base/t_cand - 1 per configuration (default 0; 0.1 = 10%;\n"
+          "                     -1 accepts any speed)\n"
           "\n"
           "exit codes: 0 ok, 1 internal error, 2 bad usage, 3 bad candidate input,\n"
           "  4 candidate unsupported here, 5 CUDA/cuBLAS error, 6 candidate incorrect,\n"
-          "  7 results not writable, 8 candidate faulted (docs/cli.md)\n",
+          "  7 results not writable, 8 candidate crashed or hung, 9 too slow (gate) (docs/cli.md)\n",
           stream);
 }
 
@@ -116,10 +132,72 @@ static void set_run_defaults(hb_run_options *run)
     run->time_s = 30.0;   /* paper 2.4: at least 30 s timed */
     run->out_dir = "results";
     run->progress = 1;
+    run->exact_reps = 3;
+    run->exact_time_s = 10.0;
+    run->spot_checks = 4;
+    run->isolate = 1;
+    run->timeout_s = 60.0;
+    run->vs = "torch";
 }
 
 enum { OPT_CANDIDATE = 256, OPT_MNK, OPT_WARMUP, OPT_TIME, OPT_SEED, OPT_OUT, OPT_DEVICE,
-       OPT_NO_PROGRESS, OPT_HELP };
+       OPT_NO_PROGRESS, OPT_HELP, OPT_EXACT_REPS, OPT_EXACT_TIME, OPT_SPOT_CHECKS, OPT_SANITIZE, OPT_TIMEOUT,
+       OPT_NO_ISOLATE, OPT_VERDICT, OPT_VS, OPT_MIN_SPEEDUP };
+
+static hb_status parse_count(const char *flag, const char *text, long low, long high, int *out)
+{
+    long value;
+    if (!parse_long_strict(text, &value) || value < low || value > high)
+        return usage_error(flag, text);
+    *out = (int)value;
+    return HB_OK;
+}
+
+static hb_status parse_min_speedup(const char *text, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double value = strtod(text, &end);
+    if (errno != 0 || end == text || *end != '\0' || !isfinite(value) || value < -1.0 || value > 1000.0)
+        return usage_error("--min-speedup expects a number from -1 (any speed) up, 0.1 = 10%% faster; got '%s'", text);
+    *out = value;
+    return HB_OK;
+}
+
+static hb_status parse_vs(const char *text, const char **out)
+{
+    static const char *const names[] = {"torch", "cublas-nn", "cublas-tn"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(text, names[i])) {
+            *out = names[i];
+            return HB_OK;
+        }
+    return usage_error("--vs expects torch, cublas-nn or cublas-tn, got '%s'", text);
+}
+
+static hb_status parse_check_option(int option, const char *arg, hb_run_options *run)
+{
+    switch (option) {
+    case OPT_EXACT_REPS: return parse_count("--exact-reps expects a count in 1..1000, got '%s'", arg, 1, 1000, &run->exact_reps);
+    case OPT_EXACT_TIME:
+        return parse_seconds("--exact-time-s expects seconds in 0..86400, got '%s'", arg, &run->exact_time_s);
+    case OPT_SPOT_CHECKS:
+        return parse_count("--spot-checks expects a count in 0..1000, got '%s'", arg, 0, 1000, &run->spot_checks);
+    case OPT_SANITIZE: run->sanitize = 1; return HB_OK;
+    case OPT_TIMEOUT:
+        HB_TRY(parse_seconds("--timeout-s expects seconds in 1..86400, got '%s'", arg, &run->timeout_s));
+        return run->timeout_s >= 1 ? HB_OK : usage_error("--timeout-s expects seconds in 1..86400, got '%s'", arg);
+    case OPT_NO_ISOLATE: run->isolate = 0; return HB_OK;
+    case OPT_VERDICT:
+        if (!*arg)
+            return usage_error("--verdict expects a file name%s", "");
+        run->verdict_path = arg;
+        return HB_OK;
+    case OPT_VS: return parse_vs(arg, &run->vs);
+    case OPT_MIN_SPEEDUP: return parse_min_speedup(arg, &run->min_speedup);
+    default: return HB_ERR_USAGE;
+    }
+}
 
 static hb_status parse_run_option(int option, const char *arg, hb_run_options *run)
 {
@@ -146,12 +224,13 @@ static hb_status parse_run_option(int option, const char *arg, hb_run_options *r
         run->device = (int)device;
         return HB_OK;
     case OPT_NO_PROGRESS: run->progress = 0; return HB_OK;
-    default: return HB_ERR_USAGE;
+    default: return parse_check_option(option, arg, run);
     }
 }
 
-static hb_status parse_run(int argc, char **argv, hb_cli *cli)
+static hb_status parse_run(int argc, char **argv, hb_cli *cli, hb_command command)
 {
+    const char *name = argv[0];
     static const struct option options[] = {
         {"candidate", required_argument, NULL, OPT_CANDIDATE},
         {"mnk", required_argument, NULL, OPT_MNK},
@@ -161,6 +240,15 @@ static hb_status parse_run(int argc, char **argv, hb_cli *cli)
         {"out", required_argument, NULL, OPT_OUT},
         {"device", required_argument, NULL, OPT_DEVICE},
         {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
+        {"exact-reps", required_argument, NULL, OPT_EXACT_REPS},
+        {"exact-time-s", required_argument, NULL, OPT_EXACT_TIME},
+        {"spot-checks", required_argument, NULL, OPT_SPOT_CHECKS},
+        {"sanitize", no_argument, NULL, OPT_SANITIZE},
+        {"timeout-s", required_argument, NULL, OPT_TIMEOUT},
+        {"no-isolate", no_argument, NULL, OPT_NO_ISOLATE},
+        {"verdict", required_argument, NULL, OPT_VERDICT},
+        {"vs", required_argument, NULL, OPT_VS},
+        {"min-speedup", required_argument, NULL, OPT_MIN_SPEEDUP},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0}};
     hb_run_options *run = &cli->run;
@@ -173,23 +261,27 @@ static hb_status parse_run(int argc, char **argv, hb_cli *cli)
             cli->command = HB_CMD_HELP;
             return HB_OK;
         }
+        if ((option == OPT_VS || option == OPT_MIN_SPEEDUP) && command != HB_CMD_GATE)
+            return usage_error("%s only applies to 'gate'", option == OPT_VS ? "--vs" : "--min-speedup");
         if (option == '?' && optopt > 0 && optopt < 256) {
             char flag[3] = {'-', (char)optopt, '\0'};
-            return usage_error("run: unknown option '%s'", flag);
+            return usage_error("unknown option '%s'", flag);
         }
         if (option == '?')
-            return usage_error("run: unknown option '%s'", argv[optind - 1]);
+            return usage_error("unknown option '%s'", argv[optind - 1]);
         if (option == ':')
-            return usage_error("run: option '%s' needs a value", argv[optind - 1]);
+            return usage_error("option '%s' needs a value", argv[optind - 1]);
         HB_TRY(parse_run_option(option, optarg, run));
     }
     if (optind < argc)
-        return usage_error("run: unexpected argument '%s'", argv[optind]);
+        return usage_error("unexpected argument '%s'", argv[optind]);
     if (!run->candidate_path)
-        return usage_error("run: --candidate PATH is required%s", "");
+        return usage_error("%s: --candidate PATH is required", name);
     if (run->n_configs == 0)
-        return usage_error("run: at least one --mnk M,N,K is required%s", "");
-    cli->command = HB_CMD_RUN;
+        return usage_error("%s: at least one --mnk M,N,K is required", name);
+    run->check_only = command == HB_CMD_CHECK;
+    run->gate = command == HB_CMD_GATE;
+    cli->command = command;
     return HB_OK;
 }
 
@@ -208,6 +300,10 @@ hb_status hb_cli_parse(int argc, char **argv, hb_cli *cli)
         return HB_OK;
     }
     if (!strcmp(command, "run"))
-        return parse_run(argc - 1, argv + 1, cli);
-    return usage_error("unknown command '%s' (commands: run)", command);
+        return parse_run(argc - 1, argv + 1, cli, HB_CMD_RUN);
+    if (!strcmp(command, "check"))
+        return parse_run(argc - 1, argv + 1, cli, HB_CMD_CHECK);
+    if (!strcmp(command, "gate"))
+        return parse_run(argc - 1, argv + 1, cli, HB_CMD_GATE);
+    return usage_error("unknown command '%s' (commands: run, check, gate)", command);
 }

@@ -17,7 +17,7 @@ typedef struct hb_mnk {
     long m, n, k;
 } hb_mnk;
 
-typedef enum hb_command { HB_CMD_NONE, HB_CMD_HELP, HB_CMD_VERSION, HB_CMD_RUN } hb_command;
+typedef enum hb_command { HB_CMD_NONE, HB_CMD_HELP, HB_CMD_VERSION, HB_CMD_RUN, HB_CMD_CHECK, HB_CMD_GATE } hb_command;
 
 typedef struct hb_run_options {
     const char *candidate_path; /* manifest file or candidate-set folder */
@@ -30,6 +30,20 @@ typedef struct hb_run_options {
     const char *out_dir; /* parent of results/<run-id>/ */
     int device;
     int progress;     /* progress line on stderr */
+    /* correctness battery (protocol section 4) */
+    int exact_reps;        /* repetitions of each exact-match check (default 3) */
+    double exact_time_s;   /* cap on the time spent repeating them (default 10) */
+    int spot_checks;       /* timed calls whose output is checked (default 4) */
+    int sanitize;          /* also run the checks under compute-sanitizer memcheck */
+    /* isolation (protocol section 7) */
+    int isolate;           /* each configuration in a child process (default 1) */
+    double timeout_s;      /* a configuration silent this long is killed (default 60) */
+    /* what to do: run (check + time), check (check only), gate (check + time + threshold) */
+    int check_only;
+    int gate;
+    const char *vs;        /* gate: the baseline the speedup is taken over (default torch) */
+    double min_speedup;    /* gate: least acceptable speedup, t_b / t_c - 1 (default 0) */
+    const char *verdict_path; /* also write the verdict JSON here */
 } hb_run_options;
 
 typedef struct hb_cli {

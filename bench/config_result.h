@@ -3,10 +3,12 @@
 #ifndef HB_CONFIG_RESULT_H
 #define HB_CONFIG_RESULT_H
 
+#include "../verify/battery.h"
 #include "../verify/deviation_check.h"
 #include "cli.h"
 #include "measure.h"
 #include "stats.h"
+#include "verdict.h"
 
 typedef struct hb_participant_result {
     char name[64];
@@ -22,11 +24,16 @@ typedef struct hb_participant_result {
 
 typedef struct hb_config_result {
     hb_mnk mnk;
-    hb_status verdict;               /* HB_OK: checked and measured */
-    char reason[512];                /* one line, when verdict != HB_OK */
+    hb_status status;                /* HB_OK: every check passed (and measured, unless check-only) */
+    hb_verdict verdict;              /* the name results give the status */
+    char check[24];                  /* the failed check (verify/check_failure.h names), "" if none */
+    char reason[512];                /* one line, when status != HB_OK */
     char manifest_path[4096];
-    int checked;                     /* the deviation check ran */
+    int checked;                     /* the deviation check ran to completion */
     double deviation_bound;
+    hb_battery_record battery;       /* what the correctness battery compared, and its time */
+    int spot_checks;                 /* timed calls whose output was checked */
+    double seconds;                  /* wall time of the whole configuration, seconds */
     int measured;                    /* timing windows ran */
     size_t rounds;
     size_t count;

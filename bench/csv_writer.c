@@ -6,7 +6,7 @@
 #include "diag.h"
 
 static const char *const columns[] = {
-    "run_id", "m", "n", "k", "participant", "role", "verdict", "reason", "acc_class", "compute_type",
+    "run_id", "m", "n", "k", "participant", "role", "verdict", "check", "reason", "acc_class", "compute_type",
     "scale_type", "algorithm", "workspace_bytes", "b_layout", "padded_m", "padded_n", "padded_k",
     "max_abs_dev", "dev_bound", "non_finite", "samples",
     "event_median_us", "event_mean_us", "event_min_us", "event_p10_us", "event_p90_us", "event_rel_stdev",
@@ -14,7 +14,9 @@ static const char *const columns[] = {
     "tflops_event_median", "tflops_wall_median",
     "speedup_geomean", "speedup_ci95_low", "speedup_ci95_high", "speedup_paper", "speedup_ratio_of_means",
     "speedup_median", "speedup_p10", "speedup_p90", "speedup_pairs",
-    "speedup_geomean_wall", "speedup_paper_wall", NULL};
+    "speedup_geomean_wall", "speedup_paper_wall",
+    "exact_binary_reps", "exact_binary_compared", "exact_signed_reps", "exact_signed_compared", "spot_checks",
+    "post_max_abs_dev", "post_dev_bound", "check_seconds", "config_seconds", NULL};
 
 void hb_csv_write_field(FILE *out, const char *text)
 {
@@ -85,6 +87,22 @@ static void write_speedups(FILE *out, const hb_participant_result *p, int applie
     num(out, applies ? p->speedup_wall.paper : NAN);
 }
 
+/* What the correctness battery did: candidate rows only. */
+static void write_checks(FILE *out, const hb_config_result *r, int is_candidate)
+{
+    const hb_battery_record *b = &r->battery;
+    const hb_exact_record *bin = &b->exact_binary, *sig = &b->exact_signed;
+    num(out, is_candidate && bin->ran ? bin->reps : NAN);
+    num(out, is_candidate && bin->ran ? (double)bin->compared : NAN);
+    num(out, is_candidate && sig->ran ? sig->reps : NAN);
+    num(out, is_candidate && sig->ran ? (double)sig->compared : NAN);
+    num(out, is_candidate && r->measured ? r->spot_checks : NAN);
+    num(out, is_candidate && b->post_ran ? b->post_deviation : NAN);
+    num(out, is_candidate && b->post_ran ? b->post_bound : NAN);
+    num(out, is_candidate && bin->ran ? b->seconds_before + b->seconds_after : NAN);
+    num(out, is_candidate ? r->seconds : NAN);
+}
+
 static void write_row(FILE *out, const char *run_id, const char *acc_class, const hb_config_result *r,
                       const hb_participant_result *p)
 {
@@ -93,8 +111,9 @@ static void write_row(FILE *out, const char *run_id, const char *acc_class, cons
     fprintf(out, ",%ld,%ld,%ld", c->m, c->n, c->k);
     text(out, p->name);
     text(out, p->is_candidate ? "candidate" : "baseline");
-    /* A baseline is "ok" whenever it ran; the verdict is the candidate's. */
-    text(out, p->is_candidate || r->verdict == HB_OK ? hb_status_name(r->verdict) : "ok");
+    /* The verdict, check and reason are the candidate's; a baseline row says it ran. */
+    text(out, p->is_candidate ? hb_verdict_name(r->verdict) : "ok");
+    text(out, p->is_candidate ? r->check : "");
     text(out, p->is_candidate ? r->reason : "");
     text(out, acc_class);
     text(out, p->desc.compute_type);
@@ -113,6 +132,7 @@ static void write_row(FILE *out, const char *run_id, const char *acc_class, cons
     num(out, r->measured ? flops / (p->event_ms.median * 1e-3) * 1e-12 : NAN);
     num(out, r->measured ? flops / (p->wall_ms.median * 1e-3) * 1e-12 : NAN);
     write_speedups(out, p, r->measured && !p->is_candidate);
+    write_checks(out, r, p->is_candidate);
     fputc('\n', out);
 }
 

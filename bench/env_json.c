@@ -7,6 +7,7 @@
 
 #include "../baselines/cublas_baselines.h"
 #include "diag.h"
+#include "json_file.h"
 #include "measure.h"
 
 #ifndef HB_GIT_COMMIT
@@ -84,7 +85,16 @@ static json_t *method_object(const hb_run_context *ctx)
     json_object_set_new(m, "headline_statistic", json_string("geometric mean of paired per-round ratios, minus 1"));
     json_object_set_new(m, "cublas_workspace_bytes", json_integer(HB_CUBLAS_WORKSPACE_BYTES));
     json_object_set_new(m, "torch_workspace_bytes", json_integer((json_int_t)hb_torch_workspace_bytes(ctx->device->sm)));
-    json_object_set_new(m, "correctness", json_string("baseline-bounded deviation vs an fp32 GPU reference, NaN-filled outputs"));
+    json_object_set_new(m, "correctness",
+                        json_string("exact match on {0,1} and {-1,0,1} inputs; baseline-bounded deviation vs an fp32 "
+                                    "GPU reference cross-checked in fp64; NaN-filled outputs, guard bands, input "
+                                    "hashes, spot checks of timed calls, a check after timing (docs/methodology.md)"));
+    json_object_set_new(m, "exact_reps", json_integer(o->exact_reps));
+    json_object_set_new(m, "exact_time_s", json_real(o->exact_time_s));
+    json_object_set_new(m, "spot_checks", json_integer(o->spot_checks));
+    json_object_set_new(m, "sanitize", json_boolean(o->sanitize));
+    json_object_set_new(m, "isolated", json_boolean(o->isolate));
+    json_object_set_new(m, "timeout_s", json_real(o->timeout_s));
     return m;
 }
 
@@ -109,13 +119,7 @@ hb_status hb_env_json_write(const char *path, const hb_run_context *ctx)
     json_t *root = env_object(ctx);
     if (!root)
         return hb_fail(HB_ERR_INTERNAL, "out of memory building env.json");
-    char temporary[4200];
-    snprintf(temporary, sizeof temporary, "%s.tmp", path);
-    int rc = json_dump_file(root, temporary, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    hb_status status = hb_json_write_file(path, root);
     json_decref(root);
-    if (rc != 0)
-        return hb_fail(HB_ERR_IO, "cannot write %s", temporary);
-    if (rename(temporary, path) != 0)
-        return hb_fail(HB_ERR_IO, "cannot rename %s to %s: %s", temporary, path, strerror(errno));
-    return HB_OK;
+    return status;
 }

@@ -12,6 +12,7 @@ const char *hb_status_name(hb_status status)
     case HB_ERR_INCORRECT: return "incorrect";
     case HB_ERR_IO: return "io-error";
     case HB_ERR_CANDIDATE_FAULT: return "candidate-fault";
+    case HB_ERR_TOO_SLOW: return "too-slow";
     }
     return "unknown";
 }
@@ -22,14 +23,15 @@ int hb_status_severity(hb_status status)
      * results could not be written must not exit as if only the kernel was slow. */
     switch (status) {
     case HB_OK: return 0;
-    case HB_ERR_UNSUPPORTED: return 1;
-    case HB_ERR_INCORRECT: return 2;
-    case HB_ERR_CANDIDATE_FAULT: return 3;
-    case HB_ERR_BAD_INPUT: return 4;
-    case HB_ERR_USAGE: return 5;
-    case HB_ERR_CUDA: return 6;
-    case HB_ERR_IO: return 7;
-    case HB_ERR_INTERNAL: return 8;
+    case HB_ERR_TOO_SLOW: return 1;
+    case HB_ERR_UNSUPPORTED: return 2;
+    case HB_ERR_INCORRECT: return 3;
+    case HB_ERR_CANDIDATE_FAULT: return 4;
+    case HB_ERR_BAD_INPUT: return 5;
+    case HB_ERR_USAGE: return 6;
+    case HB_ERR_CUDA: return 7;
+    case HB_ERR_IO: return 8;
+    case HB_ERR_INTERNAL: return 9;
     }
-    return 8;
+    return 9;
 }

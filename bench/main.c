@@ -31,7 +31,9 @@ int main(int argc, char **argv)
     case HB_CMD_VERSION:
         printf("hgemm-bench %s\n", hb_harness_commit());
         return HB_OK;
-    case HB_CMD_RUN: {
+    case HB_CMD_RUN:
+    case HB_CMD_CHECK:
+    case HB_CMD_GATE: {
         static char command_line[8192];
         join_command_line(argc, argv, command_line, sizeof command_line);
         return hb_run_command(&cli.run, command_line);

@@ -14,9 +14,23 @@
 #define HB_MIN_TIMED_ROUNDS 10
 #define HB_MAX_PARTICIPANTS 16
 
+/* Spot checks of timed calls (protocol 4.4): in a few randomly chosen
+ * timed rounds the candidate's output is NaN-filled before the round and
+ * compared after it, both outside the timed calls.  The rounds are drawn
+ * with a probability set from the warm-up's round rate, so about
+ * `max_checks` of them fall in the window; at least one always runs. */
+typedef struct hb_spot_check {
+    int max_checks;
+    hb_status (*before)(void *context); /* untimed: NaN-fill the candidate's output */
+    hb_status (*after)(void *context);  /* untimed: check it */
+    void *context;
+    int done;                           /* spot checks that ran */
+} hb_spot_check;
+
 typedef struct hb_window_options {
     double warmup_s;
     double time_s;
+    hb_spot_check *spot; /* NULL: none */
 } hb_window_options;
 
 /* Samples of one participant in the timed window, index = round. */

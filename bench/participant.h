@@ -12,9 +12,15 @@
 
 typedef struct hb_participant hb_participant;
 
+/* 0xFFFF is a NaN in IEEE binary16: an element a kernel never writes stays NaN. */
+#define HB_NAN_FILL_BYTE 0xFF
+
 typedef struct hb_participant_ops {
     /* Untimed: called after the inputs change (e.g. the candidate pads them). */
     hb_status (*prepare)(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream);
+    /* Untimed: NaN-fill every output buffer it writes (HB_NAN_FILL_BYTE),
+     * so an element it leaves unwritten is caught by the checks. */
+    hb_status (*poison)(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream);
     /* Timed: enqueue exactly one product on `stream`, writing io->c. */
     hb_status (*launch)(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream);
     /* Untimed: make io->c hold the logical M x N result (e.g. un-pad). */

@@ -3,12 +3,20 @@
 static void print_verdict(FILE *out, const hb_config_result *r)
 {
     fprintf(out, "\n== M=%ld N=%ld K=%ld  candidate: ", r->mnk.m, r->mnk.n, r->mnk.k);
-    if (r->verdict != HB_OK) {
-        fprintf(out, "%s: %s\n", hb_status_name(r->verdict), r->reason);
+    if (r->status != HB_OK && r->status != HB_ERR_TOO_SLOW) {
+        fprintf(out, "%s%s%s: %s\n", hb_verdict_name(r->verdict), r->check[0] ? " / " : "", r->check, r->reason);
         return;
     }
-    fprintf(out, "pass (max |C-ref| %.4g <= cuBLAS bound %.4g), %zu rounds\n",
-            r->participants[0].deviation.max_abs, r->deviation_bound, r->rounds);
+    const hb_battery_record *b = &r->battery;
+    char signed_part[64] = "skipped, K > 2048";
+    if (b->exact_signed.ran)
+        snprintf(signed_part, sizeof signed_part, "%llu", (unsigned long long)b->exact_signed.compared);
+    fprintf(out, "%s (exact outputs compared: %llu on {0,1}, %s on {-1,0,1}; max |C-ref| %.4g <= cuBLAS bound %.4g; "
+                 "%d spot checks; checks took %.2f s), %zu rounds%s%s\n",
+            hb_verdict_name(r->verdict), (unsigned long long)b->exact_binary.compared, signed_part,
+            r->participants[0].deviation.max_abs, r->deviation_bound,
+            r->spot_checks, b->seconds_before + b->seconds_after, r->rounds, r->status ? ": " : "",
+            r->status ? r->reason : "");
 }
 
 void hb_report_config(FILE *out, const hb_config_result *r)

@@ -1,137 +1,54 @@
 #define _POSIX_C_SOURCE 200809L
 #include "run_command.h"
 
-#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "../baselines/cublas_baselines.h"
-#include "candidate_participant.h"
-#include "candidate_set.h"
+#include "config_eval.h"
 #include "csv_writer.h"
-#include "cuda_check.h"
 #include "device_info.h"
 #include "env_json.h"
-#include "problem.h"
+#include "gate.h"
+#include "isolate.h"
 #include "report_table.h"
 #include "run_dir.h"
+#include "sanitize_pass.h"
+#include "verdict_file.h"
 
-#define N_BASELINES 3
-
+/* The parent process of a run.  In an isolated run (the default) it never
+ * touches CUDA: the device is read and each configuration evaluated in a
+ * child (bench/isolate.h), so whatever a candidate does ends in a verdict. */
 typedef struct run_state {
     hb_run_options *options;
+    const char *command;
     hb_device_info device;
-    hb_device_limits limits;
-    hb_sample_timer timer;
-    hb_participant baselines[N_BASELINES];
-    hb_rng rng;
-    hb_progress progress;
     char run_id[HB_RUN_ID_MAX];
     char run_path[4096];
     FILE *summary;
+    hb_config_result *results; /* one per configuration, for verdict.json */
+    size_t done;
 } run_state;
 
-static hb_status create_baselines(run_state *s)
+static hb_status read_device(void *context, void *result, size_t size)
 {
-    static const hb_cublas_variant variants[N_BASELINES] = {HB_TORCH, HB_CUBLAS_NN, HB_CUBLAS_TN};
-    for (int i = 0; i < N_BASELINES; i++)
-        HB_TRY(hb_cublas_baseline_create(variants[i], HB_ACC_FP32, s->device.sm, s->timer.stream, &s->baselines[i]));
-    return HB_OK;
+    (void)size;
+    const hb_run_options *options = context;
+    return hb_device_open(options->device, result);
 }
 
-static void record_participants(hb_config_result *r, hb_participant *const *parts, size_t count)
+/* Reads the GPU's facts, in a child when isolated: the parent stays free of CUDA. */
+static hb_status open_device(run_state *s)
 {
-    r->count = count;
-    for (size_t i = 0; i < count; i++) {
-        hb_participant_result *p = &r->participants[i];
-        snprintf(p->name, sizeof p->name, "%s", parts[i]->name);
-        p->is_candidate = parts[i]->is_candidate;
-        p->desc = parts[i]->desc;
-        if (!p->is_candidate) {
-            p->desc.padded[0] = r->mnk.m;
-            p->desc.padded[1] = r->mnk.n;
-            p->desc.padded[2] = r->mnk.k;
-        }
-    }
-}
-
-static hb_status summarize(hb_config_result *r, hb_participant_samples *samples)
-{
-    const hb_participant_samples *cand = &samples[0]; /* the candidate is participant 0 */
-    r->rounds = cand->event_ms.len;
-    for (size_t i = 0; i < r->count; i++) {
-        hb_participant_result *p = &r->participants[i];
-        HB_TRY(hb_summarize_times(samples[i].event_ms.data, samples[i].event_ms.len, &p->event_ms));
-        HB_TRY(hb_summarize_times(samples[i].wall_ms.data, samples[i].wall_ms.len, &p->wall_ms));
-        if (p->is_candidate)
-            continue;
-        HB_TRY(hb_summarize_speedup(samples[i].event_ms.data, cand->event_ms.data, r->rounds, &p->speedup_event));
-        HB_TRY(hb_summarize_speedup(samples[i].wall_ms.data, cand->wall_ms.data, r->rounds, &p->speedup_wall));
-    }
-    r->measured = 1;
-    return HB_OK;
-}
-
-static hb_status check_and_measure(run_state *s, hb_participant *const *parts, size_t count, hb_problem *problem,
-                                   hb_config_result *r)
-{
-    for (size_t i = 0; i < count; i++)
-        HB_TRY(parts[i]->ops->prepare(parts[i], &problem->ios[i], s->timer.stream));
-    hb_check_result check;
-    HB_TRY(hb_check_deviation(parts, problem->ios, count, &problem->inputs, problem->reference, s->timer.stream, &check));
-    r->checked = 1;
-    r->deviation_bound = check.bound;
-    for (size_t i = 0; i < count; i++)
-        r->participants[i].deviation = check.deviation[i];
-    if (!check.passed) {
-        snprintf(r->reason, sizeof r->reason, "%s", check.reason);
-        return HB_ERR_INCORRECT;
-    }
-    hb_window_options windows = {s->options->warmup_s, s->options->time_s};
-    hb_participant_samples samples[HB_MAX_PARTICIPANTS];
-    memset(samples, 0, sizeof samples);
-    hb_status status = hb_measure_windows(parts, problem->ios, count, &s->timer, &s->rng, &windows, &s->progress, samples);
-    if (status == HB_OK)
-        status = summarize(r, samples);
-    for (size_t i = 0; i < count; i++)
-        hb_participant_samples_free(&samples[i]);
-    return status;
-}
-
-static hb_status load_candidate(run_state *s, const hb_mnk *c, hb_participant *candidate, hb_config_result *r)
-{
-    char manifest_path[HB_PATH_MAX];
-    HB_TRY(hb_candidate_manifest_path(s->options->candidate_path, c->m, c->n, c->k, manifest_path));
-    snprintf(r->manifest_path, sizeof r->manifest_path, "%s", manifest_path);
-    hb_manifest manifest;
-    HB_TRY(hb_manifest_load(manifest_path, &manifest));
-    return hb_candidate_participant_create(&manifest, &s->limits, HB_ACC_FP32, c->m, c->n, c->k, candidate);
-}
-
-static hb_status run_config(run_state *s, const hb_mnk *c, hb_config_result *r)
-{
-    memset(r, 0, sizeof *r);
-    r->mnk = *c;
-    hb_participant candidate;
-    hb_status status = load_candidate(s, c, &candidate, r);
-    if (status != HB_OK) {
-        r->count = 1; /* a row for the candidate, carrying the verdict */
-        snprintf(r->participants[0].name, sizeof r->participants[0].name, "candidate");
-        r->participants[0].is_candidate = 1;
-        return status;
-    }
-    hb_participant *parts[1 + N_BASELINES] = {&candidate, &s->baselines[0], &s->baselines[1], &s->baselines[2]};
-    const size_t count = 1 + N_BASELINES;
-    record_participants(r, parts, count);
-    hb_problem problem;
-    status = hb_problem_create(c, count, hb_rng_next(&s->rng), s->timer.stream, &problem);
-    if (status == HB_OK)
-        status = check_and_measure(s, parts, count, &problem, r);
-    hb_problem_free(&problem);
-    candidate.ops->destroy(&candidate);
-    return status;
+    if (!s->options->isolate)
+        return hb_device_open(s->options->device, &s->device);
+    hb_child_outcome outcome;
+    HB_TRY(hb_run_isolated(read_device, s->options, &s->device, sizeof s->device, s->options->timeout_s, &outcome));
+    if (outcome.end != HB_CHILD_RETURNED)
+        return hb_fail(HB_ERR_CUDA, "reading the GPU's properties failed: the process %s", outcome.message);
+    return outcome.status;
 }
 
 static hb_status open_outputs(run_state *s, const char *command_line)
@@ -151,55 +68,119 @@ static hb_status open_outputs(run_state *s, const char *command_line)
     if (!s->summary)
         return hb_fail(HB_ERR_IO, "cannot create %s", path);
     hb_csv_write_header(s->summary);
-    fprintf(stderr, "hgemm-bench: run %s on %s (%s), results in %s\n", s->run_id, s->device.name, s->device.uuid,
-            s->run_path);
+    fprintf(stderr, "hgemm-bench: %s %s on %s (%s), results in %s\n", s->command, s->run_id, s->device.name,
+            s->device.uuid, s->run_path);
     return HB_OK;
 }
 
-/* Harness-side failures end the run; verdicts about the candidate do not,
- * except a fault, which may leave the CUDA context unusable (process
- * isolation per configuration is what lets a run go on after one). */
-static int ends_run(hb_status status)
+typedef struct config_job {
+    const hb_run_options *options;
+    size_t index;
+} config_job;
+
+static hb_status evaluate_in_child(void *context, void *result, size_t size)
+{
+    (void)size;
+    const config_job *job = context;
+    return hb_evaluate_config(job->options, job->index, result);
+}
+
+/* What a child that did not return leaves: crashed or timed-out, with why. */
+static void record_abnormal_end(hb_config_result *r, const hb_child_outcome *outcome)
+{
+    const hb_mnk mnk = r->mnk; /* init zeroes r first */
+    hb_config_result_init(r, &mnk);
+    r->status = HB_ERR_CANDIDATE_FAULT;
+    r->seconds = outcome->seconds;
+    if (outcome->end == HB_CHILD_TIMED_OUT) {
+        r->verdict = HB_VERDICT_TIMED_OUT;
+        snprintf(r->check, sizeof r->check, "timeout");
+    } else {
+        r->verdict = HB_VERDICT_CRASHED;
+        snprintf(r->check, sizeof r->check, "execution");
+    }
+    snprintf(r->reason, sizeof r->reason, "the evaluating process %s", outcome->message);
+}
+
+static hb_status evaluate(run_state *s, size_t index, hb_config_result *r)
+{
+    if (!s->options->isolate)
+        return hb_evaluate_config(s->options, index, r);
+    config_job job = {s->options, index};
+    hb_config_result_init(r, &s->options->configs[index]);
+    hb_child_outcome outcome;
+    hb_status status = hb_run_isolated(evaluate_in_child, &job, r, sizeof *r, s->options->timeout_s, &outcome);
+    if (status != HB_OK) {
+        r->status = status;
+        r->verdict = hb_verdict_of_status(status);
+        snprintf(r->reason, sizeof r->reason, "%s", hb_last_error());
+        return status;
+    }
+    if (outcome.end != HB_CHILD_RETURNED) {
+        r->mnk = s->options->configs[index];
+        record_abnormal_end(r, &outcome);
+    }
+    return r->status;
+}
+
+static hb_status record(run_state *s, hb_config_result *r)
+{
+    if (s->options->gate)
+        hb_gate_apply(r, s->options->vs, s->options->min_speedup);
+    hb_status written = hb_csv_write_config(s->summary, s->run_id, "fp32", r);
+    hb_report_config(stdout, r);
+    fflush(stdout);
+    s->done++;
+    return written;
+}
+
+/* Harness-side failures end the run; verdicts about the candidate do not:
+ * each configuration has a fresh process, so a crash or hang ends only its own. */
+static int ends_run(hb_status status, int isolated)
 {
     return status == HB_ERR_CUDA || status == HB_ERR_IO || status == HB_ERR_INTERNAL ||
-           status == HB_ERR_CANDIDATE_FAULT;
+           (status == HB_ERR_CANDIDATE_FAULT && !isolated);
 }
 
 static hb_status run_all(run_state *s)
 {
     hb_status worst = HB_OK;
-    static hb_config_result result; /* large: keep it off the stack */
     for (size_t i = 0; i < s->options->n_configs; i++) {
-        const hb_mnk *c = &s->options->configs[i];
-        hb_progress_set_label(&s->progress, i, s->options->n_configs, c->m, c->n, c->k);
-        hb_status status = run_config(s, c, &result);
-        result.verdict = status;
-        if (status != HB_OK && !result.reason[0])
-            snprintf(result.reason, sizeof result.reason, "%s", hb_last_error());
-        hb_status written = hb_csv_write_config(s->summary, s->run_id, "fp32", &result);
-        hb_report_config(stdout, &result);
-        fflush(stdout);
-        if (hb_status_severity(status) > hb_status_severity(worst))
-            worst = status;
-        if (written != HB_OK)
-            return written;
-        if (ends_run(status)) {
+        hb_config_result *r = &s->results[i];
+        hb_status status = HB_OK;
+        if (s->options->sanitize)
+            HB_TRY(hb_sanitize_config(s->options, i, s->run_path, r, &status));
+        if (status == HB_OK)
+            evaluate(s, i, r);
+        HB_TRY(record(s, r));
+        if (hb_status_severity(r->status) > hb_status_severity(worst))
+            worst = r->status;
+        if (ends_run(r->status, s->options->isolate)) {
             fprintf(stderr, "hgemm-bench: stopping after %zu of %zu configurations: %s\n", i + 1,
-                    s->options->n_configs, hb_last_error());
+                    s->options->n_configs, r->reason);
             break;
         }
     }
     return worst;
 }
 
-static void release(run_state *s)
+static hb_status write_verdict(run_state *s, hb_status status)
 {
-    for (int i = 0; i < N_BASELINES; i++)
-        if (s->baselines[i].ops)
-            s->baselines[i].ops->destroy(&s->baselines[i]);
-    hb_sample_timer_destroy(&s->timer);
-    if (s->summary)
-        fclose(s->summary);
+    hb_verdict_summary v = {s->command, s->run_id, s->run_path, s->options, status, s->results, s->done};
+    char path[4200];
+    snprintf(path, sizeof path, "%s/verdict.json", s->run_path);
+    HB_TRY(hb_verdict_file_write(path, &v));
+    if (s->options->verdict_path)
+        HB_TRY(hb_verdict_file_write(s->options->verdict_path, &v));
+    const char *reason = hb_overall_reason(status, s->results, s->done);
+    fprintf(stdout, "\nverdict: %s (exit %d)%s%s\n", hb_overall_verdict(status, s->results, s->done), status,
+            reason[0] ? ": " : "", reason);
+    return HB_OK;
+}
+
+static const char *command_name(const hb_run_options *o)
+{
+    return o->gate ? "gate" : o->check_only ? "check" : "run";
 }
 
 hb_status hb_run_command(hb_run_options *options, const char *command_line)
@@ -208,21 +189,26 @@ hb_status hb_run_command(hb_run_options *options, const char *command_line)
     run_state *s = &state;
     memset(s, 0, sizeof *s);
     s->options = options;
+    s->command = command_name(options);
+    hb_heartbeat_from_env(); /* when run by a parent harness under compute-sanitizer */
     if (!options->seed_given)
         options->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-    hb_rng_seed(&s->rng, options->seed);
-    hb_progress_init(&s->progress, options->progress);
-    hb_status status = hb_device_open(options->device, &s->device);
-    if (status == HB_OK) {
-        s->limits = hb_device_limits_of(&s->device);
-        status = hb_sample_timer_create(&s->timer);
-    }
+    s->results = calloc(options->n_configs, sizeof *s->results);
+    if (!s->results)
+        return hb_fail(HB_ERR_INTERNAL, "out of host memory for %zu results", options->n_configs);
+    hb_status status = options->sanitize ? hb_sanitizer_available(NULL, 0) : HB_OK;
     if (status == HB_OK)
-        status = create_baselines(s);
+        status = open_device(s);
     if (status == HB_OK)
         status = open_outputs(s, command_line);
     if (status == HB_OK)
         status = run_all(s);
-    release(s);
+    if (s->summary) {
+        fclose(s->summary);
+        hb_status written = write_verdict(s, status);
+        if (written != HB_OK)
+            status = written;
+    }
+    free(s->results);
     return status;
 }

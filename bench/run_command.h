@@ -1,5 +1,8 @@
-/* `hgemm-bench run`: every configuration checked, then timed, results
- * written as each configuration finishes (a later failure loses nothing). */
+/* `hgemm-bench run | check | gate`: every configuration checked (and, but
+ * for `check`, timed), each in a child process of its own; results written
+ * as each configuration finishes (a later failure loses nothing); a
+ * verdict file at the end.  `gate` also holds each configuration to the
+ * speedup threshold (bench/gate.h). */
 #ifndef HB_RUN_COMMAND_H
 #define HB_RUN_COMMAND_H
 

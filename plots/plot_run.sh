@@ -23,13 +23,13 @@ c_t=$(col tflops_event_median)
 # summary.csv quotes only reasons, which sit in candidate rows; speedups and
 # TFLOP/s are read from measured rows, whose reason field is empty.
 awk -F, -v m="$c_m" -v n="$c_n" -v k="$c_k" -v p="$c_p" -v v="$c_v" -v g="$c_g" -v lo="$c_lo" -v hi="$c_hi" \
-    'NR > 1 && $v == "ok" && $g != "" {
+    'NR > 1 && ($v == "ok" || $v == "pass" || $v == "too-slow") && $g != "" {
         label = $m "x" $n "x" $k
         if (!(label in index_of)) { index_of[label] = count++; print count - 1, label > "'"$work"'/labels.dat" }
         print index_of[label], 100 * $g, 100 * $lo, 100 * $hi > "'"$work"'/speedup_" $p ".dat"
      }' "$csv"
 awk -F, -v m="$c_m" -v n="$c_n" -v k="$c_k" -v p="$c_p" -v v="$c_v" -v t="$c_t" \
-    'NR > 1 && $v == "ok" && $t != "" {
+    'NR > 1 && ($v == "ok" || $v == "pass" || $v == "too-slow") && $t != "" {
         label = $m "x" $n "x" $k
         if (!(label in index_of)) index_of[label] = count++
         print index_of[label], $t > "'"$work"'/tflops_" $p ".dat"

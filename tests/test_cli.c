@@ -8,95 +8,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_test_util.h"
 #include "test_registry.h"
 
 /* --- helpers ---------------------------------------------------------------- */
-
-/* getopt_long permutes argv and the parsed options point into its strings, so
- * argv is a mutable array of mutable strings that outlives the checks. */
-#define ARGV_MAX 24
-typedef struct test_argv {
-    char text[ARGV_MAX][256];
-    char *argv[ARGV_MAX + 1];
-    int argc;
-} test_argv;
-
-static void argv_set(test_argv *a, const char *const *words)
-{
-    memset(a, 0, sizeof *a);
-    a->argc = 0;
-    for (const char *const *w = words; *w; w++) {
-        assert_true(a->argc < ARGV_MAX);
-        assert_true(strlen(*w) < sizeof a->text[0]);
-        strcpy(a->text[a->argc], *w);
-        a->argv[a->argc] = a->text[a->argc];
-        a->argc++;
-    }
-    a->argv[a->argc] = NULL;
-}
-
-/* hb_cli_parse words its usage errors on stderr directly (not through diag),
- * so the tests send stderr to /dev/null around each call. */
-static int stderr_saved = -1;
-
-static void quiet_stderr(void)
-{
-    if (getenv("HB_TEST_VERBOSE"))
-        return;
-    fflush(stderr);
-    stderr_saved = dup(STDERR_FILENO);
-    int null_fd = open("/dev/null", O_WRONLY);
-    if (stderr_saved >= 0 && null_fd >= 0)
-        dup2(null_fd, STDERR_FILENO);
-    if (null_fd >= 0)
-        close(null_fd);
-}
-
-static void restore_stderr(void)
-{
-    if (stderr_saved < 0)
-        return;
-    fflush(stderr);
-    dup2(stderr_saved, STDERR_FILENO);
-    close(stderr_saved);
-    stderr_saved = -1;
-}
-
-static hb_status parse_words(test_argv *a, const char *const *words, hb_cli *cli)
-{
-    argv_set(a, words);
-    quiet_stderr();
-    hb_status status = hb_cli_parse(a->argc, a->argv, cli);
-    restore_stderr();
-    return status;
-}
-
-#define WORDS(...) ((const char *const[]){__VA_ARGS__, NULL})
-
-static hb_cli *new_cli(void)
-{
-    hb_cli *cli = malloc(sizeof *cli);
-    assert_non_null(cli);
-    /* garbage, so that a field the parser forgets to set shows */
-    memset(cli, 0xA5, sizeof *cli);
-    return cli;
-}
-
-/* Expects HB_ERR_USAGE for `words`. */
-static void expect_usage(const char *const *words)
-{
-    test_argv a;
-    hb_cli *cli = new_cli();
-    hb_status status = parse_words(&a, words, cli);
-    if (status != HB_ERR_USAGE) {
-        fprintf(stderr, "expected usage error for:");
-        for (const char *const *w = words; *w; w++)
-            fprintf(stderr, " '%s'", *w);
-        fprintf(stderr, "\n");
-    }
-    assert_int_equal(status, HB_ERR_USAGE);
-    free(cli);
-}
 
 /* A run command with one --mnk whose value is `mnk`. */
 static void expect_mnk_usage(const char *mnk)

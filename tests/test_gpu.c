@@ -127,9 +127,10 @@ static void test_gpu_check_catches_unwritten_output(void **state)
     char why[128];
     assert_int_equal(hb_dim_expr_parse("N/32", &manifest.grid[0], why, sizeof why), HB_OK);
     hb_check_result check;
-    assert_int_equal(check_candidate(&manifest, 256, 256, 256, &check), HB_OK);
+    assert_int_equal(check_candidate(&manifest, 256, 256, 256, &check), HB_ERR_INCORRECT);
     assert_false(check.passed);
     assert_int_equal(check.deviation[0].non_finite, 256 * 128);
+    assert_string_equal(check.failure.check, "non-finite");
     assert_non_null(strstr(check.reason, "NaN"));
 }
 
@@ -144,8 +145,9 @@ static void test_gpu_check_catches_wrong_result(void **state)
     load_sample_manifest("sample_mma", &manifest);
     manifest.pad[2] = 16;
     hb_check_result check;
-    assert_int_equal(check_candidate(&manifest, 128, 128, 48, &check), HB_OK);
+    assert_int_equal(check_candidate(&manifest, 128, 128, 48, &check), HB_ERR_INCORRECT);
     assert_false(check.passed);
+    assert_string_equal(check.failure.check, "deviation");
     assert_int_equal(check.deviation[0].non_finite, 0);
     assert_true(check.deviation[0].max_abs > 10 * check.bound);
     assert_non_null(strstr(check.reason, "exceeds the cuBLAS bound"));
@@ -275,7 +277,7 @@ static void test_gpu_end_to_end_run(void **state)
      * participant (the wall clock spans the events plus the synchronize),
      * and cuBLAS at 1024^3 reaches a plausible tensor-core rate. */
     snprintf(path, sizeof path,
-             "awk -F, 'NR>1 && $21+0 > 0 && $22+0 > $28+0 {bad++} NR>1 && $2==1024 && $5==\"cublas-nn\" && $33+0 < 20 {bad++} "
+             "awk -F, 'NR>1 && $22+0 > 0 && $23+0 > $29+0 {bad++} NR>1 && $2==1024 && $5==\"cublas-nn\" && $34+0 < 20 {bad++} "
              "END {exit bad>0}' %s/summary.csv",
              run_dir);
     assert_int_equal(system(path), 0);
@@ -305,6 +307,124 @@ static void test_gpu_bad_inputs_give_distinct_exit_codes(void **state)
     hb_test_remove_tree(out);
 }
 
+/* --- the gate on the broken set (protocol sections 4 and 7) ---------------- */
+
+/* Runs `hgemm-bench gate` on one candidate; returns its exit code and the
+ * parsed verdict file through *verdict (caller frees). */
+static int run_gate(const char *candidate, const char *mnk, const char *extra, const char *out, json_t **verdict)
+{
+    const char *bench = getenv("HB_BENCH");
+    char command[4096], path[1100];
+    snprintf(path, sizeof path, "%s/verdict.json", out);
+    remove(path);
+    snprintf(command, sizeof command,
+             "%s gate --candidate %s --mnk %s --warmup-s 0.2 --time-s 0.5 --timeout-s 10 --seed 3 --no-progress "
+             "--out %s --verdict %s %s >>%s/gate.log 2>&1",
+             bench ? bench : "build/hgemm-bench", candidate, mnk, out, path, extra, out);
+    int rc = system(command);
+    json_error_t error;
+    *verdict = json_load_file(path, 0, &error);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static const char *config_string(json_t *verdict, const char *key)
+{
+    const char *text = json_string_value(json_object_get(json_array_get(json_object_get(verdict, "configs"), 0), key));
+    return text ? text : "(missing)";
+}
+
+/* Every deliberately broken candidate gets its expected verdict, check and
+ * exit code (candidates/broken/expected.tsv), and the harness survives
+ * each, including the one that never finishes. */
+static void test_gpu_broken_set_verdicts(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    char out[512];
+    hb_test_make_temp_dir("hb-broken", out, sizeof out);
+    FILE *table = fopen("candidates/broken/expected.tsv", "r");
+    assert_non_null(table);
+    char line[256];
+    int rows = 0, wrong = 0;
+    assert_non_null(fgets(line, sizeof line, table)); /* header */
+    while (fgets(line, sizeof line, table)) {
+        char name[64], verdict[32], check[32];
+        int code;
+        if (sscanf(line, "%63s %31s %31s %d", name, verdict, check, &code) != 4)
+            continue;
+        char candidate[1024];
+        snprintf(candidate, sizeof candidate, "%s/candidates/broken/%s", build_dir(), name);
+        json_t *v = NULL;
+        int rc = run_gate(candidate, "64,64,64", "--min-speedup -0.99", out, &v);
+        const char *got_verdict = v ? json_string_value(json_object_get(v, "verdict")) : "(no file)";
+        const char *got_check = v ? config_string(v, "check") : "(no file)";
+        int ok = rc == code && got_verdict && !strcmp(got_verdict, verdict) && !strcmp(got_check, check);
+        printf("  broken %-16s expected %s/%s/%d, got %s/%s/%d %s\n", name, verdict, check, code,
+               got_verdict ? got_verdict : "?", got_check, rc, ok ? "ok" : "MISMATCH");
+        wrong += !ok;
+        rows++;
+        json_decref(v);
+    }
+    fclose(table);
+    assert_int_equal(rows, 11);
+    assert_int_equal(wrong, 0);
+    hb_test_remove_tree(out);
+}
+
+/* The sample passes the gate, with the battery's counts in the verdict
+ * file; held to a threshold it cannot meet it is too slow (exit 9). */
+static void test_gpu_gate_sample_pass_and_too_slow(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    char out[512], candidate[1024];
+    hb_test_make_temp_dir("hb-gate", out, sizeof out);
+    snprintf(candidate, sizeof candidate, "%s/candidates/sample_mma", build_dir());
+    json_t *v = NULL;
+    assert_int_equal(run_gate(candidate, "64,64,64", "--min-speedup -0.99", out, &v), 0);
+    assert_non_null(v);
+    assert_string_equal(json_string_value(json_object_get(v, "verdict")), "pass");
+    json_t *checks = json_object_get(json_array_get(json_object_get(v, "configs"), 0), "checks");
+    /* 3 repetitions x 64 x 64 outputs, all below 2048, on each input kind */
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(checks, "exact_binary"), "compared")), 3 * 4096);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(checks, "exact_signed"), "compared")), 3 * 4096);
+    assert_int_equal(json_integer_value(json_object_get(checks, "reference_crosscheck_samples")), 256);
+    assert_true(json_integer_value(json_object_get(checks, "spot_checks")) >= 1);
+    assert_true(json_real_value(json_object_get(checks, "post_timing_dev_bound")) > 0);
+    json_decref(v);
+    /* 1000x faster than torch: no kernel meets that. */
+    assert_int_equal(run_gate(candidate, "64,64,64", "--min-speedup 1000", out, &v), HB_ERR_TOO_SLOW);
+    assert_non_null(v);
+    assert_string_equal(json_string_value(json_object_get(v, "verdict")), "too-slow");
+    assert_string_equal(config_string(v, "check"), "speedup");
+    json_decref(v);
+    hb_test_remove_tree(out);
+}
+
+/* A run goes on after a candidate hangs: the next configuration is evaluated. */
+static void test_gpu_run_survives_a_hang(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    char out[512], candidate[1024];
+    hb_test_make_temp_dir("hb-hang", out, sizeof out);
+    snprintf(candidate, sizeof candidate, "%s/candidates/broken/never_finishes", build_dir());
+    json_t *v = NULL;
+    int rc = run_gate(candidate, "64,64,64 --mnk 128,128,128", "--min-speedup -0.99", out, &v);
+    assert_int_equal(rc, HB_ERR_CANDIDATE_FAULT);
+    assert_non_null(v);
+    json_t *configs = json_object_get(v, "configs");
+    assert_int_equal(json_array_size(configs), 2);
+    for (size_t i = 0; i < 2; i++)
+        assert_string_equal(json_string_value(json_object_get(json_array_get(configs, i), "verdict")), "timed-out");
+    /* the killed child's configuration is still named in the results */
+    json_t *mnk = json_object_get(json_array_get(configs, 1), "mnk");
+    assert_int_equal(json_integer_value(json_array_get(mnk, 0)), 128);
+    assert_int_equal(json_integer_value(json_array_get(mnk, 2)), 128);
+    json_decref(v);
+    hb_test_remove_tree(out);
+}
+
 hb_test_list hb_gpu_tests(void)
 {
     static const struct CMUnitTest tests[] = {
@@ -315,6 +435,9 @@ hb_test_list hb_gpu_tests(void)
         cmocka_unit_test(test_gpu_load_errors_are_actionable),
         cmocka_unit_test(test_gpu_end_to_end_run),
         cmocka_unit_test(test_gpu_bad_inputs_give_distinct_exit_codes),
+        cmocka_unit_test(test_gpu_broken_set_verdicts),
+        cmocka_unit_test(test_gpu_gate_sample_pass_and_too_slow),
+        cmocka_unit_test(test_gpu_run_survives_a_hang),
     };
     return HB_TEST_LIST(tests);
 }

@@ -140,7 +140,8 @@ static hb_config_result *make_result(void)
     hb_config_result *r = calloc(1, sizeof *r);
     assert_non_null(r);
     r->mnk = (hb_mnk){1024, 2048, 512};
-    r->verdict = HB_OK;
+    r->status = HB_OK;
+    r->verdict = hb_verdict_of_status(HB_OK);
     snprintf(r->manifest_path, sizeof r->manifest_path, "cands/generic.json");
     r->checked = 1;
     r->deviation_bound = 0.0625;
@@ -239,7 +240,7 @@ static void test_csv_full_config(void **state)
         ASSERT_NUM(&t, row, "k", 512);
         assert_string_equal(cell(&t, row, "participant"), p->name);
         assert_string_equal(cell(&t, row, "role"), row == 1 ? "candidate" : "baseline");
-        assert_string_equal(cell(&t, row, "verdict"), "ok");
+        assert_string_equal(cell(&t, row, "verdict"), row == 1 ? "pass" : "ok");
         assert_string_equal(cell(&t, row, "reason"), "");
         assert_string_equal(cell(&t, row, "acc_class"), "fp32");
         assert_string_equal(cell(&t, row, "compute_type"), p->desc.compute_type);
@@ -298,7 +299,8 @@ static void test_csv_incorrect_with_quoted_reason(void **state)
     (void)state;
     hb_config_result *r = make_result();
     const char *reason = "max |C-ref| 0.5 > bound 0.0625 at \"row 3, col 4\", value \"\"NaN\"\"";
-    r->verdict = HB_ERR_INCORRECT;
+    r->status = HB_ERR_INCORRECT;
+    r->verdict = hb_verdict_of_status(HB_ERR_INCORRECT);
     snprintf(r->reason, sizeof r->reason, "%s", reason);
     r->measured = 0; /* an incorrect candidate is not timed */
     hb_status status;
@@ -333,7 +335,8 @@ static void test_csv_unsupported_config(void **state)
     hb_config_result *r = calloc(1, sizeof *r);
     assert_non_null(r);
     r->mnk = (hb_mnk){100, 200, 300};
-    r->verdict = HB_ERR_UNSUPPORTED;
+    r->status = HB_ERR_UNSUPPORTED;
+    r->verdict = hb_verdict_of_status(HB_ERR_UNSUPPORTED);
     snprintf(r->reason, sizeof r->reason, "candidate k needs M to be a multiple of 128, and M=100\nsecond line");
     r->count = 1;
     snprintf(r->participants[0].name, sizeof r->participants[0].name, "candidate");
@@ -486,7 +489,8 @@ static void test_report_table_unsupported(void **state)
     hb_config_result *r = calloc(1, sizeof *r);
     assert_non_null(r);
     r->mnk = (hb_mnk){100, 200, 300};
-    r->verdict = HB_ERR_UNSUPPORTED;
+    r->status = HB_ERR_UNSUPPORTED;
+    r->verdict = hb_verdict_of_status(HB_ERR_UNSUPPORTED);
     snprintf(r->reason, sizeof r->reason, "no cubin for sm_86 in cands/m.json");
     r->count = 1;
     snprintf(r->participants[0].name, sizeof r->participants[0].name, "candidate");
@@ -504,7 +508,8 @@ static void test_report_table_unsupported(void **state)
 
     /* checked but failed: the reason, no table, even with baselines present */
     hb_config_result *bad = make_result();
-    bad->verdict = HB_ERR_INCORRECT;
+    bad->status = HB_ERR_INCORRECT;
+    bad->verdict = hb_verdict_of_status(HB_ERR_INCORRECT);
     bad->measured = 0;
     snprintf(bad->reason, sizeof bad->reason, "max |C-ref| 9 > bound 0.0625");
     text = report_text(bad);

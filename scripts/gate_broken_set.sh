@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# gate_broken_set.sh [BUILD_DIR] -- runs `hgemm-bench gate` on the sample
+# candidate and on every deliberately broken candidate
+# (candidates/broken/<name>/, built by make into BUILD_DIR/candidates/broken/),
+# and checks each verdict against candidates/broken/expected.tsv.  The sample
+# must pass; each broken one must get its expected verdict, from the expected
+# check, with the expected exit code.  Speed is not judged (--min-speedup -1).
+#
+# Needs a GPU.  BUILD_DIR defaults to build.  Environment:
+#   HB_GATE_MNK        configurations, space-separated M,N,K (default "64,64,64")
+#   HB_GATE_WARMUP_S   --warmup-s (default 1)
+#   HB_GATE_TIME_S     --time-s (default 2)
+#   HB_GATE_TIMEOUT_S  --timeout-s (default 20)
+#   HB_GATE_OUT        --out folder; verdicts and logs go there too
+#                      (default results/gate-broken)
+#   HB_GATE_EXPECTED   the expected table (default candidates/broken/expected.tsv
+#                      next to this script's folder)
+#   HB_GATE_CALL_LIMIT_S  wall-clock limit on one hgemm-bench call, in case the
+#                      harness itself hangs (default 600; 0: no limit)
+#
+# Prints a markdown table, one row per candidate and configuration, then
+# "broken-set: X of Y as expected".  Exit status 0 only when every row matched,
+# 1 otherwise (a missing build, a bad HB_GATE_MNK, or any mismatch).
+set -u
+
+BUILD=${1:-build}
+BIN=$BUILD/hgemm-bench
+MNKS=${HB_GATE_MNK:-64,64,64}
+WARMUP_S=${HB_GATE_WARMUP_S:-1}
+TIME_S=${HB_GATE_TIME_S:-2}
+TIMEOUT_S=${HB_GATE_TIMEOUT_S:-20}
+OUT=${HB_GATE_OUT:-results/gate-broken}
+EXPECTED=${HB_GATE_EXPECTED:-$(dirname "$0")/../candidates/broken/expected.tsv}
+CALL_LIMIT_S=${HB_GATE_CALL_LIMIT_S:-600}
+
+die() {
+    echo "gate_broken_set.sh: $*" >&2
+    exit 1
+}
+
+[ -x "$BIN" ] || die "no $BIN (build it with make)"
+[ -r "$EXPECTED" ] || die "no expected table at $EXPECTED"
+for mnk in $MNKS; do
+    [[ $mnk =~ ^[0-9]+,[0-9]+,[0-9]+$ ]] || die "HB_GATE_MNK: \"$mnk\" is not M,N,K"
+done
+mkdir -p "$OUT" || die "cannot create $OUT"
+
+# name -> "verdict<TAB>check<TAB>exit_code", from the expected table.
+declare -A expected=()
+line_no=0
+while IFS=$'\t' read -r name verdict check code _rest || [ -n "$name" ]; do
+    line_no=$((line_no + 1))
+    [ "$line_no" -eq 1 ] && continue # header
+    [ -z "$name" ] && continue
+    [[ $name == \#* ]] && continue
+    if [ -z "$verdict" ] || [ -z "$check" ] || ! [[ $code =~ ^[0-9]+$ ]]; then
+        die "$EXPECTED line $line_no: want name, verdict, check, exit_code separated by tabs"
+    fi
+    expected[$name]="$verdict"$'\t'"$check"$'\t'"$code"
+done <"$EXPECTED"
+
+# Candidates: the sample first, then every built broken one, then any in the
+# table that was not built (each of those is a failed row).
+names=(sample_mma)
+dirs=("$BUILD/candidates/sample_mma")
+declare -A built=()
+for dir in "$BUILD"/candidates/broken/*/; do
+    [ -d "$dir" ] || continue
+    name=$(basename "$dir")
+    built[$name]=1
+    names+=("$name")
+    dirs+=("${dir%/}")
+done
+while IFS= read -r name; do
+    [ -n "$name" ] || continue
+    if [ -z "${built[$name]+x}" ]; then
+        names+=("$name")
+        dirs+=("$BUILD/candidates/broken/$name")
+    fi
+done < <(printf '%s\n' "${!expected[@]}" | sort)
+
+if [ "$CALL_LIMIT_S" -gt 0 ] 2>/dev/null && command -v timeout >/dev/null; then
+    limit=(timeout -k 10 "$CALL_LIMIT_S")
+else
+    limit=()
+fi
+
+# Prints three lines: verdict, check, exit_code ("" where unreadable).
+read_verdict() {
+    python3 - "$1" <<'PY'
+import json, sys
+def clean(s):
+    return " ".join(str(s).replace("|", "/").split())
+try:
+    with open(sys.argv[1]) as f:
+        d = json.load(f)
+    verdict = d["verdict"]
+    code = d["exit_code"]
+    configs = d.get("configs") or [{}]
+    check = configs[0].get("check", "")
+    if check is None:
+        check = ""
+    if not isinstance(verdict, str) or not isinstance(check, str) \
+            or isinstance(code, bool) or not isinstance(code, int):
+        raise ValueError("wrong types")
+    print(clean(verdict)); print(clean(check)); print(code)
+except Exception as e:
+    print("unreadable(%s)" % clean(type(e).__name__)); print(""); print("")
+PY
+}
+
+show_check() { if [ -n "$1" ]; then printf '%s' "$1"; else printf '%s' "-"; fi; }
+
+rows=0
+matched=0
+signed_note=0
+echo "| candidate | M,N,K | expected verdict/check/exit | got verdict/check/exit | seconds | ok |"
+echo "| --- | --- | --- | --- | --- | --- |"
+for i in "${!names[@]}"; do
+    name=${names[$i]}
+    dir=${dirs[$i]}
+    if [ "$name" = sample_mma ]; then
+        want_verdict=pass want_check="" want_code=0
+    elif [ -n "${expected[$name]+x}" ]; then
+        IFS=$'\t' read -r want_verdict want_check want_code <<<"${expected[$name]}"
+    else
+        want_verdict="(not in expected.tsv)" want_check="" want_code=""
+    fi
+    for mnk in $MNKS; do
+        tag=${mnk//,/_}
+        want_check_here=$want_check
+        # The harness runs exact-signed only when K <= 2048 (HB_SIGNED_MAX_K);
+        # above that, a candidate meant to fail it must fail the next check.
+        if [ "$want_check" = exact-signed ] && [ "${mnk##*,}" -gt 2048 ]; then
+            want_check_here=deviation
+            signed_note=1
+        fi
+        verdict_file=$OUT/$name-$tag.json
+        log=$OUT/$name-$tag.log
+        rows=$((rows + 1))
+        rm -f "$verdict_file"
+        start=$(date +%s.%N)
+        if [ -d "$dir" ]; then
+            "${limit[@]}" "$BIN" gate --candidate "$dir" --mnk "$mnk" \
+                --warmup-s "$WARMUP_S" --time-s "$TIME_S" --timeout-s "$TIMEOUT_S" \
+                --seed 1 --no-progress --out "$OUT" --verdict "$verdict_file" \
+                --min-speedup -1 >"$log" 2>&1
+            rc=$?
+        else
+            echo "gate_broken_set.sh: $dir was not built" >"$log"
+            rc=-1
+        fi
+        end=$(date +%s.%N)
+        seconds=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }')
+
+        if [ -f "$verdict_file" ]; then
+            { read -r got_verdict; read -r got_check; read -r got_code; } < <(read_verdict "$verdict_file")
+        elif [ "$rc" -eq -1 ]; then
+            got_verdict="(not built)" got_check="" got_code=""
+        elif [ "${#limit[@]}" -gt 0 ] && { [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; }; then
+            got_verdict="(killed after ${CALL_LIMIT_S} s)" got_check="" got_code=""
+        else
+            got_verdict="(no verdict file)" got_check="" got_code=""
+        fi
+
+        # The process's exit status must agree with the verdict file's.
+        got_exit=${got_code:--}
+        [ "$rc" -ne -1 ] && [ "$rc" != "$got_code" ] && got_exit="$got_exit (rc $rc)"
+
+        ok=no
+        if [ "$got_verdict" = "$want_verdict" ] && [ "$got_check" = "$want_check_here" ] &&
+            [ "$got_code" = "$want_code" ] && [ "$rc" = "$want_code" ]; then
+            ok=yes
+            matched=$((matched + 1))
+        fi
+        printf '| %s | %s | %s/%s/%s | %s/%s/%s | %s | %s |\n' "$name" "$mnk" \
+            "$want_verdict" "$(show_check "$want_check_here")" "${want_code:--}" \
+            "$got_verdict" "$(show_check "$got_check")" "$got_exit" "$seconds" "$ok"
+    done
+done
+
+echo
+if [ "$signed_note" -eq 1 ]; then
+    echo "(exact-signed runs only when K <= 2048: with a larger K those rows expect deviation)"
+fi
+echo "broken-set: $matched of $rows as expected"
+[ "$matched" -eq "$rows" ]

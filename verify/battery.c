@@ -1,0 +1,123 @@
+#include "battery.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../bench/clock.h"
+#include "../bench/cuda_check.h"
+#include "../bench/isolate.h"
+#include "checked_call.h"
+
+static hb_status prepare_all(hb_participant *const *parts, size_t count, hb_problem *problem, cudaStream_t stream)
+{
+    for (size_t i = 0; i < count; i++)
+        HB_TRY(parts[i]->ops->prepare(parts[i], &problem->ios[i], stream));
+    HB_CUDA_TRY(cudaStreamSynchronize(stream));
+    return HB_OK;
+}
+
+static hb_status exact_mismatch(const hb_exact_compare *cmp, const hb_gemm_io *io, const char *check, int rep,
+                                hb_check_failure *failure)
+{
+    long row = (long)(cmp->first_index / (uint64_t)io->n), col = (long)(cmp->first_index % (uint64_t)io->n);
+    const char *inputs = strcmp(check, HB_CHECK_EXACT_SIGNED) ? "{0,1}" : "{-1,0,1}";
+    if (cmp->non_finite)
+        return hb_check_failed(failure, HB_ERR_INCORRECT, HB_CHECK_NON_FINITE,
+                               "candidate wrote %llu NaN/Inf or unwritten outputs on %s inputs (first at "
+                               "C[%ld][%ld], expected %g)",
+                               (unsigned long long)cmp->non_finite, inputs, row, col, cmp->first_reference);
+    return hb_check_failed(failure, HB_ERR_INCORRECT, check,
+                           "C[%ld][%ld] = %g, exact value %g (%llu of %llu compared outputs differ; %s inputs, "
+                           "repetition %d)",
+                           row, col, cmp->first_value, cmp->first_reference, (unsigned long long)cmp->mismatches,
+                           (unsigned long long)cmp->compared, inputs, rep + 1);
+}
+
+/* One repetition: fresh inputs, the candidate's checked call, exact compare. */
+static hb_status exact_rep(hb_participant *cand, size_t ci, hb_problem *problem, hb_input_kind kind, int rep,
+                           hb_rng *rng, cudaStream_t stream, hb_exact_record *record, hb_check_failure *failure)
+{
+    const hb_gemm_io *in = &problem->inputs;
+    const char *check = kind == HB_INPUTS_SIGNED ? HB_CHECK_EXACT_SIGNED : HB_CHECK_EXACT_BINARY;
+    HB_TRY(hb_problem_fill(problem, kind, hb_rng_next(rng), stream));
+    HB_TRY(cand->ops->prepare(cand, &problem->ios[ci], stream));
+    /* fp32 sums of integers below 2^24 are exact: this reference is the exact product. */
+    HB_CUDA_TRY(hb_reference_gemm_f32(in->a, in->b, problem->reference, in->m, in->n, in->k, stream));
+    HB_TRY(hb_checked_call(cand, &problem->ios[ci], in, stream, failure));
+    hb_exact_compare cmp;
+    const size_t elements = (size_t)in->m * (size_t)in->n;
+    HB_CUDA_TRY(hb_compare_exact_f16(problem->ios[ci].c, problem->reference, elements, HB_EXACT_LIMIT, &cmp, stream));
+    record->reps++;
+    record->compared += cmp.compared;
+    record->ignored += elements - cmp.compared;
+    hb_heartbeat();
+    if (cmp.mismatches)
+        return exact_mismatch(&cmp, in, check, rep, failure);
+    return HB_OK;
+}
+
+static hb_status exact_check(hb_participant *cand, size_t ci, hb_problem *problem, hb_input_kind kind,
+                             const hb_battery_options *options, hb_rng *rng, cudaStream_t stream,
+                             hb_exact_record *record, hb_check_failure *failure)
+{
+    record->ran = 1;
+    const double start = hb_now_s();
+    for (int rep = 0; rep < options->exact_reps; rep++) {
+        if (rep > 0 && hb_now_s() - start >= options->exact_time_s)
+            break;
+        HB_TRY(exact_rep(cand, ci, problem, kind, rep, rng, stream, record, failure));
+    }
+    return HB_OK;
+}
+
+static hb_status deviation_on_fresh_inputs(hb_participant *const *parts, size_t count, hb_problem *problem,
+                                           uint64_t seed, cudaStream_t stream, hb_check_result *check,
+                                           hb_check_failure *failure)
+{
+    HB_TRY(hb_problem_fill(problem, HB_INPUTS_NORMAL, seed, stream));
+    HB_TRY(prepare_all(parts, count, problem, stream));
+    hb_status status = hb_check_deviation(parts, problem->ios, count, &problem->inputs, problem->reference, stream,
+                                          check);
+    if (status == HB_ERR_INCORRECT || status == HB_ERR_CANDIDATE_FAULT)
+        *failure = check->failure;
+    hb_heartbeat();
+    return status;
+}
+
+hb_status hb_battery_before_timing(hb_participant *const *parts, size_t count, size_t cand, hb_problem *problem,
+                                   const hb_battery_options *options, hb_rng *rng, cudaStream_t stream,
+                                   hb_battery_record *record, hb_check_result *check, hb_check_failure *failure)
+{
+    const double start = hb_now_s();
+    memset(record, 0, sizeof *record);
+    hb_status status = exact_check(parts[cand], cand, problem, HB_INPUTS_BINARY, options, rng, stream,
+                                   &record->exact_binary, failure);
+    if (status == HB_OK && problem->inputs.k <= HB_SIGNED_MAX_K)
+        status = exact_check(parts[cand], cand, problem, HB_INPUTS_SIGNED, options, rng, stream,
+                             &record->exact_signed, failure);
+    if (status == HB_OK) {
+        status = deviation_on_fresh_inputs(parts, count, problem, hb_rng_next(rng), stream, check, failure);
+        record->deviation_ran = status == HB_OK || (status == HB_ERR_INCORRECT && !strcmp(failure->check, HB_CHECK_DEVIATION));
+    }
+    if (status == HB_OK)
+        status = hb_crosscheck_reference(&problem->inputs, problem->reference, HB_CROSSCHECK_SAMPLES, rng,
+                                         &record->crosscheck);
+    record->seconds_before = hb_now_s() - start;
+    return status;
+}
+
+hb_status hb_battery_after_timing(hb_participant *const *parts, size_t count, size_t cand, hb_problem *problem,
+                                  hb_rng *rng, cudaStream_t stream, hb_battery_record *record,
+                                  hb_check_failure *failure)
+{
+    const double start = hb_now_s();
+    static hb_check_result check; /* large: keep it off the stack */
+    hb_status status = deviation_on_fresh_inputs(parts, count, problem, hb_rng_next(rng), stream, &check, failure);
+    record->post_ran = 1;
+    record->post_bound = check.bound;
+    record->post_deviation = check.deviation[cand].max_abs;
+    if (status == HB_ERR_INCORRECT && strcmp(failure->check, HB_CHECK_DEVIATION) == 0)
+        snprintf(failure->check, sizeof failure->check, "%s", HB_CHECK_POST_TIMING);
+    record->seconds_after = hb_now_s() - start;
+    return status;
+}

@@ -1,0 +1,59 @@
+/* The correctness battery of protocol section 4, run on one configuration
+ * before any timing (and again after it):
+ *   1. exact match on {0,1} inputs, repeated on fresh inputs;
+ *   2. the same on {-1,0,1} inputs when K <= 2048;
+ *   3. baseline-bounded deviation on N(0,1) inputs, with the fp32
+ *      reference cross-checked in fp64 on a sample of outputs;
+ * every candidate call under the per-call checks (NaN fill, guard bands,
+ * input hashes).  After timing: the deviation check again on fresh inputs.
+ * The first failure ends the battery: a candidate gets no speedup figure
+ * unless every check passed. */
+#ifndef HB_BATTERY_H
+#define HB_BATTERY_H
+
+#include "../bench/problem.h"
+#include "check_failure.h"
+#include "deviation_check.h"
+#include "reference_crosscheck.h"
+
+#define HB_EXACT_LIMIT 2048.0f /* outputs below this are integers fp16 holds exactly */
+#define HB_SIGNED_MAX_K 2048   /* {-1,0,1}: every partial sum is exact in fp16 up to here */
+#define HB_CROSSCHECK_SAMPLES 256
+
+typedef struct hb_battery_options {
+    int exact_reps;       /* repetitions of each exact-match check on fresh inputs (>= 1) */
+    double exact_time_s;  /* stop repeating once this many seconds have passed (after the first) */
+} hb_battery_options;
+
+typedef struct hb_exact_record {
+    int ran;              /* 0: not run (signed variant with K > 2048, or an earlier failure) */
+    int reps;             /* repetitions that ran */
+    uint64_t compared;    /* output positions compared exactly, summed over reps */
+    uint64_t ignored;     /* positions whose exact value was >= 2048, summed over reps */
+} hb_exact_record;
+
+typedef struct hb_battery_record {
+    hb_exact_record exact_binary, exact_signed;
+    int deviation_ran;      /* the deviation check compared every participant (passed or not) */
+    hb_crosscheck crosscheck;
+    double seconds_before;  /* wall time of checks 1-3, seconds */
+    int post_ran;
+    double post_bound, post_deviation;  /* after timing, on fresh inputs */
+    double seconds_after;
+} hb_battery_record;
+
+/* `parts[cand]` is the candidate; the others are baselines.  Leaves the
+ * problem's inputs N(0,1) (seed `normal_seed`), prepared, with the
+ * reference and `check` (bound, deviations) of those inputs, ready for
+ * timing.  HB_ERR_INCORRECT / HB_ERR_CANDIDATE_FAULT with `failure` set
+ * when the candidate fails. */
+hb_status hb_battery_before_timing(hb_participant *const *parts, size_t count, size_t cand, hb_problem *problem,
+                                   const hb_battery_options *options, hb_rng *rng, cudaStream_t stream,
+                                   hb_battery_record *record, hb_check_result *check, hb_check_failure *failure);
+
+/* The deviation check again, on fresh N(0,1) inputs, after timing. */
+hb_status hb_battery_after_timing(hb_participant *const *parts, size_t count, size_t cand, hb_problem *problem,
+                                  hb_rng *rng, cudaStream_t stream, hb_battery_record *record,
+                                  hb_check_failure *failure);
+
+#endif

@@ -1,0 +1,22 @@
+/* One participant call under the per-call checks of protocol 4.4: its
+ * output NaN-filled first; for the candidate, the inputs it can reach are
+ * hashed before and after and every guard band is scanned after, before
+ * its output is looked at.  The caller then compares the output. */
+#ifndef HB_CHECKED_CALL_H
+#define HB_CHECKED_CALL_H
+
+#include "../bench/participant.h"
+#include "check_failure.h"
+
+/* `shared` holds the problem's own A, B, B_col (the candidate may see
+ * padded copies of them).  HB_OK when the call ran clean;
+ * HB_ERR_CANDIDATE_FAULT (check "execution") when the candidate raised a
+ * CUDA error; HB_ERR_INCORRECT (check "guard-band" or "input-write");
+ * HB_ERR_CUDA when a baseline or the harness failed. */
+hb_status hb_checked_call(hb_participant *participant, const hb_gemm_io *io, const hb_gemm_io *shared,
+                          cudaStream_t stream, hb_check_failure *failure);
+
+/* The guard and input-hash part alone, for calls made by the timing loop. */
+hb_status hb_check_guards(cudaStream_t stream, hb_check_failure *failure);
+
+#endif

@@ -1,0 +1,32 @@
+/* Cross-check of the GPU fp32 reference in fp64 on the CPU (protocol 4.3:
+ * "a high-precision reference").  The deviation check compares against
+ * the GPU's fp32 reference; here a random sample of its elements is
+ * recomputed in double precision from the same fp16 inputs and each must
+ * lie within the worst-case error of fp32 recursive summation,
+ * gamma_K * sum_k |a_k b_k| with gamma_K = K u / (1 - K u), u = 2^-24.
+ * A reference outside that bound is a harness bug, never a verdict. */
+#ifndef HB_REFERENCE_CROSSCHECK_H
+#define HB_REFERENCE_CROSSCHECK_H
+
+#include <cuda_runtime_api.h>
+
+#include "../bench/gemm_types.h"
+#include "../bench/hb_status.h"
+#include "../bench/rng.h"
+
+typedef struct hb_crosscheck {
+    int samples;         /* elements recomputed */
+    double worst_ratio;  /* max over samples of |ref32 - ref64| / bound; <= 1 to pass */
+} hb_crosscheck;
+
+/* HB_ERR_INTERNAL, naming the element, when the reference is out of bounds. */
+hb_status hb_crosscheck_reference(const hb_gemm_io *inputs, const float *ref, int samples, hb_rng *rng,
+                                  hb_crosscheck *out);
+
+/* IEEE binary16 bits to double (exact). */
+double hb_half_to_double(uint16_t bits);
+
+/* gamma_K * sum_k |a_k b_k|: the bound above, for one output element. */
+double hb_fp32_dot_error_bound(long k, double sum_abs_products);
+
+#endif
