@@ -201,7 +201,6 @@ static hb_status parse_check_option(int option, const char *arg, hb_run_options 
 
 static hb_status parse_run_option(int option, const char *arg, hb_run_options *run)
 {
-    long device;
     switch (option) {
     case OPT_CANDIDATE: run->candidate_path = arg; return HB_OK;
     case OPT_MNK:
@@ -218,11 +217,7 @@ static hb_status parse_run_option(int option, const char *arg, hb_run_options *r
             return usage_error("--out expects a folder%s", "");
         run->out_dir = arg;
         return HB_OK;
-    case OPT_DEVICE:
-        if (!parse_long_strict(arg, &device) || device < 0 || device > 1024)
-            return usage_error("--device expects a device ordinal, got '%s'", arg);
-        run->device = (int)device;
-        return HB_OK;
+    case OPT_DEVICE: return parse_count("--device expects a device ordinal, got '%s'", arg, 0, 1024, &run->device);
     case OPT_NO_PROGRESS: run->progress = 0; return HB_OK;
     default: return parse_check_option(option, arg, run);
     }

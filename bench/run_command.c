@@ -27,6 +27,7 @@ typedef struct run_state {
     hb_device_info device;
     char run_id[HB_RUN_ID_MAX];
     char run_path[4096];
+    char sanitizer[4096];      /* compute-sanitizer's path, with --sanitize */
     FILE *summary;
     hb_config_result *results; /* one per configuration, for verdict.json */
     size_t done;
@@ -88,8 +89,6 @@ static hb_status evaluate_in_child(void *context, void *result, size_t size)
 /* What a child that did not return leaves: crashed or timed-out, with why. */
 static void record_abnormal_end(hb_config_result *r, const hb_child_outcome *outcome)
 {
-    const hb_mnk mnk = r->mnk; /* init zeroes r first */
-    hb_config_result_init(r, &mnk);
     r->status = HB_ERR_CANDIDATE_FAULT;
     r->seconds = outcome->seconds;
     if (outcome->end == HB_CHILD_TIMED_OUT) {
@@ -116,10 +115,8 @@ static hb_status evaluate(run_state *s, size_t index, hb_config_result *r)
         snprintf(r->reason, sizeof r->reason, "%s", hb_last_error());
         return status;
     }
-    if (outcome.end != HB_CHILD_RETURNED) {
-        r->mnk = s->options->configs[index];
-        record_abnormal_end(r, &outcome);
-    }
+    if (outcome.end != HB_CHILD_RETURNED)
+        record_abnormal_end(r, &outcome); /* r still holds what init wrote: the child's bytes never arrived */
     return r->status;
 }
 
@@ -149,7 +146,7 @@ static hb_status run_all(run_state *s)
         hb_config_result *r = &s->results[i];
         hb_status status = HB_OK;
         if (s->options->sanitize)
-            HB_TRY(hb_sanitize_config(s->options, i, s->run_path, r, &status));
+            HB_TRY(hb_sanitize_config(s->options, s->sanitizer, i, s->run_path, r, &status));
         if (status == HB_OK)
             evaluate(s, i, r);
         HB_TRY(record(s, r));
@@ -196,7 +193,7 @@ hb_status hb_run_command(hb_run_options *options, const char *command_line)
     s->results = calloc(options->n_configs, sizeof *s->results);
     if (!s->results)
         return hb_fail(HB_ERR_INTERNAL, "out of host memory for %zu results", options->n_configs);
-    hb_status status = options->sanitize ? hb_sanitizer_available(NULL, 0) : HB_OK;
+    hb_status status = options->sanitize ? hb_sanitizer_available(s->sanitizer, sizeof s->sanitizer) : HB_OK;
     if (status == HB_OK)
         status = open_device(s);
     if (status == HB_OK)

@@ -34,11 +34,6 @@ static int search_path(char *out, size_t size)
 
 hb_status hb_sanitizer_available(char *path, size_t size)
 {
-    char buffer[4096];
-    if (!path) {
-        path = buffer;
-        size = sizeof buffer;
-    }
     const char *given = getenv("HB_COMPUTE_SANITIZER"), *cuda_home = getenv("CUDA_HOME");
     if (given && *given) {
         snprintf(path, size, "%s", given);
@@ -97,9 +92,10 @@ static void first_error_line(const char *log, char *out, size_t size)
     fclose(f);
 }
 
-static hb_status prepare_job(const hb_run_options *o, size_t index, const char *run_path, sanitize_job *job)
+static hb_status prepare_job(const hb_run_options *o, const char *sanitizer, size_t index, const char *run_path,
+                             sanitize_job *job)
 {
-    HB_TRY(hb_sanitizer_available(job->sanitizer, sizeof job->sanitizer));
+    snprintf(job->sanitizer, sizeof job->sanitizer, "%s", sanitizer);
     ssize_t n = readlink("/proc/self/exe", job->self, sizeof job->self - 1);
     if (n <= 0)
         return hb_fail(HB_ERR_INTERNAL, "cannot find this program's path: %s", strerror(errno));
@@ -124,12 +120,12 @@ static void fail_config(hb_config_result *r, hb_status status, hb_verdict verdic
     snprintf(r->reason, sizeof r->reason, "compute-sanitizer memcheck: %.200s (log: %.250s)", reason, log);
 }
 
-hb_status hb_sanitize_config(const hb_run_options *options, size_t index, const char *run_path,
+hb_status hb_sanitize_config(const hb_run_options *options, const char *sanitizer, size_t index, const char *run_path,
                              hb_config_result *r, hb_status *status)
 {
     static sanitize_job job;
     memset(&job, 0, sizeof job);
-    HB_TRY(prepare_job(options, index, run_path, &job));
+    HB_TRY(prepare_job(options, sanitizer, index, run_path, &job));
     hb_config_result_init(r, &options->configs[index]);
     hb_child_outcome outcome;
     char nothing;

@@ -15,15 +15,14 @@
 #define HB_MEMCHECK_ERROR_EXIT 86
 
 /* Finds compute-sanitizer: $HB_COMPUTE_SANITIZER, $CUDA_HOME/bin,
- * /usr/local/cuda/bin, then PATH.  HB_ERR_USAGE, saying so, when absent.
- * `path` may be NULL. */
+ * /usr/local/cuda/bin, then PATH.  HB_ERR_USAGE, saying so, when absent. */
 hb_status hb_sanitizer_available(char *path, size_t size);
 
-/* Runs the pass for configuration `index`.  *status = HB_OK when memcheck
+/* Runs the pass for configuration `index` with the compute-sanitizer at `sanitizer`.  *status = HB_OK when memcheck
  * found nothing (the caller then evaluates as usual); otherwise `r` holds
  * the verdict and *status its status.  Returns an error only when the
  * pass itself could not be run. */
-hb_status hb_sanitize_config(const hb_run_options *options, size_t index, const char *run_path,
+hb_status hb_sanitize_config(const hb_run_options *options, const char *sanitizer, size_t index, const char *run_path,
                              hb_config_result *r, hb_status *status);
 
 #endif

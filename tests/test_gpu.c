@@ -88,7 +88,7 @@ static void assert_sample_passes(const char *sample, long m, long n, long k)
     hb_check_result check;
     assert_int_equal(check_candidate(&manifest, m, n, k, &check), HB_OK);
     if (!check.passed)
-        fail_msg("%s at %ld,%ld,%ld: %s", sample, m, n, k, check.reason);
+        fail_msg("%s at %ld,%ld,%ld: %s", sample, m, n, k, check.failure.reason);
     /* The bound is a real figure, not 0: cuBLAS rounds to fp16 too. */
     assert_true(check.bound > 0);
     for (int i = 0; i < 4; i++)
@@ -131,7 +131,7 @@ static void test_gpu_check_catches_unwritten_output(void **state)
     assert_false(check.passed);
     assert_int_equal(check.deviation[0].non_finite, 256 * 128);
     assert_string_equal(check.failure.check, "non-finite");
-    assert_non_null(strstr(check.reason, "NaN"));
+    assert_non_null(strstr(check.failure.reason, "NaN"));
 }
 
 /* Negative control: the mma sample needs K % 32 == 0.  Told to pad K only
@@ -150,7 +150,7 @@ static void test_gpu_check_catches_wrong_result(void **state)
     assert_string_equal(check.failure.check, "deviation");
     assert_int_equal(check.deviation[0].non_finite, 0);
     assert_true(check.deviation[0].max_abs > 10 * check.bound);
-    assert_non_null(strstr(check.reason, "exceeds the cuBLAS bound"));
+    assert_non_null(strstr(check.failure.reason, "exceeds the cuBLAS bound"));
 }
 
 static void expect_load_failure(hb_manifest *manifest, hb_status expected, const char *message_part)

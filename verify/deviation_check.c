@@ -62,6 +62,5 @@ hb_status hb_check_deviation(hb_participant *const *participants, const hb_gemm_
             status = fail_candidate(participants[i], d, inputs, out->bound, HB_CHECK_DEVIATION, &out->failure);
     }
     out->passed = status == HB_OK;
-    snprintf(out->reason, sizeof out->reason, "%s", out->failure.reason);
     return status;
 }

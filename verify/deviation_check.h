@@ -17,7 +17,6 @@ typedef struct hb_check_result {
     double bound;                               /* max |baseline - ref| over bounding baselines */
     hb_deviation deviation[HB_MAX_PARTICIPANTS]; /* per participant, index as given */
     hb_check_failure failure;                   /* why the candidate failed */
-    char reason[512];                           /* = failure.reason, for results and stdout */
 } hb_check_result;
 
 /* `inputs` holds the shared A, B, B_col; `ref` is scratch for M*N floats.

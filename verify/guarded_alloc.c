@@ -60,14 +60,6 @@ void hb_guarded_free(void *ptr)
     }
 }
 
-size_t hb_guarded_live_count(void)
-{
-    size_t live = 0;
-    for (size_t i = 0; i < HB_GUARDED_MAX; i++)
-        live += registry[i].base != NULL;
-    return live;
-}
-
 static hb_status scan_band(const guarded_entry *e, int after, cudaStream_t stream, int *violated, char *reason,
                            size_t size)
 {

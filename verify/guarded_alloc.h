@@ -31,7 +31,4 @@ void hb_guarded_free(void *ptr);
  * says which buffer and where when any byte changed. */
 hb_status hb_guard_check_all(cudaStream_t stream, int *violated, char *reason, size_t reason_size);
 
-/* Number of live guarded allocations (tests check nothing leaks). */
-size_t hb_guarded_live_count(void);
-
 #endif
