@@ -19,7 +19,7 @@ GENCODE    := $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a))
 NVCCFLAGS  ?= -O3 -std=c++17
 HB_NVFLAGS := $(GENCODE) -Werror all-warnings -Xcompiler -Wall,-Wextra -MMD -MP
 LDFLAGS    += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64
-LDLIBS     := -lcublas -lcudart -l:libjansson.a -lstdc++ -lm -ldl -lpthread
+LDLIBS     := -lcublasLt -lcublas -lcudart -l:libjansson.a -lstdc++ -lm -ldl -lpthread
 
 # The harness library: everything but main.c.
 LIB_C   := $(filter-out bench/main.c,$(wildcard bench/*.c)) $(wildcard verify/*.c) $(wildcard baselines/*.c)
@@ -37,6 +37,15 @@ CANDIDATE_CUBIN := $(foreach s,$(CANDIDATE_SRC),$(foreach a,$(CUDA_ARCHS),$(BUIL
 CANDIDATE_MANIFESTS := $(patsubst %/,$(BUILD)/%/manifest.json,$(sort $(dir $(CANDIDATE_SRC))))
 
 .DEFAULT_GOAL := all
+
+# cuBLASLt's enum names (tiles, stages, cluster shapes), generated from the
+# toolkit's own cublasLt.h so the results follow the installed library.
+LT_NAMES := $(BUILD)/gen/lt_enum_names.h
+$(LT_NAMES): scripts/gen_lt_enum_names.sh $(CUDA_HOME)/include/cublasLt.h
+	@mkdir -p $(dir $@)
+	sh scripts/gen_lt_enum_names.sh $(CUDA_HOME)/include/cublasLt.h > $@.tmp && mv $@.tmp $@
+$(BUILD)/obj/baselines/cublaslt_matmul.o: $(LT_NAMES)
+$(BUILD)/obj/baselines/cublaslt_matmul.o: HB_CFLAGS += -I$(BUILD)/gen
 
 # env.json records the commit: rebuild env_json.o when it changes.
 COMMIT_STAMP := $(BUILD)/commit-stamp
@@ -66,6 +75,8 @@ $(BUILD)/candidates/%.sm_$(1).cubin: candidates/%.cu
 	$(NVCC) $(NVCCFLAGS) -Werror all-warnings -cubin -gencode arch=compute_$(1),code=sm_$(1) -o $$@ $$<
 endef
 $(foreach a,$(CUDA_ARCHS),$(eval $(call cubin_rule,$(a))))
+# The fp16-accumulating sample is the fp32 sample's source built with another accumulator.
+$(filter $(BUILD)/candidates/sample_mma_f16acc/%,$(CANDIDATE_CUBIN)): candidates/sample_mma/hgemm_mma_pipelined.cu
 # The broken candidates share inline helpers from this header.
 $(filter $(BUILD)/candidates/broken/%,$(CANDIDATE_CUBIN)): candidates/broken/simple_gemm.cuh
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../bench/cuda_check.h"
+#include "baseline_ops.h"
 
 typedef struct cublas_baseline {
     hb_cublas_variant variant;
@@ -53,21 +54,6 @@ static hb_status cublas_launch(hb_participant *self, const hb_gemm_io *io, cudaS
     return HB_OK;
 }
 
-static hb_status no_op(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream)
-{
-    (void)self;
-    (void)io;
-    (void)stream;
-    return HB_OK;
-}
-
-static hb_status poison_output(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream)
-{
-    (void)self;
-    HB_CUDA_TRY(cudaMemsetAsync(io->c, HB_NAN_FILL_BYTE, (size_t)io->m * (size_t)io->n * 2u, stream));
-    return HB_OK;
-}
-
 static void cublas_destroy(hb_participant *self)
 {
     cublas_baseline *b = self->impl;
@@ -81,7 +67,8 @@ static void cublas_destroy(hb_participant *self)
     self->impl = NULL;
 }
 
-static const hb_participant_ops cublas_ops = {no_op, poison_output, cublas_launch, no_op, cublas_destroy};
+static const hb_participant_ops cublas_ops = {hb_baseline_no_op, hb_baseline_poison_output, cublas_launch,
+                                              hb_baseline_no_op, cublas_destroy};
 
 static const char *variant_name(hb_cublas_variant variant)
 {
@@ -100,8 +87,8 @@ static hb_status configure_handle(cublas_baseline *b, size_t workspace_bytes, cu
     return HB_OK;
 }
 
-hb_status hb_cublas_baseline_create(hb_cublas_variant variant, hb_acc_class acc, int sm, cudaStream_t stream,
-                                    hb_participant *out)
+hb_status hb_cublas_baseline_create(hb_cublas_variant variant, hb_acc_class acc, int sm, size_t workspace_bytes,
+                                    cudaStream_t stream, hb_participant *out)
 {
     memset(out, 0, sizeof *out);
     cublas_baseline *b = calloc(1, sizeof *b);
@@ -117,7 +104,8 @@ hb_status hb_cublas_baseline_create(hb_cublas_variant variant, hb_acc_class acc,
     b->alpha_f16 = 0x3C00; /* 1.0 in IEEE binary16 */
     b->beta_f16 = 0x0000;
 
-    size_t workspace_bytes = variant == HB_TORCH ? hb_torch_workspace_bytes(sm) : HB_CUBLAS_WORKSPACE_BYTES;
+    if (variant == HB_TORCH)
+        workspace_bytes = hb_torch_workspace_bytes(sm);
     snprintf(out->name, sizeof out->name, "%s", variant_name(variant));
     out->ops = &cublas_ops;
     out->impl = b;

@@ -14,14 +14,12 @@
 
 typedef enum hb_cublas_variant { HB_TORCH, HB_CUBLAS_NN, HB_CUBLAS_TN } hb_cublas_variant;
 
-/* Workspace of the cublas-nn/tn handles: the run's one workspace size for
- * cuBLAS baselines (bytes). */
-#define HB_CUBLAS_WORKSPACE_BYTES (32u << 20)
-
 /* Fills `out` (name, ops, impl, desc).  `sm` is the device's compute
- * capability (10*major+minor), which sets torch's workspace size. */
-hb_status hb_cublas_baseline_create(hb_cublas_variant variant, hb_acc_class acc, int sm, cudaStream_t stream,
-                                    hb_participant *out);
+ * capability (10*major+minor), which sets torch's workspace size;
+ * `workspace_bytes` is the run's workspace for cublas-nn/tn (--workspace),
+ * which torch does not use: torch keeps PyTorch's own. */
+hb_status hb_cublas_baseline_create(hb_cublas_variant variant, hb_acc_class acc, int sm, size_t workspace_bytes,
+                                    cudaStream_t stream, hb_participant *out);
 
 /* torch's workspace on a device of compute capability `sm`, bytes. */
 size_t hb_torch_workspace_bytes(int sm);

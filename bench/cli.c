@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../baselines/baseline_names.h"
 #include "diag.h"
 
 void hb_cli_print_help(FILE *stream)
@@ -18,9 +19,10 @@ void hb_cli_print_help(FILE *stream)
           "       hgemm-bench --help | --version\n"
           "\n"
           "run:   checks an HGEMM candidate (a cubin plus manifest, or a folder of them), then\n"
-          "       times it against the torch-equivalent and cuBLAS NN/TN baselines (fp32 class,\n"
-          "       offline mode).  check: the correctness checks only.  gate: run, then exit 0\n"
-          "       only if every configuration passed every check and met the speedup threshold.\n"
+          "       times it against the torch-equivalent, cuBLAS NN/TN, cuBLASLt-heuristic NN/TN and\n"
+          "       cuBLASLt-autotune NN/TN baselines (offline mode).  check: the correctness checks\n"
+          "       only.  gate: run, then exit 0 only if every configuration passed every check and\n"
+          "       met the speedup threshold.\n"
           "\n"
           "options:\n"
           "  --candidate PATH   manifest.json of one candidate, or a candidate-set folder\n"
@@ -39,8 +41,17 @@ void hb_cli_print_help(FILE *stream)
           "  --timeout-s S      kill a configuration that shows no progress for S seconds (default 60)\n"
           "  --no-isolate       evaluate in this process (debugging; a crash then ends the run)\n"
           "  --verdict FILE     also write the verdict JSON to FILE (always in the run folder)\n"
+          "  --acc CLASS        accumulator class: fp32 (default) or fp16; torch stays fp32\n"
+          "  --workspace BYTES  cuBLAS / cuBLASLt workspace, e.g. 33554432 or 32MiB (default 32MiB)\n"
+          "  --autotune-cache F cuBLASLt autotune cache file, or 'none' (default:\n"
+          "                     $HGEMM_BENCH_CACHE_DIR, $XDG_CACHE_HOME/hgemm-bench or\n"
+          "                     ~/.cache/hgemm-bench, file cublaslt-autotune.tsv)\n"
+          "  --retune           search again even where the cache has a choice, and replace it\n"
+          "  --no-autotune-search  where the cache has no choice, use the heuristic's top pick\n"
           "gate options:\n"
-          "  --vs NAME          baseline for the threshold: torch, cublas-nn, cublas-tn (default torch)\n"
+          "  --vs NAME          baseline for the threshold (default torch): torch, cublas-nn,\n"
+          "                     cublas-tn, cublas-max, cublaslt-heuristic-nn|tn|max,\n"
+          "                     cublaslt-autotune-nn|tn|max\n"
           "  --min-speedup X    least speedup t_base/t_cand - 1 per configuration (default 0; 0.1 = 10%;\n"
           "                     -1 accepts any speed)\n"
           "\n"
@@ -138,11 +149,15 @@ static void set_run_defaults(hb_run_options *run)
     run->isolate = 1;
     run->timeout_s = 60.0;
     run->vs = "torch";
+    run->acc = HB_ACC_FP32;
+    run->workspace_bytes = HB_DEFAULT_WORKSPACE_BYTES;
+    run->autotune_search = 1;
 }
 
 enum { OPT_CANDIDATE = 256, OPT_MNK, OPT_WARMUP, OPT_TIME, OPT_SEED, OPT_OUT, OPT_DEVICE,
        OPT_NO_PROGRESS, OPT_HELP, OPT_EXACT_REPS, OPT_EXACT_TIME, OPT_SPOT_CHECKS, OPT_SANITIZE, OPT_TIMEOUT,
-       OPT_NO_ISOLATE, OPT_VERDICT, OPT_VS, OPT_MIN_SPEEDUP };
+       OPT_NO_ISOLATE, OPT_VERDICT, OPT_VS, OPT_MIN_SPEEDUP, OPT_ACC, OPT_WORKSPACE, OPT_AUTOTUNE_CACHE, OPT_RETUNE,
+       OPT_NO_AUTOTUNE_SEARCH };
 
 static hb_status parse_count(const char *flag, const char *text, long low, long high, int *out)
 {
@@ -166,13 +181,57 @@ static hb_status parse_min_speedup(const char *text, double *out)
 
 static hb_status parse_vs(const char *text, const char **out)
 {
-    static const char *const names[] = {"torch", "cublas-nn", "cublas-tn"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (!strcmp(text, names[i])) {
-            *out = names[i];
-            return HB_OK;
-        }
-    return usage_error("--vs expects torch, cublas-nn or cublas-tn, got '%s'", text);
+    if (hb_baseline_name_known(text)) {
+        *out = text;
+        return HB_OK;
+    }
+    char message[400];
+    snprintf(message, sizeof message, "--vs expects one of %s; got '%%s'", hb_baseline_name_list());
+    return usage_error(message, text);
+}
+
+static hb_status parse_acc(const char *text, hb_acc_class *out)
+{
+    if (!strcmp(text, "fp32") || !strcmp(text, "fp16")) {
+        *out = !strcmp(text, "fp16") ? HB_ACC_FP16 : HB_ACC_FP32;
+        return HB_OK;
+    }
+    return usage_error("--acc expects fp32 or fp16, got '%s'", text);
+}
+
+/* Bytes: a whole number, optionally followed by KiB, MiB or GiB (binary
+ * multiples); at most 16 GiB. */
+static hb_status parse_bytes(const char *text, size_t *out)
+{
+    static const struct { const char *suffix; unsigned shift; } units[] = {{"", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}};
+    char *end = NULL;
+    errno = 0;
+    if (!isdigit((unsigned char)*text))
+        return usage_error("--workspace expects bytes, e.g. 33554432 or 32MiB; got '%s'", text);
+    unsigned long long value = strtoull(text, &end, 10);
+    for (size_t i = 0; errno == 0 && i < sizeof units / sizeof units[0]; i++) {
+        if (strcmp(end, units[i].suffix) != 0 || value > (16ULL << 30) >> units[i].shift)
+            continue;
+        *out = (size_t)(value << units[i].shift);
+        return HB_OK;
+    }
+    return usage_error("--workspace expects bytes up to 16GiB, e.g. 33554432 or 32MiB; got '%s'", text);
+}
+
+static hb_status parse_baseline_option(int option, const char *arg, hb_run_options *run)
+{
+    switch (option) {
+    case OPT_ACC: return parse_acc(arg, &run->acc);
+    case OPT_WORKSPACE: return parse_bytes(arg, &run->workspace_bytes);
+    case OPT_AUTOTUNE_CACHE:
+        if (!*arg)
+            return usage_error("--autotune-cache expects a file name or 'none'%s", "");
+        run->autotune_cache = arg;
+        return HB_OK;
+    case OPT_RETUNE: run->retune = 1; return HB_OK;
+    case OPT_NO_AUTOTUNE_SEARCH: run->autotune_search = 0; return HB_OK;
+    default: return HB_ERR_USAGE;
+    }
 }
 
 static hb_status parse_check_option(int option, const char *arg, hb_run_options *run)
@@ -195,7 +254,7 @@ static hb_status parse_check_option(int option, const char *arg, hb_run_options 
         return HB_OK;
     case OPT_VS: return parse_vs(arg, &run->vs);
     case OPT_MIN_SPEEDUP: return parse_min_speedup(arg, &run->min_speedup);
-    default: return HB_ERR_USAGE;
+    default: return parse_baseline_option(option, arg, run);
     }
 }
 
@@ -244,6 +303,11 @@ static hb_status parse_run(int argc, char **argv, hb_cli *cli, hb_command comman
         {"verdict", required_argument, NULL, OPT_VERDICT},
         {"vs", required_argument, NULL, OPT_VS},
         {"min-speedup", required_argument, NULL, OPT_MIN_SPEEDUP},
+        {"acc", required_argument, NULL, OPT_ACC},
+        {"workspace", required_argument, NULL, OPT_WORKSPACE},
+        {"autotune-cache", required_argument, NULL, OPT_AUTOTUNE_CACHE},
+        {"retune", no_argument, NULL, OPT_RETUNE},
+        {"no-autotune-search", no_argument, NULL, OPT_NO_AUTOTUNE_SEARCH},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0}};
     hb_run_options *run = &cli->run;
@@ -274,6 +338,8 @@ static hb_status parse_run(int argc, char **argv, hb_cli *cli, hb_command comman
         return usage_error("%s: --candidate PATH is required", name);
     if (run->n_configs == 0)
         return usage_error("%s: at least one --mnk M,N,K is required", name);
+    if (run->retune && !run->autotune_search)
+        return usage_error("--retune and --no-autotune-search contradict each other%s", "");
     run->check_only = command == HB_CMD_CHECK;
     run->gate = command == HB_CMD_GATE;
     cli->command = command;

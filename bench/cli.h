@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "gemm_types.h"
 #include "hb_status.h"
 
 /* Largest accepted M, N or K: keeps every index of a 16-bit-element matrix
@@ -44,6 +45,12 @@ typedef struct hb_run_options {
     const char *vs;        /* gate: the baseline the speedup is taken over (default torch) */
     double min_speedup;    /* gate: least acceptable speedup, t_b / t_c - 1 (default 0) */
     const char *verdict_path; /* also write the verdict JSON here */
+    /* baselines (protocol sections 1 and 2) */
+    hb_acc_class acc;      /* accumulator class of the run (default fp32) */
+    size_t workspace_bytes;   /* the one cuBLAS / cuBLASLt workspace (default 32 MiB) */
+    const char *autotune_cache; /* cache file; NULL: the default path; "none": no cache */
+    int retune;            /* search again even where the cache has an answer */
+    int autotune_search;   /* 0: no search; a cache miss takes the heuristic's pick (default 1) */
 } hb_run_options;
 
 typedef struct hb_cli {
@@ -54,6 +61,9 @@ typedef struct hb_cli {
 /* Parses argv into `cli`.  On bad usage prints the reason to stderr and
  * returns HB_ERR_USAGE.  Does not touch the GPU or the file system. */
 hb_status hb_cli_parse(int argc, char **argv, hb_cli *cli);
+
+/* Default of --workspace: 32 MiB, PyTorch's cuBLAS workspace on Hopper. */
+#define HB_DEFAULT_WORKSPACE_BYTES ((size_t)32 << 20)
 
 /* Parses "M,N,K" strictly: three positive decimal integers <= HB_MAX_DIM. */
 hb_status hb_parse_mnk(const char *text, hb_mnk *out);

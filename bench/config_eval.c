@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../baselines/cublas_baselines.h"
+#include "../baselines/cublaslt_baselines.h"
 #include "../verify/checked_call.h"
 #include "candidate_participant.h"
 #include "candidate_set.h"
@@ -11,15 +12,18 @@
 #include "cuda_check.h"
 #include "device_info.h"
 #include "isolate.h"
+#include "max_rows.h"
 #include "problem.h"
 
-#define N_BASELINES 3
+#define N_CUBLAS_BASELINES 3
+#define N_LT_BASELINES 4
+#define N_BASELINES (N_CUBLAS_BASELINES + N_LT_BASELINES)
 #define CANDIDATE 0 /* the candidate is participant 0 */
 
 typedef struct config_state {
     const hb_run_options *options;
     hb_device_limits limits;
-    int sm;
+    hb_device_info device;
     hb_sample_timer timer;
     hb_participant candidate;
     hb_participant baselines[N_BASELINES];
@@ -79,6 +83,7 @@ static hb_status summarize(hb_config_result *r, hb_participant_samples *samples)
         HB_TRY(hb_summarize_speedup(samples[i].wall_ms.data, cand->wall_ms.data, r->rounds, &p->speedup_wall));
     }
     r->measured = 1;
+    hb_add_max_rows(r);
     return HB_OK;
 }
 
@@ -149,21 +154,48 @@ static hb_status load_candidate(config_state *s)
     snprintf(r->manifest_path, sizeof r->manifest_path, "%s", manifest_path);
     static hb_manifest manifest;
     HB_TRY(hb_manifest_load(manifest_path, &manifest));
-    return hb_candidate_participant_create(&manifest, &s->limits, HB_ACC_FP32, r->mnk.m, r->mnk.n, r->mnk.k,
+    return hb_candidate_participant_create(&manifest, &s->limits, s->options->acc, r->mnk.m, r->mnk.n, r->mnk.k,
                                            &s->candidate);
+}
+
+static hb_status create_cublas_baselines(config_state *s)
+{
+    static const hb_cublas_variant variants[N_CUBLAS_BASELINES] = {HB_TORCH, HB_CUBLAS_NN, HB_CUBLAS_TN};
+    for (int i = 0; i < N_CUBLAS_BASELINES; i++)
+        HB_TRY(hb_cublas_baseline_create(variants[i], s->options->acc, s->device.sm, s->options->workspace_bytes,
+                                         s->timer.stream, &s->baselines[i]));
+    return HB_OK;
+}
+
+/* Heuristic NN/TN, then autotune NN/TN (each may search: heartbeats inside). */
+static hb_status create_lt_baselines(config_state *s)
+{
+    const hb_run_options *o = s->options;
+    const hb_mnk *c = &s->result->mnk;
+    /* The search draws from its own generator, seeded by one draw of the
+     * configuration's: the inputs that follow are the same whether the
+     * cache answered or a search ran. */
+    hb_rng search_rng;
+    hb_rng_seed(&search_rng, hb_rng_next(&s->rng));
+    hb_lt_tuning tuning = {&s->device, o->autotune_cache, o->retune, o->autotune_search, &search_rng};
+    for (int i = 0; i < N_LT_BASELINES; i++) {
+        hb_lt_baseline_spec spec = {i < 2 ? HB_LT_HEURISTIC : HB_LT_AUTOTUNE, i % 2 ? HB_B_COL : HB_B_ROW, o->acc,
+                                    c->m, c->n, c->k, o->workspace_bytes};
+        HB_TRY(hb_cublaslt_baseline_create(&spec, &tuning, s->timer.stream, &s->baselines[N_CUBLAS_BASELINES + i]));
+        hb_heartbeat();
+    }
+    return HB_OK;
 }
 
 static hb_status set_up(config_state *s)
 {
-    static hb_device_info device;
-    HB_TRY(hb_device_open(s->options->device, &device));
-    s->limits = hb_device_limits_of(&device);
+    HB_TRY(hb_device_open(s->options->device, &s->device));
+    s->limits = hb_device_limits_of(&s->device);
     HB_TRY(hb_sample_timer_create(&s->timer));
-    static const hb_cublas_variant variants[N_BASELINES] = {HB_TORCH, HB_CUBLAS_NN, HB_CUBLAS_TN};
-    for (int i = 0; i < N_BASELINES; i++)
-        HB_TRY(hb_cublas_baseline_create(variants[i], HB_ACC_FP32, device.sm, s->timer.stream, &s->baselines[i]));
+    HB_TRY(create_cublas_baselines(s));
     hb_heartbeat();
-    HB_TRY(load_candidate(s));
+    HB_TRY(load_candidate(s)); /* before the cuBLASLt set-up: a candidate that cannot run costs no search */
+    HB_TRY(create_lt_baselines(s));
     s->parts[0] = &s->candidate;
     for (int i = 0; i < N_BASELINES; i++)
         s->parts[1 + i] = &s->baselines[i];

@@ -13,6 +13,7 @@
 typedef struct hb_participant_result {
     char name[64];
     int is_candidate;
+    char max_of[64];                 /* a -max row (bench/max_rows.h): the variant it takes its figures from; "" otherwise */
     hb_participant_desc desc;
     hb_deviation deviation;          /* vs the fp32 reference, before timing */
     hb_time_summary event_ms;        /* CUDA-event times, milliseconds */

@@ -16,7 +16,10 @@ static const char *const columns[] = {
     "speedup_median", "speedup_p10", "speedup_p90", "speedup_pairs",
     "speedup_geomean_wall", "speedup_paper_wall",
     "exact_binary_reps", "exact_binary_compared", "exact_signed_reps", "exact_signed_compared", "spot_checks",
-    "post_max_abs_dev", "post_dev_bound", "check_seconds", "config_seconds", NULL};
+    "post_max_abs_dev", "post_dev_bound", "check_seconds", "config_seconds",
+    "max_of", "algo_id", "algo_tile", "algo_stages", "algo_splitk", "algo_reduction", "algo_swizzle", "algo_custom",
+    "algo_inner_shape", "algo_cluster_shape", "algo_workspace_bytes", "algo_source", "algo_rank", "heuristic_results",
+    "autotune_search_s", "autotune_median_us", "baseline_setup_s", NULL};
 
 void hb_csv_write_field(FILE *out, const char *text)
 {
@@ -103,6 +106,38 @@ static void write_checks(FILE *out, const hb_config_result *r, int is_candidate)
     num(out, is_candidate ? r->seconds : NAN);
 }
 
+/* cuBLASLt baselines: the algorithm as cublasLtMatmulAlgoConfigGetAttribute
+ * reports it, and how it was chosen. */
+static void write_algorithm(FILE *out, const hb_algo_record *a)
+{
+    if (!a->known) {
+        for (int i = 0; i < 16; i++)
+            fputc(',', out);
+        return;
+    }
+    num(out, a->id);
+    text(out, a->tile);
+    text(out, a->stages);
+    num(out, a->splitk);
+    text(out, a->reduction);
+    num(out, a->swizzle);
+    num(out, a->custom);
+    text(out, a->inner);
+    text(out, a->cluster);
+    num(out, (double)a->needed_workspace_bytes);
+    text(out, a->source);
+    num(out, a->rank >= 0 ? a->rank : NAN);
+    num(out, a->heuristic_results);
+    num(out, strcmp(a->source, "heuristic") && strcmp(a->source, "fallback") ? a->search_s : NAN);
+    num(out, strcmp(a->source, "heuristic") && strcmp(a->source, "fallback") ? a->search_median_us : NAN);
+    num(out, a->setup_s);
+}
+
+static const char *role_of(const hb_participant_result *p)
+{
+    return p->is_candidate ? "candidate" : p->max_of[0] ? "baseline-max" : "baseline";
+}
+
 static void write_row(FILE *out, const char *run_id, const char *acc_class, const hb_config_result *r,
                       const hb_participant_result *p)
 {
@@ -110,7 +145,7 @@ static void write_row(FILE *out, const char *run_id, const char *acc_class, cons
     hb_csv_write_field(out, run_id);
     fprintf(out, ",%ld,%ld,%ld", c->m, c->n, c->k);
     text(out, p->name);
-    text(out, p->is_candidate ? "candidate" : "baseline");
+    text(out, role_of(p));
     /* The verdict, check and reason are the candidate's; a baseline row says it ran. */
     text(out, p->is_candidate ? hb_verdict_name(r->verdict) : "ok");
     text(out, p->is_candidate ? r->check : "");
@@ -133,6 +168,8 @@ static void write_row(FILE *out, const char *run_id, const char *acc_class, cons
     num(out, r->measured ? flops / (p->wall_ms.median * 1e-3) * 1e-12 : NAN);
     write_speedups(out, p, r->measured && !p->is_candidate);
     write_checks(out, r, p->is_candidate);
+    text(out, p->max_of);
+    write_algorithm(out, &p->desc.algo);
     fputc('\n', out);
 }
 

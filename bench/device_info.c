@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <cublasLt.h>
+
 #include "cuda_check.h"
 #include "nvml_runtime.h"
 
@@ -53,6 +55,7 @@ static hb_status read_attributes(int ordinal, hb_device_info *out)
     HB_CUBLAS_TRY(cublasGetProperty(MINOR_VERSION, &minor));
     HB_CUBLAS_TRY(cublasGetProperty(PATCH_LEVEL, &patch));
     out->cublas_version = major * 10000 + minor * 100 + patch;
+    out->cublaslt_version = (long)cublasLtGetVersion();
     return HB_OK;
 }
 
@@ -64,6 +67,10 @@ void hb_device_read_nvml(hb_device_info *info)
     info->nvml_mem_clock_mhz = reading.mem_clock_mhz;
     info->nvml_max_sm_clock_mhz = reading.max_sm_clock_mhz;
     info->nvml_temperature_c = reading.temperature_c;
+    if (reading.driver[0])
+        snprintf(info->driver, sizeof info->driver, "%s", reading.driver);
+    else
+        snprintf(info->driver, sizeof info->driver, "cuda-driver-%d", info->driver_version);
 }
 
 hb_status hb_device_open(int ordinal, hb_device_info *out)

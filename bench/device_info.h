@@ -22,6 +22,8 @@ typedef struct hb_device_info {
     int driver_version;       /* e.g. 13000 */
     int runtime_version;
     int cublas_version;       /* major*10000 + minor*100 + patch */
+    long cublaslt_version;    /* cublasLtGetVersion(), same encoding */
+    char driver[40];          /* NVIDIA driver version from NVML, else "cuda-driver-<driver_version>" */
     /* NVML readings at the time of the query; -1 where NVML is missing. */
     int nvml_sm_clock_mhz, nvml_mem_clock_mhz, nvml_max_sm_clock_mhz, nvml_temperature_c;
     char nvml_status[96];     /* "ok" or why NVML gave nothing */

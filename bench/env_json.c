@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../baselines/cublas_baselines.h"
+#include "../baselines/cublaslt_autotune.h"
 #include "diag.h"
 #include "json_file.h"
 #include "measure.h"
@@ -66,8 +67,25 @@ static json_t *software_object(const hb_device_info *d)
     json_object_set_new(sw, "cuda_driver", version_string(d->driver_version, 1000, 10, 100));
     json_object_set_new(sw, "cuda_runtime", version_string(d->runtime_version, 1000, 10, 100));
     json_object_set_new(sw, "cublas", json_string(cublas));
+    snprintf(cublas, sizeof cublas, "%ld.%ld.%ld", d->cublaslt_version / 10000, (d->cublaslt_version / 100) % 100,
+             d->cublaslt_version % 100);
+    json_object_set_new(sw, "cublaslt", json_string(cublas));
+    json_object_set_new(sw, "nvidia_driver", json_string(d->driver));
     json_object_set_new(sw, "harness_commit", json_string(hb_harness_commit()));
     return sw;
+}
+
+static json_t *autotune_object(const hb_run_options *o)
+{
+    json_t *a = json_object();
+    json_object_set_new(a, "cache", o->autotune_cache ? json_string(o->autotune_cache) : json_null());
+    json_object_set_new(a, "retune", json_boolean(o->retune));
+    json_object_set_new(a, "search", json_boolean(o->autotune_search));
+    json_object_set_new(a, "max_candidates", json_integer(HB_LT_MAX_ALGOS));
+    json_object_set_new(a, "warmup_rounds", json_integer(HB_AUTOTUNE_WARMUP_ROUNDS));
+    json_object_set_new(a, "measured_rounds", json_integer(HB_AUTOTUNE_MEASURED_ROUNDS));
+    json_object_set_new(a, "pick", json_string("lowest median CUDA-event time; fresh N(0,1) inputs and a new order every round"));
+    return a;
 }
 
 static json_t *method_object(const hb_run_context *ctx)
@@ -83,7 +101,9 @@ static json_t *method_object(const hb_run_context *ctx)
     json_object_set_new(m, "inputs", json_string("N(0,1) fp16, generated on the GPU from the seed"));
     json_object_set_new(m, "headline_timer", json_string("cuda-events"));
     json_object_set_new(m, "headline_statistic", json_string("geometric mean of paired per-round ratios, minus 1"));
-    json_object_set_new(m, "cublas_workspace_bytes", json_integer(HB_CUBLAS_WORKSPACE_BYTES));
+    json_object_set_new(m, "workspace_bytes", json_integer((json_int_t)o->workspace_bytes));
+    json_object_set_new(m, "workspace_applies_to",
+                        json_string("cublas-nn/tn and all four cuBLASLt baselines; torch keeps PyTorch's own"));
     json_object_set_new(m, "torch_workspace_bytes", json_integer((json_int_t)hb_torch_workspace_bytes(ctx->device->sm)));
     json_object_set_new(m, "correctness",
                         json_string("exact match on {0,1} and {-1,0,1} inputs; baseline-bounded deviation vs an fp32 "
@@ -95,6 +115,8 @@ static json_t *method_object(const hb_run_context *ctx)
     json_object_set_new(m, "sanitize", json_boolean(o->sanitize));
     json_object_set_new(m, "isolated", json_boolean(o->isolate));
     json_object_set_new(m, "timeout_s", json_real(o->timeout_s));
+    json_object_set_new(m, "torch_acc_class", json_string("fp32 (torch.matmul accumulates fp16 in fp32 in either class)"));
+    json_object_set_new(m, "autotune", autotune_object(o));
     return m;
 }
 

@@ -14,6 +14,7 @@ typedef struct nvml_api {
     int (*clock_info)(nvml_device, int, unsigned *);
     int (*max_clock_info)(nvml_device, int, unsigned *);
     int (*temperature)(nvml_device, int, unsigned *);
+    int (*driver_version)(char *, unsigned); /* optional */
 } nvml_api;
 
 static int load(nvml_api *api, char *why, unsigned why_size)
@@ -28,6 +29,7 @@ static int load(nvml_api *api, char *why, unsigned why_size)
     *(void **)&api->clock_info = dlsym(api->library, "nvmlDeviceGetClockInfo");
     *(void **)&api->max_clock_info = dlsym(api->library, "nvmlDeviceGetMaxClockInfo");
     *(void **)&api->temperature = dlsym(api->library, "nvmlDeviceGetTemperature");
+    *(void **)&api->driver_version = dlsym(api->library, "nvmlSystemGetDriverVersion");
     if (!api->init || !api->handle_by_uuid || !api->clock_info || !api->max_clock_info || !api->temperature) {
         snprintf(why, why_size, "libnvidia-ml.so.1 lacks a needed symbol");
         return -1;
@@ -45,6 +47,7 @@ int hb_nvml_read(const char *uuid, hb_nvml_reading *out, char *why, unsigned why
     static int state; /* 0 untried, 1 loaded, -1 failed */
     static char load_why[96];
     out->sm_clock_mhz = out->mem_clock_mhz = out->max_sm_clock_mhz = out->temperature_c = -1;
+    out->driver[0] = '\0';
     if (state == 0)
         state = load(&api, load_why, sizeof load_why) == 0 ? 1 : -1;
     if (state < 0) {
@@ -65,6 +68,8 @@ int hb_nvml_read(const char *uuid, hb_nvml_reading *out, char *why, unsigned why
         out->max_sm_clock_mhz = (int)value;
     if (api.temperature(device, NVML_TEMPERATURE_GPU, &value) == NVML_SUCCESS)
         out->temperature_c = (int)value;
+    if (api.driver_version && api.driver_version(out->driver, sizeof out->driver) != NVML_SUCCESS)
+        out->driver[0] = '\0';
     snprintf(why, why_size, "ok");
     return 0;
 }

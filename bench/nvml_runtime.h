@@ -6,6 +6,7 @@
 
 typedef struct hb_nvml_reading {
     int sm_clock_mhz, mem_clock_mhz, max_sm_clock_mhz, temperature_c;
+    char driver[32];  /* driver version, e.g. "580.95.05"; "" where NVML lacks it */
 } hb_nvml_reading;
 
 /* Reads the device whose UUID is `uuid` ("GPU-..."); returns 0 on success,

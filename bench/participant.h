@@ -28,6 +28,22 @@ typedef struct hb_participant_ops {
     void (*destroy)(hb_participant *self);
 } hb_participant_ops;
 
+/* The algorithm a cuBLASLt baseline runs, as cublasLtMatmulAlgoConfigGetAttribute
+ * reports it, and how it was chosen (protocol section 2: the results name it). */
+typedef struct hb_algo_record {
+    int known;                    /* 1 for cuBLASLt baselines; 0: nothing below applies */
+    int id, splitk;
+    unsigned swizzle, custom;
+    char tile[16], stages[16], reduction[16], inner[16], cluster[16]; /* cublasLt.h enum names */
+    size_t needed_workspace_bytes; /* what the heuristic says the algorithm needs */
+    char source[16];              /* "heuristic" (result 0), "search" (autotuned now), "cache" (an earlier search) */
+    int rank;                     /* its index among this run's heuristic results, -1 if not among them */
+    int heuristic_results;        /* results the heuristic returned (up to 100) */
+    double search_s;              /* wall time of the autotune search that chose it, seconds (from the cache: that search's) */
+    double search_median_us;      /* its median time in that search, microseconds */
+    double setup_s;               /* this run's set-up of the baseline (query, search or cache lookup), seconds */
+} hb_algo_record;
+
 /* What the results record about how a participant computes. */
 typedef struct hb_participant_desc {
     char compute_type[40];   /* e.g. CUBLAS_COMPUTE_32F, or the candidate's claimed class */
@@ -36,6 +52,7 @@ typedef struct hb_participant_desc {
     size_t workspace_bytes;
     hb_b_layout b_layout;
     long padded[3];          /* M, N, K the kernel sees */
+    hb_algo_record algo;     /* cuBLASLt baselines' chosen algorithm */
 } hb_participant_desc;
 
 struct hb_participant {

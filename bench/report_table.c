@@ -1,5 +1,9 @@
 #include "report_table.h"
 
+#include <string.h>
+
+#include "../baselines/cublaslt_matmul.h"
+
 static void print_verdict(FILE *out, const hb_config_result *r)
 {
     fprintf(out, "\n== M=%ld N=%ld K=%ld  candidate: ", r->mnk.m, r->mnk.n, r->mnk.k);
@@ -19,18 +23,35 @@ static void print_verdict(FILE *out, const hb_config_result *r)
             r->status ? r->reason : "");
 }
 
+/* The cuBLASLt baselines' algorithms and how each was chosen. */
+static void print_algorithms(FILE *out, const hb_config_result *r)
+{
+    for (size_t i = 0; i < r->count; i++) {
+        const hb_participant_result *p = &r->participants[i];
+        const hb_algo_record *a = &p->desc.algo;
+        if (!a->known || p->max_of[0])
+            continue;
+        char text[192];
+        hb_lt_algo_text(a, text, sizeof text);
+        fprintf(out, "  %-22s %s; %s, rank %d of %d", p->name, text, a->source, a->rank, a->heuristic_results);
+        if (!strcmp(a->source, "search") || !strcmp(a->source, "cache"))
+            fprintf(out, ", search %.2f s%s", a->search_s, a->source[0] == 'c' ? " (earlier run)" : "");
+        fprintf(out, ", set-up %.2f s\n", a->setup_s);
+    }
+}
+
 void hb_report_config(FILE *out, const hb_config_result *r)
 {
     print_verdict(out, r);
     if (!r->measured)
         return;
-    fprintf(out, "  %-12s %12s %9s %7s %12s  %-19s %9s\n", "participant", "median(us)", "TFLOP/s", "noise",
+    fprintf(out, "  %-22s %12s %9s %7s %12s  %-19s %9s\n", "participant", "median(us)", "TFLOP/s", "noise",
             "speedup", "95% CI", "paper");
     double flops = hb_gemm_flops(r->mnk.m, r->mnk.n, r->mnk.k);
     for (size_t i = 0; i < r->count; i++) {
         const hb_participant_result *p = &r->participants[i];
         double median_s = p->event_ms.median * 1e-3;
-        fprintf(out, "  %-12s %12.2f %9.2f %6.1f%%", p->name, median_s * 1e6, flops / median_s * 1e-12,
+        fprintf(out, "  %-22s %12.2f %9.2f %6.1f%%", p->name, median_s * 1e6, flops / median_s * 1e-12,
                 p->event_ms.rel_stdev * 100);
         if (p->is_candidate) {
             fputc('\n', out);
@@ -41,6 +62,7 @@ void hb_report_config(FILE *out, const hb_config_result *r)
                 s->ci95_high * 100, s->paper * 100);
     }
     fputs("  (times: CUDA events; speedup: candidate over that baseline, geometric mean of paired ratios; "
-          "paper: the paper's mean of ratios)\n",
+          "paper: the paper's mean of ratios; -max: the faster of NN and TN by median time)\n",
           out);
+    print_algorithms(out, r);
 }

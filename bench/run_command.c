@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../baselines/autotune_cache.h"
 #include "config_eval.h"
 #include "csv_writer.h"
 #include "device_info.h"
@@ -61,7 +62,7 @@ static hb_status open_outputs(run_state *s, const char *command_line)
     struct tm utc;
     gmtime_r(&now, &utc);
     strftime(started, sizeof started, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    hb_run_context ctx = {s->run_id, command_line, s->options, &s->device, "fp32", started};
+    hb_run_context ctx = {s->run_id, command_line, s->options, &s->device, hb_acc_class_name(s->options->acc), started};
     snprintf(path, sizeof path, "%s/env.json", s->run_path);
     HB_TRY(hb_env_json_write(path, &ctx));
     snprintf(path, sizeof path, "%s/summary.csv", s->run_path);
@@ -124,7 +125,7 @@ static hb_status record(run_state *s, hb_config_result *r)
 {
     if (s->options->gate)
         hb_gate_apply(r, s->options->vs, s->options->min_speedup);
-    hb_status written = hb_csv_write_config(s->summary, s->run_id, "fp32", r);
+    hb_status written = hb_csv_write_config(s->summary, s->run_id, hb_acc_class_name(s->options->acc), r);
     hb_report_config(stdout, r);
     fflush(stdout);
     s->done++;
@@ -175,6 +176,25 @@ static hb_status write_verdict(run_state *s, hb_status status)
     return HB_OK;
 }
 
+/* The autotune cache every configuration's child uses: --autotune-cache,
+ * else the default path; "none" turns it off (NULL). */
+static hb_status resolve_autotune_cache(hb_run_options *options)
+{
+    static char default_path[4096];
+    if (options->autotune_cache && !strcmp(options->autotune_cache, "none")) {
+        options->autotune_cache = NULL;
+        return HB_OK;
+    }
+    if (options->autotune_cache)
+        return HB_OK;
+    hb_status status = hb_autotune_cache_default_path(default_path, sizeof default_path);
+    if (status != HB_OK)
+        return hb_fail(HB_ERR_USAGE, "no place for the cuBLASLt autotune cache: set HOME, HGEMM_BENCH_CACHE_DIR or "
+                       "--autotune-cache FILE (or --autotune-cache none)");
+    options->autotune_cache = default_path;
+    return HB_OK;
+}
+
 static const char *command_name(const hb_run_options *o)
 {
     return o->gate ? "gate" : o->check_only ? "check" : "run";
@@ -194,6 +214,8 @@ hb_status hb_run_command(hb_run_options *options, const char *command_line)
     if (!s->results)
         return hb_fail(HB_ERR_INTERNAL, "out of host memory for %zu results", options->n_configs);
     hb_status status = options->sanitize ? hb_sanitizer_available(s->sanitizer, sizeof s->sanitizer) : HB_OK;
+    if (status == HB_OK)
+        status = resolve_autotune_cache(options);
     if (status == HB_OK)
         status = open_device(s);
     if (status == HB_OK)

@@ -53,6 +53,7 @@ hb_status hb_sanitizer_available(char *path, size_t size)
 
 typedef struct sanitize_job {
     char sanitizer[4096], self[4096], log[4200], out[4200], mnk[96], seed[32], candidate[4096];
+    char acc[8], workspace[32], cache[4096];
 } sanitize_job;
 
 /* In the watched child: becomes compute-sanitizer running `hgemm-bench check`. */
@@ -67,7 +68,11 @@ static hb_status exec_sanitizer(void *context, void *result, size_t size)
     char *argv[] = {job->sanitizer, "--tool", "memcheck", "--error-exitcode", "86", "--print-limit", "20",
                     "--log-file", job->log, job->self, "check", "--candidate", job->candidate, "--mnk", job->mnk,
                     "--no-isolate", "--exact-reps", "1", "--seed", job->seed, "--out", job->out, "--no-progress",
-                    NULL};
+                    /* Same class and workspace; the autotune baselines take the cached choice or the
+                     * heuristic's (a search under memcheck takes ~100x longer, and this pass judges
+                     * memory errors only). */
+                    "--acc", job->acc, "--workspace", job->workspace, "--autotune-cache", job->cache,
+                    "--no-autotune-search", NULL};
     execv(job->sanitizer, argv);
     fprintf(stderr, "hgemm-bench: cannot execute %s: %s\n", job->sanitizer, strerror(errno));
     _exit(127);
@@ -104,6 +109,9 @@ static hb_status prepare_job(const hb_run_options *o, const char *sanitizer, siz
     snprintf(job->mnk, sizeof job->mnk, "%ld,%ld,%ld", c->m, c->n, c->k);
     snprintf(job->seed, sizeof job->seed, "%llu", (unsigned long long)hb_config_seed(o->seed, index));
     snprintf(job->candidate, sizeof job->candidate, "%s", o->candidate_path);
+    snprintf(job->acc, sizeof job->acc, "%s", hb_acc_class_name(o->acc));
+    snprintf(job->workspace, sizeof job->workspace, "%zu", o->workspace_bytes);
+    snprintf(job->cache, sizeof job->cache, "%s", o->autotune_cache ? o->autotune_cache : "none");
     snprintf(job->out, sizeof job->out, "%s/memcheck", run_path);
     snprintf(job->log, sizeof job->log, "%s/memcheck/%ld_%ld_%ld.log", run_path, c->m, c->n, c->k);
     if (mkdir(job->out, 0777) != 0 && errno != EEXIST)

@@ -15,42 +15,13 @@
 #include "../bench/problem.h"
 #include "../verify/deviation_check.h"
 #include "test_registry.h"
+#include "gpu_test_util.h"
 #include "test_util.h"
-
-static hb_device_info device;
-static int device_state; /* 0 untried, 1 usable, -1 none */
-static cudaStream_t stream;
-
-static int gpu_ready(void)
-{
-    if (device_state == 0) {
-        int count = 0;
-        device_state = (cudaGetDeviceCount(&count) == cudaSuccess && count > 0 && hb_device_open(0, &device) == HB_OK &&
-                        cudaStreamCreate(&stream) == cudaSuccess)
-                           ? 1
-                           : -1;
-    }
-    return device_state == 1;
-}
-
-#define REQUIRE_GPU()                  \
-    do {                               \
-        if (!gpu_ready()) {            \
-            hb_test_skip_no_gpu();     \
-            return;                    \
-        }                              \
-    } while (0)
-
-static const char *build_dir(void)
-{
-    const char *dir = getenv("HB_BUILD");
-    return dir ? dir : "build";
-}
 
 static void load_sample_manifest(const char *sample, hb_manifest *m)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/candidates/%s/manifest.json", build_dir(), sample);
+    snprintf(path, sizeof path, "%s/candidates/%s/manifest.json", hb_test_build_dir(), sample);
     assert_int_equal(hb_manifest_load(path, m), HB_OK);
 }
 
@@ -58,7 +29,7 @@ static void load_sample_manifest(const char *sample, hb_manifest *m)
  * baselines at (m, n, k); returns the check result through `out`. */
 static hb_status check_candidate(const hb_manifest *manifest, long m, long n, long k, hb_check_result *out)
 {
-    hb_device_limits limits = hb_device_limits_of(&device);
+    hb_device_limits limits = hb_device_limits_of(hb_test_device());
     hb_participant parts_storage[4];
     hb_participant *parts[4];
     hb_status status = hb_candidate_participant_create(manifest, &limits, HB_ACC_FP32, m, n, k, &parts_storage[0]);
@@ -66,15 +37,17 @@ static hb_status check_candidate(const hb_manifest *manifest, long m, long n, lo
         return status;
     const hb_cublas_variant variants[3] = {HB_TORCH, HB_CUBLAS_NN, HB_CUBLAS_TN};
     for (int i = 0; i < 3; i++)
-        assert_int_equal(hb_cublas_baseline_create(variants[i], HB_ACC_FP32, device.sm, stream, &parts_storage[i + 1]), HB_OK);
+        assert_int_equal(hb_cublas_baseline_create(variants[i], HB_ACC_FP32, hb_test_device()->sm,
+                                                   HB_DEFAULT_WORKSPACE_BYTES, hb_test_stream(), &parts_storage[i + 1]),
+                         HB_OK);
     for (int i = 0; i < 4; i++)
         parts[i] = &parts_storage[i];
     hb_mnk mnk = {m, n, k};
     hb_problem problem;
-    assert_int_equal(hb_problem_create(&mnk, 4, 1234 + (uint64_t)(m * 7 + n * 3 + k), stream, &problem), HB_OK);
+    assert_int_equal(hb_problem_create(&mnk, 4, 1234 + (uint64_t)(m * 7 + n * 3 + k), hb_test_stream(), &problem), HB_OK);
     for (int i = 0; i < 4; i++)
-        assert_int_equal(parts[i]->ops->prepare(parts[i], &problem.ios[i], stream), HB_OK);
-    status = hb_check_deviation(parts, problem.ios, 4, &problem.inputs, problem.reference, stream, out);
+        assert_int_equal(parts[i]->ops->prepare(parts[i], &problem.ios[i], hb_test_stream()), HB_OK);
+    status = hb_check_deviation(parts, problem.ios, 4, &problem.inputs, problem.reference, hb_test_stream(), out);
     hb_problem_free(&problem);
     for (int i = 0; i < 4; i++)
         parts[i]->ops->destroy(parts[i]);
@@ -155,7 +128,7 @@ static void test_gpu_check_catches_wrong_result(void **state)
 
 static void expect_load_failure(hb_manifest *manifest, hb_status expected, const char *message_part)
 {
-    hb_device_limits limits = hb_device_limits_of(&device);
+    hb_device_limits limits = hb_device_limits_of(hb_test_device());
     hb_participant cand;
     hb_status status = hb_candidate_participant_create(manifest, &limits, HB_ACC_FP32, 256, 256, 256, &cand);
     if (status == HB_OK)
@@ -175,7 +148,7 @@ static void test_gpu_load_errors_are_actionable(void **state)
     expect_load_failure(&m, HB_ERR_BAD_INPUT, "extern \"C\"");
 
     load_sample_manifest("sample_mma", &m);
-    m.dynamic_smem_bytes = device.smem_per_block_optin + 1024;
+    m.dynamic_smem_bytes = hb_test_device()->smem_per_block_optin + 1024;
     expect_load_failure(&m, HB_ERR_UNSUPPORTED, "shared memory");
 
     load_sample_manifest("sample_mma", &m);
@@ -184,14 +157,14 @@ static void test_gpu_load_errors_are_actionable(void **state)
 
     load_sample_manifest("sample_mma", &m);
     m.n_cubins = 1;
-    m.cubins[0].sm = device.sm + 1; /* an architecture this GPU is not */
+    m.cubins[0].sm = hb_test_device()->sm + 1; /* an architecture this GPU is not */
     expect_load_failure(&m, HB_ERR_UNSUPPORTED, "cubins for");
 
     /* A cubin of another architecture named for this one: the driver refuses it. */
     load_sample_manifest("sample_mma", &m);
-    int other = device.sm == 90 ? 80 : 90;
+    int other = hb_test_device()->sm == 90 ? 80 : 90;
     snprintf(m.cubins[0].path, sizeof m.cubins[0].path, "%s/candidates/sample_mma/hgemm_mma_pipelined.sm_%d.cubin",
-             build_dir(), other);
+             hb_test_build_dir(), other);
     m.cubins[0].sm = 0;
     m.n_cubins = 1;
     expect_load_failure(&m, HB_ERR_UNSUPPORTED, "no code for this GPU");
@@ -204,7 +177,7 @@ static void test_gpu_load_errors_are_actionable(void **state)
 
     /* A manifest (a text file) where a cubin should be. */
     load_sample_manifest("sample_mma", &m);
-    snprintf(m.cubins[0].path, sizeof m.cubins[0].path, "%s/candidates/sample_mma/manifest.json", build_dir());
+    snprintf(m.cubins[0].path, sizeof m.cubins[0].path, "%s/candidates/sample_mma/manifest.json", hb_test_build_dir());
     m.cubins[0].sm = 0;
     m.n_cubins = 1;
     expect_load_failure(&m, HB_ERR_BAD_INPUT, "not a loadable");
@@ -216,40 +189,6 @@ static void test_gpu_load_errors_are_actionable(void **state)
 
 /* --- end to end through the driver binary --------------------------------- */
 
-static int run_bench(const char *args, const char *out_dir)
-{
-    const char *bench = getenv("HB_BENCH");
-    char command[2048];
-    snprintf(command, sizeof command, "%s run %s --out %s --no-progress --seed 7 >%s/stdout.txt 2>%s/stderr.txt",
-             bench ? bench : "build/hgemm-bench", args, out_dir, out_dir, out_dir);
-    int rc = system(command);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-static int count_lines(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    int lines = 0, c;
-    while ((c = fgetc(f)) != EOF)
-        lines += c == '\n';
-    fclose(f);
-    return lines;
-}
-
-/* The only run folder inside `out`. */
-static void find_run_dir(const char *out, char *run_dir, size_t size)
-{
-    char command[1200];
-    snprintf(command, sizeof command, "ls -d %s/2*/ 2>/dev/null", out);
-    FILE *p = popen(command, "r");
-    assert_non_null(p);
-    assert_non_null(fgets(run_dir, (int)size, p));
-    pclose(p);
-    run_dir[strcspn(run_dir, "\n")] = '\0';
-}
-
 static void test_gpu_end_to_end_run(void **state)
 {
     (void)state;
@@ -258,18 +197,23 @@ static void test_gpu_end_to_end_run(void **state)
     hb_test_make_temp_dir("hb-e2e", out, sizeof out);
     char args[1024];
     snprintf(args, sizeof args, "--candidate %s/candidates/sample_mma --mnk 64,64,64 --mnk 1024,1024,1024 "
-             "--warmup-s 0.2 --time-s 0.5", build_dir());
-    assert_int_equal(run_bench(args, out), 0);
+             "--warmup-s 0.2 --time-s 0.5", hb_test_build_dir());
+    assert_int_equal(hb_test_run_bench("run", args, out), 0);
     char run_dir[1024], path[1200];
-    find_run_dir(out, run_dir, sizeof run_dir);
+    hb_test_find_run_dir(out, run_dir, sizeof run_dir);
     snprintf(path, sizeof path, "%s/summary.csv", run_dir);
-    assert_int_equal(count_lines(path), 1 + 2 * 4); /* header + 2 configurations x 4 participants */
+    /* header + 2 configurations x (candidate, 7 baselines, 3 -max rows) */
+    assert_int_equal(hb_test_count_lines(path), 1 + 2 * 11);
+    char max_of[64];
+    assert_true(hb_test_csv_field(path, "cublaslt-autotune-max", 1024, "max_of", max_of, sizeof max_of));
+    assert_true(!strcmp(max_of, "cublaslt-autotune-nn") || !strcmp(max_of, "cublaslt-autotune-tn"));
 
     snprintf(path, sizeof path, "%s/env.json", run_dir);
     json_error_t error;
     json_t *env = json_load_file(path, 0, &error);
     assert_non_null(env);
-    assert_string_equal(json_string_value(json_object_get(json_object_get(env, "gpu"), "name")), device.name);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(env, "gpu"), "name")),
+                        hb_test_device()->name);
     assert_int_equal(json_integer_value(json_object_get(env, "seed")), 7);
     json_decref(env);
 
@@ -297,13 +241,13 @@ static void test_gpu_bad_inputs_give_distinct_exit_codes(void **state)
     fputs("{\"format\": \"hgemm-bench-candidate/1\", \"entry\": ", f); /* truncated JSON */
     fclose(f);
     snprintf(args, sizeof args, "--candidate %s --mnk 64,64,64 --warmup-s 0 --time-s 0", path);
-    assert_int_equal(run_bench(args, out), HB_ERR_BAD_INPUT);
+    assert_int_equal(hb_test_run_bench("run", args, out), HB_ERR_BAD_INPUT);
     /* A candidate-set folder with no manifest for the configuration. */
     snprintf(path, sizeof path, "%s/emptyset", out);
     snprintf(args, sizeof args, "mkdir -p %s", path);
     assert_int_equal(system(args), 0);
     snprintf(args, sizeof args, "--candidate %s --mnk 64,64,64 --warmup-s 0 --time-s 0", path);
-    assert_int_equal(run_bench(args, out), HB_ERR_UNSUPPORTED);
+    assert_int_equal(hb_test_run_bench("run", args, out), HB_ERR_UNSUPPORTED);
     hb_test_remove_tree(out);
 }
 
@@ -353,7 +297,7 @@ static void test_gpu_broken_set_verdicts(void **state)
         if (sscanf(line, "%63s %31s %31s %d", name, verdict, check, &code) != 4)
             continue;
         char candidate[1024];
-        snprintf(candidate, sizeof candidate, "%s/candidates/broken/%s", build_dir(), name);
+        snprintf(candidate, sizeof candidate, "%s/candidates/broken/%s", hb_test_build_dir(), name);
         json_t *v = NULL;
         int rc = run_gate(candidate, "64,64,64", "--min-speedup -0.99", out, &v);
         const char *got_verdict = v ? json_string_value(json_object_get(v, "verdict")) : "(no file)";
@@ -379,7 +323,7 @@ static void test_gpu_gate_sample_pass_and_too_slow(void **state)
     REQUIRE_GPU();
     char out[512], candidate[1024];
     hb_test_make_temp_dir("hb-gate", out, sizeof out);
-    snprintf(candidate, sizeof candidate, "%s/candidates/sample_mma", build_dir());
+    snprintf(candidate, sizeof candidate, "%s/candidates/sample_mma", hb_test_build_dir());
     json_t *v = NULL;
     assert_int_equal(run_gate(candidate, "64,64,64", "--min-speedup -0.99", out, &v), 0);
     assert_non_null(v);
@@ -408,7 +352,7 @@ static void test_gpu_run_survives_a_hang(void **state)
     REQUIRE_GPU();
     char out[512], candidate[1024];
     hb_test_make_temp_dir("hb-hang", out, sizeof out);
-    snprintf(candidate, sizeof candidate, "%s/candidates/broken/never_finishes", build_dir());
+    snprintf(candidate, sizeof candidate, "%s/candidates/broken/never_finishes", hb_test_build_dir());
     json_t *v = NULL;
     int rc = run_gate(candidate, "64,64,64 --mnk 128,128,128", "--min-speedup -0.99", out, &v);
     assert_int_equal(rc, HB_ERR_CANDIDATE_FAULT);

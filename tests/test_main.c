@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* setenv */
 /* Runs every test of hgemm-bench as one cmocka group. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -5,6 +6,7 @@
 
 #include "../bench/diag.h"
 #include "test_registry.h"
+#include "test_util.h"
 
 static int skipped;
 
@@ -18,7 +20,8 @@ int main(void)
 {
     hb_test_list (*const files[])(void) = {hb_cli_tests,     hb_cli_checks_tests, hb_manifest_tests, hb_stats_tests,
                                            hb_shuffle_tests, hb_report_tests,     hb_files_tests,    hb_helper_tests,
-                                           hb_verdict_tests, hb_isolate_tests,    hb_gpu_tests};
+                                           hb_verdict_tests, hb_isolate_tests,    hb_autotune_cache_tests, hb_baseline_option_tests,
+                                           hb_gpu_tests,     hb_gpu_baseline_tests};
     size_t total = 0;
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         total += files[i]().count;
@@ -32,7 +35,16 @@ int main(void)
         used += list.count;
     }
     hb_diag_set_quiet(getenv("HB_TEST_VERBOSE") == NULL); /* expected errors stay off the log */
+    /* Runs of the driver keep their autotune cache in a folder of the tests,
+     * never in the user's ~/.cache. */
+    char cache_dir[512] = "";
+    if (!getenv("HGEMM_BENCH_CACHE_DIR")) {
+        hb_test_make_temp_dir("hb-cache-home", cache_dir, sizeof cache_dir);
+        setenv("HGEMM_BENCH_CACHE_DIR", cache_dir, 1);
+    }
     int failed = _cmocka_run_group_tests("hgemm-bench", all, total, NULL, NULL);
+    if (cache_dir[0])
+        hb_test_remove_tree(cache_dir);
     free(all);
     if (skipped)
         printf("\n%d GPU tests skipped: no usable CUDA GPU on this machine\n", skipped);

@@ -24,10 +24,13 @@ hb_test_list hb_shuffle_tests(void);
 hb_test_list hb_report_tests(void);
 hb_test_list hb_files_tests(void);
 hb_test_list hb_gpu_tests(void);
+hb_test_list hb_gpu_baseline_tests(void);
+hb_test_list hb_baseline_option_tests(void);
 hb_test_list hb_isolate_tests(void);
 hb_test_list hb_verdict_tests(void);
 hb_test_list hb_cli_checks_tests(void);
 hb_test_list hb_helper_tests(void);
+hb_test_list hb_autotune_cache_tests(void);
 
 /* GPU tests call this instead of skip() so the closing line can count skips. */
 void hb_test_skip_no_gpu(void);

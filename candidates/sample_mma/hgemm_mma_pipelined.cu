@@ -4,6 +4,14 @@
  *   A : M x K half, row-major        B : K x N half, row-major (B_col and workspace are ignored)
  *   C : M x N half, row-major        products accumulated in fp32, rounded once to fp16 (RN)
  *
+ * Built with HGEMM_MMA_ACC_F16 defined (candidates/sample_mma_f16acc/), the same kernel runs its
+ * mma.sync in fp16 (.f16.f16.f16.f16): each 16-deep sum of products is accumulated and rounded in
+ * fp16, and those fp16 sums are added in fp32: the protocol's fp16 class.  Why not one fp16 chain
+ * over all of K: the fp16 cuBLAS / cuBLASLt baselines that set the deviation bound split K (up to
+ * 16 ways), so their chains are short.  Measured on an H200: one fp16 chain failed the bound at
+ * M,N,K = 256,512,2048 (max |C - ref| 0.605 against 0.223); fp16 chains of one 32-deep k-tile
+ * still failed it at 64^3 (0.0170 against 0.0169, and 0.0222 against 0.0164).
+ *
  * Building blocks (all available on sm_80, nothing Hopper-only such as wgmma/TMA):
  *   mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32, ldmatrix.x4 (A) / ldmatrix.x4.trans (B),
  *   cp.async.cg.shared.global (16 B) with commit_group / wait_group.
@@ -85,6 +93,7 @@ static __device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], uint3
                  : "memory");
 }
 
+#ifndef HGEMM_MMA_ACC_F16
 /* D = A(16x16, row) * B(16x8, col) + D, fp16 inputs, fp32 accumulate. */
 static __device__ __forceinline__ void mma_m16n8k16(float (&d)[4], const uint32_t (&a)[4],
                                                     uint32_t b0, uint32_t b1) {
@@ -94,6 +103,56 @@ static __device__ __forceinline__ void mma_m16n8k16(float (&d)[4], const uint32_
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
+
+#else
+/* D = A(16x16, row) * B(16x8, col) + D, fp16 inputs, fp16 accumulate: d[0] holds the pair
+ * (row g, cols 2t,2t+1), d[1] the pair (row g+8, same cols), as half2. */
+static __device__ __forceinline__ void mma_m16n8k16(uint32_t (&d)[2], const uint32_t (&a)[4],
+                                                    uint32_t b0, uint32_t b1) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16 "
+        "{%0,%1}, {%2,%3,%4,%5}, {%6,%7}, {%0,%1};\n"
+        : "+r"(d[0]), "+r"(d[1])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+#endif
+
+/* One m16n8 accumulator tile per class: zeroed, one mma step, and its two output rows as half2. */
+#ifndef HGEMM_MMA_ACC_F16
+struct AccF32 {
+    float v[4];
+    __device__ __forceinline__ void zero() { v[0] = v[1] = v[2] = v[3] = 0.0f; }
+    __device__ __forceinline__ void mma(const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
+        mma_m16n8k16(v, a, b0, b1);
+    }
+    __device__ __forceinline__ __half2 row_g() const { return __floats2half2_rn(v[0], v[1]); }
+    __device__ __forceinline__ __half2 row_g8() const { return __floats2half2_rn(v[2], v[3]); }
+};
+#else
+/* Each step's 16-deep sum of products comes out of the mma in fp16 (one rounding), and the
+ * steps' fp16 sums are added in fp32. */
+struct AccF16 {
+    float total[4];
+    __device__ __forceinline__ void zero() { total[0] = total[1] = total[2] = total[3] = 0.0f; }
+    __device__ __forceinline__ void mma(const uint32_t (&a)[4], uint32_t b0, uint32_t b1) {
+        uint32_t d[2] = {0u, 0u};
+        mma_m16n8k16(d, a, b0, b1);
+        const float2 g = __half22float2(*reinterpret_cast<const __half2 *>(&d[0]));
+        const float2 g8 = __half22float2(*reinterpret_cast<const __half2 *>(&d[1]));
+        total[0] += g.x;
+        total[1] += g.y;
+        total[2] += g8.x;
+        total[3] += g8.y;
+    }
+    __device__ __forceinline__ __half2 row_g() const { return __floats2half2_rn(total[0], total[1]); }
+    __device__ __forceinline__ __half2 row_g8() const { return __floats2half2_rn(total[2], total[3]); }
+};
+#endif
+#ifdef HGEMM_MMA_ACC_F16
+typedef AccF16 Acc;
+#else
+typedef AccF32 Acc;
+#endif
 
 /* ---- kernel ----------------------------------------------------------------------------- */
 extern "C" __global__ void __launch_bounds__(hgemm_mma_cfg::THREADS, 2)
@@ -154,13 +213,11 @@ hgemm_mma_pipelined(const __half *__restrict__ A,      // M x K, row-major
         }
     };
 
-    float acc[MT][NT][4];
+    Acc acc[MT][NT];
 #pragma unroll
     for (int i = 0; i < MT; ++i)
 #pragma unroll
-        for (int j = 0; j < NT; ++j)
-#pragma unroll
-            for (int r = 0; r < 4; ++r) acc[i][j][r] = 0.0f;
+        for (int j = 0; j < NT; ++j) acc[i][j].zero();
 
     /* ldmatrix per-lane address offsets (in halves, relative to a stage base and k16 step).
      * A, x4: matrices 0..3 = (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15),
@@ -221,7 +278,7 @@ hgemm_mma_pipelined(const __half *__restrict__ A,      // M x K, row-major
 #pragma unroll
             for (int i = 0; i < MT; ++i)
 #pragma unroll
-                for (int j = 0; j < NT; ++j) mma_m16n8k16(acc[i][j], af[i], bf[j][0], bf[j][1]);
+                for (int j = 0; j < NT; ++j) acc[i][j].mma(af[i], bf[j][0], bf[j][1]);
         }
     }
 
@@ -242,10 +299,8 @@ hgemm_mma_pipelined(const __half *__restrict__ A,      // M x K, row-major
         for (int j = 0; j < NT; ++j) {
             const int row = warp_m * WM + i * 16 + g;
             const int col = warp_n * WN + j * 8 + 2 * t;
-            *reinterpret_cast<__half2 *>(&sC[row * C_LD + col]) =
-                __floats2half2_rn(acc[i][j][0], acc[i][j][1]);
-            *reinterpret_cast<__half2 *>(&sC[(row + 8) * C_LD + col]) =
-                __floats2half2_rn(acc[i][j][2], acc[i][j][3]);
+            *reinterpret_cast<__half2 *>(&sC[row * C_LD + col]) = acc[i][j].row_g();
+            *reinterpret_cast<__half2 *>(&sC[(row + 8) * C_LD + col]) = acc[i][j].row_g8();
         }
     }
     __syncthreads();

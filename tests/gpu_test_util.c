@@ -1,0 +1,85 @@
+#define _POSIX_C_SOURCE 200809L
+#include "gpu_test_util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "test_registry.h"
+
+static hb_device_info device;
+static int device_state; /* 0 untried, 1 usable, -1 none */
+static cudaStream_t stream;
+
+int hb_test_gpu_ready(void)
+{
+    if (device_state == 0) {
+        int count = 0;
+        device_state = (cudaGetDeviceCount(&count) == cudaSuccess && count > 0 && hb_device_open(0, &device) == HB_OK &&
+                        cudaStreamCreate(&stream) == cudaSuccess)
+                           ? 1
+                           : -1;
+    }
+    return device_state == 1;
+}
+
+const hb_device_info *hb_test_device(void) { return &device; }
+
+cudaStream_t hb_test_stream(void) { return stream; }
+
+const char *hb_test_build_dir(void)
+{
+    const char *dir = getenv("HB_BUILD");
+    return dir ? dir : "build";
+}
+
+int hb_test_run_bench(const char *command, const char *args, const char *out_dir)
+{
+    const char *bench = getenv("HB_BENCH");
+    char line[4096];
+    snprintf(line, sizeof line, "%s %s %s --out %s --no-progress --seed 7 >%s/stdout.txt 2>%s/stderr.txt",
+             bench ? bench : "build/hgemm-bench", command, args, out_dir, out_dir, out_dir);
+    int rc = system(line);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+int hb_test_count_lines(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    int lines = 0, c;
+    while ((c = fgetc(f)) != EOF)
+        lines += c == '\n';
+    fclose(f);
+    return lines;
+}
+
+void hb_test_find_run_dir(const char *out, char *run_dir, size_t size)
+{
+    char command[1200];
+    snprintf(command, sizeof command, "ls -dt %s/2*/ 2>/dev/null", out);
+    FILE *p = popen(command, "r");
+    assert_non_null(p);
+    assert_non_null(fgets(run_dir, (int)size, p));
+    pclose(p);
+    run_dir[strcspn(run_dir, "\n")] = '\0';
+}
+
+int hb_test_csv_field(const char *csv, const char *participant, long m, const char *column, char *out, size_t size)
+{
+    char command[2048];
+    snprintf(command, sizeof command,
+             "awk -F, -v col='%s' -v who='%s' -v m=%ld 'NR==1 {for (i = 1; i <= NF; i++) if ($i == col) c = i; next} "
+             "c && $5 == who && $2 == m {print $c; found = 1; exit} END {exit !found}' '%s'",
+             column, participant, m, csv);
+    FILE *p = popen(command, "r");
+    assert_non_null(p);
+    out[0] = '\0';
+    if (!fgets(out, (int)size, p))
+        out[0] = '\0';
+    int rc = pclose(p);
+    out[strcspn(out, "\n")] = '\0';
+    return WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
+}
