@@ -5,17 +5,14 @@
 #include <string.h>
 
 #include "../bench/cuda_check.h"
+#include "acc_class_types.h"
 #include "baseline_ops.h"
 
 typedef struct cublas_baseline {
     hb_cublas_variant variant;
     cublasHandle_t handle;
     void *workspace;
-    cublasComputeType_t compute;
-    /* alpha = 1, beta = 0 in the scale type of the class: float for
-     * CUBLAS_COMPUTE_32F, fp16 (bit pattern) for CUBLAS_COMPUTE_16F. */
-    float alpha_f32, beta_f32;
-    uint16_t alpha_f16, beta_f16;
+    hb_acc_class acc; /* the class it computes in: fp32 for torch whatever the run's */
 } cublas_baseline;
 
 size_t hb_torch_workspace_bytes(int sm)
@@ -23,16 +20,6 @@ size_t hb_torch_workspace_bytes(int sm)
     /* PyTorch's cuBLAS workspace default: 32 MiB from Hopper on, else
      * 4096 KiB * 2 + 16 KiB * 8 = 8,519,680 B (CUDABlasHandlePool). */
     return sm >= 90 ? (32u << 20) : 8519680u;
-}
-
-static const void *alpha_of(const cublas_baseline *b)
-{
-    return b->compute == CUBLAS_COMPUTE_16F ? (const void *)&b->alpha_f16 : (const void *)&b->alpha_f32;
-}
-
-static const void *beta_of(const cublas_baseline *b)
-{
-    return b->compute == CUBLAS_COMPUTE_16F ? (const void *)&b->beta_f16 : (const void *)&b->beta_f32;
 }
 
 static hb_status cublas_launch(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream)
@@ -43,12 +30,12 @@ static hb_status cublas_launch(hb_participant *self, const hb_gemm_io *io, cudaS
     /* Row-major C = A B is column-major C^T = B^T A^T: pass B first, with
      * the dimensions swapped, and no data is transposed. */
     if (b->variant == HB_CUBLAS_TN) {
-        HB_CUBLAS_TRY(cublasGemmEx(b->handle, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, alpha_of(b), io->b_col, CUDA_R_16F,
-                                   k, io->a, CUDA_R_16F, k, beta_of(b), io->c, CUDA_R_16F, n, b->compute,
+        HB_CUBLAS_TRY(cublasGemmEx(b->handle, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, hb_scale_one(b->acc), io->b_col, CUDA_R_16F,
+                                   k, io->a, CUDA_R_16F, k, hb_scale_zero(b->acc), io->c, CUDA_R_16F, n, hb_compute_type_of(b->acc),
                                    CUBLAS_GEMM_DEFAULT_TENSOR_OP));
     } else {
-        HB_CUBLAS_TRY(cublasGemmEx(b->handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, alpha_of(b), io->b, CUDA_R_16F, n,
-                                   io->a, CUDA_R_16F, k, beta_of(b), io->c, CUDA_R_16F, n, b->compute,
+        HB_CUBLAS_TRY(cublasGemmEx(b->handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, hb_scale_one(b->acc), io->b, CUDA_R_16F, n,
+                                   io->a, CUDA_R_16F, k, hb_scale_zero(b->acc), io->c, CUDA_R_16F, n, hb_compute_type_of(b->acc),
                                    CUBLAS_GEMM_DEFAULT_TENSOR_OP));
     }
     return HB_OK;
@@ -97,12 +84,7 @@ hb_status hb_cublas_baseline_create(hb_cublas_variant variant, hb_acc_class acc,
     b->variant = variant;
     /* torch accumulates in fp32 whatever the run's class: that is what
      * torch.matmul does for fp16 tensors. */
-    int fp16_class = acc == HB_ACC_FP16 && variant != HB_TORCH;
-    b->compute = fp16_class ? CUBLAS_COMPUTE_16F : CUBLAS_COMPUTE_32F;
-    b->alpha_f32 = 1.0f;
-    b->beta_f32 = 0.0f;
-    b->alpha_f16 = 0x3C00; /* 1.0 in IEEE binary16 */
-    b->beta_f16 = 0x0000;
+    b->acc = variant == HB_TORCH ? HB_ACC_FP32 : acc;
 
     if (variant == HB_TORCH)
         workspace_bytes = hb_torch_workspace_bytes(sm);
@@ -118,8 +100,8 @@ hb_status hb_cublas_baseline_create(hb_cublas_variant variant, hb_acc_class acc,
         return status;
     }
     hb_participant_desc *d = &out->desc;
-    snprintf(d->compute_type, sizeof d->compute_type, "%s", fp16_class ? "CUBLAS_COMPUTE_16F" : "CUBLAS_COMPUTE_32F");
-    snprintf(d->scale_type, sizeof d->scale_type, "%s", fp16_class ? "CUDA_R_16F" : "CUDA_R_32F");
+    snprintf(d->compute_type, sizeof d->compute_type, "%s", hb_compute_type_name(b->acc));
+    snprintf(d->scale_type, sizeof d->scale_type, "%s", hb_scale_type_name(b->acc));
     snprintf(d->algorithm, sizeof d->algorithm, "cublasGemmEx/CUBLAS_GEMM_DEFAULT_TENSOR_OP");
     d->workspace_bytes = workspace_bytes;
     d->b_layout = variant == HB_CUBLAS_TN ? HB_B_COL : HB_B_ROW;

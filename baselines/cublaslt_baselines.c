@@ -9,6 +9,7 @@
 
 #include "../bench/clock.h"
 #include "../bench/cuda_check.h"
+#include "acc_class_types.h"
 #include "autotune_cache.h"
 #include "baseline_ops.h"
 #include "cublaslt_autotune.h"
@@ -176,8 +177,8 @@ static hb_status choose_autotune(lt_baseline *b, const hb_lt_baseline_spec *spec
 static void describe(const hb_lt_baseline_spec *spec, hb_participant *out)
 {
     hb_participant_desc *d = &out->desc;
-    snprintf(d->compute_type, sizeof d->compute_type, "%s", hb_lt_compute_type_name(spec->acc));
-    snprintf(d->scale_type, sizeof d->scale_type, "%s", hb_lt_scale_type_name(spec->acc));
+    snprintf(d->compute_type, sizeof d->compute_type, "%s", hb_compute_type_name(spec->acc));
+    snprintf(d->scale_type, sizeof d->scale_type, "%s", hb_scale_type_name(spec->acc));
     snprintf(d->algorithm, sizeof d->algorithm, "cublasLtMatmul/%s", d->algo.source);
     d->workspace_bytes = spec->workspace_bytes;
     d->b_layout = spec->b_layout;
@@ -194,7 +195,8 @@ static hb_status set_up(lt_baseline *b, const hb_lt_baseline_spec *spec, const h
     else
         HB_TRY(choose_autotune(b, spec, tuning, stream, record));
     HB_TRY(hb_lt_matmul_check_algo(&b->mm, &b->algo, &record->needed_workspace_bytes));
-    HB_TRY(hb_lt_algo_describe(&b->algo, record));
+    if (!record->known) /* a fresh search described it already, for the cache */
+        HB_TRY(hb_lt_algo_describe(&b->algo, record));
     record->setup_s = hb_now_s() - start;
     return HB_OK;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "../bench/cuda_check.h"
+#include "acc_class_types.h"
 #include "lt_enum_names.h" /* generated from cublasLt.h by scripts/gen_lt_enum_names.sh */
 
 #define HB_LT_TRY(call, what)                                                                                   \
@@ -13,28 +14,6 @@
             return hb_fail(HB_ERR_CUDA, "cuBLASLt rejected %s: %s returned %s", (what), #call,                   \
                            hb_cublas_status_name(hb_lt_st_));                                                   \
     } while (0)
-
-const char *hb_lt_compute_type_name(hb_acc_class acc)
-{
-    return acc == HB_ACC_FP16 ? "CUBLAS_COMPUTE_16F" : "CUBLAS_COMPUTE_32F";
-}
-
-const char *hb_lt_scale_type_name(hb_acc_class acc)
-{
-    return acc == HB_ACC_FP16 ? "CUDA_R_16F" : "CUDA_R_32F";
-}
-
-/* Protocol section 1: compute and scale type go together per class (cuBLAS
- * 13 rejects a COMPUTE_16F descriptor with an fp32 scale type). */
-static cublasComputeType_t compute_type_of(hb_acc_class acc)
-{
-    return acc == HB_ACC_FP16 ? CUBLAS_COMPUTE_16F : CUBLAS_COMPUTE_32F;
-}
-
-static cudaDataType_t scale_type_of(hb_acc_class acc)
-{
-    return acc == HB_ACC_FP16 ? CUDA_R_16F : CUDA_R_32F;
-}
 
 static hb_status set_operations(hb_lt_matmul *mm)
 {
@@ -76,9 +55,9 @@ static hb_status audit_descriptors(const hb_lt_matmul *mm)
     HB_LT_TRY(cublasLtMatmulPreferenceGetAttribute(mm->preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
                                                    &workspace, sizeof workspace, &written),
               "reading back the workspace limit");
-    if (compute != (int32_t)compute_type_of(mm->acc) || scale != (int32_t)scale_type_of(mm->acc))
+    if (compute != (int32_t)hb_compute_type_of(mm->acc) || scale != (int32_t)hb_scale_type_of(mm->acc))
         return hb_fail(HB_ERR_INTERNAL, "cuBLASLt descriptor holds compute type %d and scale type %d, not %s / %s",
-                       compute, scale, hb_lt_compute_type_name(mm->acc), hb_lt_scale_type_name(mm->acc));
+                       compute, scale, hb_compute_type_name(mm->acc), hb_scale_type_name(mm->acc));
     if (workspace != (uint64_t)mm->workspace_bytes)
         return hb_fail(HB_ERR_INTERNAL, "cuBLASLt preference holds a %llu-byte workspace limit, not the run's %zu bytes",
                        (unsigned long long)workspace, mm->workspace_bytes);
@@ -88,7 +67,7 @@ static hb_status audit_descriptors(const hb_lt_matmul *mm)
 static hb_status create_descriptors(hb_lt_matmul *mm)
 {
     HB_LT_TRY(cublasLtCreate(&mm->handle), "a new handle");
-    HB_LT_TRY(cublasLtMatmulDescCreate(&mm->op, compute_type_of(mm->acc), scale_type_of(mm->acc)),
+    HB_LT_TRY(cublasLtMatmulDescCreate(&mm->op, hb_compute_type_of(mm->acc), hb_scale_type_of(mm->acc)),
               "the matmul descriptor");
     HB_TRY(set_operations(mm));
     HB_TRY(create_layouts(mm));
@@ -110,8 +89,6 @@ hb_status hb_lt_matmul_create(hb_lt_matmul *mm, hb_acc_class acc, hb_b_layout b_
     mm->n = n;
     mm->k = k;
     mm->workspace_bytes = workspace_bytes;
-    mm->alpha_f32 = 1.0f;
-    mm->alpha_f16 = 0x3C00; /* 1.0 in IEEE binary16; beta stays 0 */
     if (workspace_bytes)
         HB_CUDA_TRY(cudaMalloc(&mm->workspace, workspace_bytes));
     return create_descriptors(mm);
@@ -182,11 +159,9 @@ hb_status hb_lt_matmul_check_algo(hb_lt_matmul *mm, const cublasLtMatmulAlgo_t *
 cublasStatus_t hb_lt_matmul_run(hb_lt_matmul *mm, const cublasLtMatmulAlgo_t *algo, const uint16_t *a,
                                  const uint16_t *b, uint16_t *c, cudaStream_t stream)
 {
-    const int fp16 = mm->acc == HB_ACC_FP16;
-    const void *alpha = fp16 ? (const void *)&mm->alpha_f16 : (const void *)&mm->alpha_f32;
-    const void *beta = fp16 ? (const void *)&mm->beta_f16 : (const void *)&mm->beta_f32;
-    return cublasLtMatmul(mm->handle, mm->op, alpha, b, mm->a_layout, a, mm->b_layout, beta, c, mm->c_layout, c,
-                          mm->c_layout, algo, mm->workspace, mm->workspace_bytes, stream);
+    return cublasLtMatmul(mm->handle, mm->op, hb_scale_one(mm->acc), b, mm->a_layout, a, mm->b_layout,
+                          hb_scale_zero(mm->acc), c, mm->c_layout, c, mm->c_layout, algo, mm->workspace,
+                          mm->workspace_bytes, stream);
 }
 
 static hb_status config_attribute(const cublasLtMatmulAlgo_t *algo, cublasLtMatmulAlgoConfigAttributes_t attribute,

@@ -32,9 +32,6 @@ typedef struct hb_lt_matmul {
     long m, n, k;
     void *workspace;
     size_t workspace_bytes;
-    /* alpha = 1, beta = 0 in the scale type: float (fp32 class) or fp16 bits */
-    float alpha_f32, beta_f32;
-    uint16_t alpha_f16, beta_f16;
 } hb_lt_matmul;
 
 
@@ -67,9 +64,5 @@ hb_status hb_lt_algo_describe(const cublasLtMatmulAlgo_t *algo, hb_algo_record *
 /* "id=21 tile=128x256 stages=64x4 splitk=1 reduction=none swizzle=0 custom=0
  * inner=MMA16816 cluster=2x1x1" */
 void hb_lt_algo_text(const hb_algo_record *algo, char *out, size_t size);
-
-/* The compute and scale type names of a class, as the results print them. */
-const char *hb_lt_compute_type_name(hb_acc_class acc);
-const char *hb_lt_scale_type_name(hb_acc_class acc);
 
 #endif

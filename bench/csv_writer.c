@@ -128,8 +128,8 @@ static void write_algorithm(FILE *out, const hb_algo_record *a)
     text(out, a->source);
     num(out, a->rank >= 0 ? a->rank : NAN);
     num(out, a->heuristic_results);
-    num(out, strcmp(a->source, "heuristic") && strcmp(a->source, "fallback") ? a->search_s : NAN);
-    num(out, strcmp(a->source, "heuristic") && strcmp(a->source, "fallback") ? a->search_median_us : NAN);
+    num(out, hb_algo_from_search(a) ? a->search_s : NAN);
+    num(out, hb_algo_from_search(a) ? a->search_median_us : NAN);
     num(out, a->setup_s);
 }
 

@@ -17,6 +17,14 @@
 
 const char *hb_harness_commit(void) { return HB_GIT_COMMIT; }
 
+/* cuBLAS / cuBLASLt versions: major*10000 + minor*100 + patch. */
+static json_t *library_version(long encoded)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%ld.%ld.%ld", encoded / 10000, (encoded / 100) % 100, encoded % 100);
+    return json_string(text);
+}
+
 static json_t *version_string(int encoded, int major_div, int minor_div, int minor_mod)
 {
     char text[32];
@@ -61,15 +69,11 @@ static json_t *gpu_object(const hb_device_info *d)
 static json_t *software_object(const hb_device_info *d)
 {
     json_t *sw = json_object();
-    char cublas[32];
-    snprintf(cublas, sizeof cublas, "%d.%d.%d", d->cublas_version / 10000, (d->cublas_version / 100) % 100,
-             d->cublas_version % 100);
+
     json_object_set_new(sw, "cuda_driver", version_string(d->driver_version, 1000, 10, 100));
     json_object_set_new(sw, "cuda_runtime", version_string(d->runtime_version, 1000, 10, 100));
-    json_object_set_new(sw, "cublas", json_string(cublas));
-    snprintf(cublas, sizeof cublas, "%ld.%ld.%ld", d->cublaslt_version / 10000, (d->cublaslt_version / 100) % 100,
-             d->cublaslt_version % 100);
-    json_object_set_new(sw, "cublaslt", json_string(cublas));
+    json_object_set_new(sw, "cublas", library_version(d->cublas_version));
+    json_object_set_new(sw, "cublaslt", library_version(d->cublaslt_version));
     json_object_set_new(sw, "nvidia_driver", json_string(d->driver));
     json_object_set_new(sw, "harness_commit", json_string(hb_harness_commit()));
     return sw;

@@ -44,6 +44,12 @@ typedef struct hb_algo_record {
     double setup_s;               /* this run's set-up of the baseline (query, search or cache lookup), seconds */
 } hb_algo_record;
 
+/* 1 if a search chose the algorithm (in this run or, through the cache, an earlier one). */
+static inline int hb_algo_from_search(const hb_algo_record *a)
+{
+    return a->source[0] == 's' || a->source[0] == 'c'; /* "search" or "cache" */
+}
+
 /* What the results record about how a participant computes. */
 typedef struct hb_participant_desc {
     char compute_type[40];   /* e.g. CUBLAS_COMPUTE_32F, or the candidate's claimed class */

@@ -34,7 +34,7 @@ static void print_algorithms(FILE *out, const hb_config_result *r)
         char text[192];
         hb_lt_algo_text(a, text, sizeof text);
         fprintf(out, "  %-22s %s; %s, rank %d of %d", p->name, text, a->source, a->rank, a->heuristic_results);
-        if (!strcmp(a->source, "search") || !strcmp(a->source, "cache"))
+        if (hb_algo_from_search(a))
             fprintf(out, ", search %.2f s%s", a->search_s, a->source[0] == 'c' ? " (earlier run)" : "");
         fprintf(out, ", set-up %.2f s\n", a->setup_s);
     }
