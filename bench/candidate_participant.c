@@ -79,8 +79,13 @@ static hb_status candidate_poison(hb_participant *self, const hb_gemm_io *io, cu
     return HB_OK;
 }
 
+static const hb_participant_ops candidate_ops;
+
 hb_gemm_io hb_candidate_kernel_io(const hb_participant *candidate, const hb_gemm_io *io)
 {
+    /* An A/A run's candidate is a library baseline (bench/config_eval.c): no padding of its own. */
+    if (candidate->ops != &candidate_ops)
+        return *io;
     return padded_io(candidate->impl, io);
 }
 

@@ -14,7 +14,8 @@ hb_status hb_candidate_participant_create(const hb_manifest *manifest, const hb_
                                           hb_acc_class run_acc, long m, long n, long k, hb_participant *out);
 
 /* The buffers and dimensions the kernel itself sees: the padded copies
- * when it pads, else `io`.  The checks hash these inputs. */
+ * when it pads, else `io` (also for a baseline timed as the candidate by
+ * --aa).  The checks hash these inputs. */
 hb_gemm_io hb_candidate_kernel_io(const hb_participant *candidate, const hb_gemm_io *io);
 
 #endif

@@ -13,6 +13,7 @@
 void hb_cli_print_help(FILE *stream)
 {
     fputs("usage: hgemm-bench run   --candidate PATH --mnk M,N,K [--mnk M,N,K ...] [options]\n"
+          "       hgemm-bench run   --aa BASELINE --mnk M,N,K [...] [options]\n"
           "       hgemm-bench check --candidate PATH --mnk M,N,K [...] [options]\n"
           "       hgemm-bench gate  --candidate PATH --mnk M,N,K [...] [--vs NAME] [--min-speedup X]\n"
           "                         [--verdict FILE] [options]\n"
@@ -20,7 +21,7 @@ void hb_cli_print_help(FILE *stream)
           "\n"
           "run:   checks an HGEMM candidate (a cubin plus manifest, or a folder of them), then\n"
           "       times it against the torch-equivalent, cuBLAS NN/TN, cuBLASLt-heuristic NN/TN and\n"
-          "       cuBLASLt-autotune NN/TN baselines (offline mode).  check: the correctness checks\n"
+          "       cuBLASLt-autotune NN/TN baselines.  check: the correctness checks\n"
           "       only.  gate: run, then exit 0 only if every configuration passed every check and\n"
           "       met the speedup threshold.\n"
           "\n"
@@ -48,6 +49,20 @@ void hb_cli_print_help(FILE *stream)
           "                     ~/.cache/hgemm-bench, file cublaslt-autotune.tsv)\n"
           "  --retune           search again even where the cache has a choice, and replace it\n"
           "  --no-autotune-search  where the cache has no choice, use the heuristic's top pick\n"
+          "timing options:\n"
+          "  --mode MODE        offline (default: rounds back to back) or server (random idle gaps)\n"
+          "  --qps Q            server mode: mean arrival rate, 1/Q s mean gap (default 500)\n"
+          "  --mean-gap-ms MS   server mode: the mean idle gap instead (default 2)\n"
+          "  --gap WHERE        server mode: per-call (default: before every call) or per-round\n"
+          "  --l2 POLICY        fresh (default: new inputs every round), flush (L2 flushed before\n"
+          "                     every call) or warm (the same inputs every round)\n"
+          "  --target-ci PCT    end the timed window once every baseline's 95% CI half-width is\n"
+          "                     below PCT percent (after --min-time-s); --time-s is then the cap\n"
+          "  --min-time-s S     least timed window with --target-ci (default 5)\n"
+          "  --aa BASELINE      A/A calibration: a second instance of BASELINE (torch, cublas-nn,\n"
+          "                     cublas-tn, cublaslt-heuristic-nn|tn, cublaslt-autotune-nn|tn) is\n"
+          "                     timed as the candidate; replaces --candidate (run only)\n"
+          "  --raw              save every sample in <run>/raw/<config>.bin (docs/results.md)\n"
           "gate options:\n"
           "  --vs NAME          baseline for the threshold (default torch): torch, cublas-nn,\n"
           "                     cublas-tn, cublas-max, cublaslt-heuristic-nn|tn|max,\n"
@@ -59,6 +74,15 @@ void hb_cli_print_help(FILE *stream)
           "  4 candidate unsupported here, 5 CUDA/cuBLAS error, 6 candidate incorrect,\n"
           "  7 results not writable, 8 candidate crashed or hung, 9 too slow (gate) (docs/cli.md)\n",
           stream);
+}
+
+const char *hb_candidate_label(const hb_run_options *run)
+{
+    static char label[80];
+    if (!run->aa)
+        return run->candidate_path ? run->candidate_path : "";
+    snprintf(label, sizeof label, "aa:%s", run->aa);
+    return label;
 }
 
 static hb_status usage_error(const char *fmt, const char *arg) HB_PRINTF(1, 0);
@@ -152,12 +176,18 @@ static void set_run_defaults(hb_run_options *run)
     run->acc = HB_ACC_FP32;
     run->workspace_bytes = HB_DEFAULT_WORKSPACE_BYTES;
     run->autotune_search = 1;
+    run->mode = HB_MODE_OFFLINE;
+    run->gap = HB_GAP_PER_CALL;
+    run->mean_gap_ms = HB_DEFAULT_MEAN_GAP_MS;
+    run->l2 = HB_L2_FRESH;
+    run->min_time_s = HB_DEFAULT_MIN_TIME_S;
 }
 
 enum { OPT_CANDIDATE = 256, OPT_MNK, OPT_WARMUP, OPT_TIME, OPT_SEED, OPT_OUT, OPT_DEVICE,
        OPT_NO_PROGRESS, OPT_HELP, OPT_EXACT_REPS, OPT_EXACT_TIME, OPT_SPOT_CHECKS, OPT_SANITIZE, OPT_TIMEOUT,
        OPT_NO_ISOLATE, OPT_VERDICT, OPT_VS, OPT_MIN_SPEEDUP, OPT_ACC, OPT_WORKSPACE, OPT_AUTOTUNE_CACHE, OPT_RETUNE,
-       OPT_NO_AUTOTUNE_SEARCH };
+       OPT_NO_AUTOTUNE_SEARCH, OPT_MODE, OPT_QPS, OPT_MEAN_GAP, OPT_GAP, OPT_L2, OPT_TARGET_CI, OPT_MIN_TIME, OPT_AA,
+       OPT_RAW };
 
 static hb_status parse_count(const char *flag, const char *text, long low, long high, int *out)
 {
@@ -234,6 +264,79 @@ static hb_status parse_baseline_option(int option, const char *arg, hb_run_optio
     }
 }
 
+static hb_status parse_positive(const char *text, double high, const char *message, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double value = strtod(text, &end);
+    if (errno != 0 || end == text || *end != '\0' || !isfinite(value) || value <= 0 || value > high)
+        return usage_error(message, text);
+    *out = value;
+    return HB_OK;
+}
+
+static hb_status parse_aa(const char *text, const char **out)
+{
+    for (int i = 0; i < HB_N_TIMED_BASELINES; i++)
+        if (!strcmp(text, hb_timed_baseline_names[i])) {
+            *out = hb_timed_baseline_names[i];
+            return HB_OK;
+        }
+    return usage_error("--aa expects a timed baseline: torch, cublas-nn, cublas-tn, cublaslt-heuristic-nn, "
+                       "cublaslt-heuristic-tn, cublaslt-autotune-nn or cublaslt-autotune-tn; got '%s'", text);
+}
+
+/* Timing flags; `seen` records which pacing flags were given, for the checks after parsing. */
+static hb_status parse_timing_option(int option, const char *arg, hb_run_options *run, unsigned *seen)
+{
+    double value;
+    *seen |= 1u << (option - OPT_MODE);
+    switch (option) {
+    case OPT_MODE: return hb_mode_parse(arg, &run->mode) ? HB_OK : usage_error("--mode expects offline or server, got '%s'", arg);
+    case OPT_QPS:
+        HB_TRY(parse_positive(arg, 1e6, "--qps expects calls per second in (0, 1e6], got '%s'", &value));
+        if (1000.0 / value > 10000.0)
+            return usage_error("--qps: a mean gap over 10 s is not a benchmark (got '%s')", arg);
+        run->mean_gap_ms = 1000.0 / value;
+        return HB_OK;
+    case OPT_MEAN_GAP:
+        return parse_positive(arg, 10000.0, "--mean-gap-ms expects milliseconds in (0, 10000], got '%s'",
+                              &run->mean_gap_ms);
+    case OPT_GAP: return hb_gap_parse(arg, &run->gap) ? HB_OK : usage_error("--gap expects per-call or per-round, got '%s'", arg);
+    case OPT_L2:
+        return hb_l2_policy_parse(arg, &run->l2) ? HB_OK : usage_error("--l2 expects fresh, flush or warm, got '%s'", arg);
+    case OPT_TARGET_CI:
+        HB_TRY(parse_positive(arg, 100.0, "--target-ci expects a percentage in (0, 100], got '%s'", &value));
+        run->target_ci = value / 100.0;
+        return HB_OK;
+    case OPT_MIN_TIME:
+        return parse_seconds("--min-time-s expects seconds in 0..86400, got '%s'", arg, &run->min_time_s);
+    case OPT_AA: return parse_aa(arg, &run->aa);
+    case OPT_RAW: run->raw = 1; return HB_OK;
+    default: return HB_ERR_USAGE;
+    }
+}
+
+#define SEEN(option) (seen & (1u << ((option) - OPT_MODE)))
+
+/* Flags that only make sense together. */
+static hb_status check_timing_options(const hb_run_options *run, unsigned seen, hb_command command)
+{
+    if (SEEN(OPT_QPS) && SEEN(OPT_MEAN_GAP))
+        return usage_error("--qps and --mean-gap-ms set the same thing; give one%s", "");
+    if (run->mode != HB_MODE_SERVER && (SEEN(OPT_QPS) || SEEN(OPT_MEAN_GAP) || SEEN(OPT_GAP)))
+        return usage_error("--qps, --mean-gap-ms and --gap apply to --mode server%s", "");
+    if (SEEN(OPT_MIN_TIME) && run->target_ci <= 0)
+        return usage_error("--min-time-s applies with --target-ci%s", "");
+    if (run->aa && command != HB_CMD_RUN)
+        return usage_error("--aa is a calibration for 'run'%s", "");
+    if (run->aa && run->candidate_path)
+        return usage_error("--aa %s times a baseline as the candidate; drop --candidate", run->aa);
+    if (run->aa && run->sanitize)
+        return usage_error("--sanitize checks a candidate's kernel; it does not apply to --aa %s", run->aa);
+    return HB_OK;
+}
+
 static hb_status parse_check_option(int option, const char *arg, hb_run_options *run)
 {
     switch (option) {
@@ -308,10 +411,20 @@ static hb_status parse_run(int argc, char **argv, hb_cli *cli, hb_command comman
         {"autotune-cache", required_argument, NULL, OPT_AUTOTUNE_CACHE},
         {"retune", no_argument, NULL, OPT_RETUNE},
         {"no-autotune-search", no_argument, NULL, OPT_NO_AUTOTUNE_SEARCH},
+        {"mode", required_argument, NULL, OPT_MODE},
+        {"qps", required_argument, NULL, OPT_QPS},
+        {"mean-gap-ms", required_argument, NULL, OPT_MEAN_GAP},
+        {"gap", required_argument, NULL, OPT_GAP},
+        {"l2", required_argument, NULL, OPT_L2},
+        {"target-ci", required_argument, NULL, OPT_TARGET_CI},
+        {"min-time-s", required_argument, NULL, OPT_MIN_TIME},
+        {"aa", required_argument, NULL, OPT_AA},
+        {"raw", no_argument, NULL, OPT_RAW},
         {"help", no_argument, NULL, OPT_HELP},
         {NULL, 0, NULL, 0}};
     hb_run_options *run = &cli->run;
     set_run_defaults(run);
+    unsigned seen = 0; /* timing flags given */
     optind = 0; /* 0, not 1: glibc then also resets its scan state inside a -xyz cluster */
     opterr = 0; /* we word the messages ourselves */
     int option;
@@ -330,12 +443,16 @@ static hb_status parse_run(int argc, char **argv, hb_cli *cli, hb_command comman
             return usage_error("unknown option '%s'", argv[optind - 1]);
         if (option == ':')
             return usage_error("option '%s' needs a value", argv[optind - 1]);
-        HB_TRY(parse_run_option(option, optarg, run));
+        if (option >= OPT_MODE && option <= OPT_RAW)
+            HB_TRY(parse_timing_option(option, optarg, run, &seen));
+        else
+            HB_TRY(parse_run_option(option, optarg, run));
     }
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
-    if (!run->candidate_path)
-        return usage_error("%s: --candidate PATH is required", name);
+    HB_TRY(check_timing_options(run, seen, command));
+    if (!run->candidate_path && !run->aa)
+        return usage_error("%s: --candidate PATH (or, for an A/A calibration, --aa BASELINE) is required", name);
     if (run->n_configs == 0)
         return usage_error("%s: at least one --mnk M,N,K is required", name);
     if (run->retune && !run->autotune_search)

@@ -8,6 +8,7 @@
 
 #include "gemm_types.h"
 #include "hb_status.h"
+#include "timing_policy.h"
 
 /* Largest accepted M, N or K: keeps every index of a 16-bit-element matrix
  * inside a signed 32-bit kernel parameter's reach per dimension. */
@@ -51,6 +52,16 @@ typedef struct hb_run_options {
     const char *autotune_cache; /* cache file; NULL: the default path; "none": no cache */
     int retune;            /* search again even where the cache has an answer */
     int autotune_search;   /* 0: no search; a cache miss takes the heuristic's pick (default 1) */
+    /* timing (protocol section 3) */
+    hb_mode mode;          /* offline (default) or server */
+    hb_gap_placement gap;  /* server mode: a gap before every call (default) or once per round */
+    double mean_gap_ms;    /* server mode: mean of the exponential idle gap, milliseconds */
+    hb_l2_policy l2;       /* fresh (default), flush or warm */
+    double target_ci;      /* --target-ci: stop once every CI half-width is below this fraction; 0: off */
+    double min_time_s;     /* with --target-ci: the least timed window, seconds (default 5, at most time_s) */
+    const char *aa;        /* --aa NAME: that baseline, a second instance, timed as the candidate; NULL: none */
+    int raw;               /* --raw: every sample into <run>/raw/ */
+    const char *raw_dir;   /* set by the run command: where --raw files go */
 } hb_run_options;
 
 typedef struct hb_cli {
@@ -65,9 +76,16 @@ hb_status hb_cli_parse(int argc, char **argv, hb_cli *cli);
 /* Default of --workspace: 32 MiB, PyTorch's cuBLAS workspace on Hopper. */
 #define HB_DEFAULT_WORKSPACE_BYTES ((size_t)32 << 20)
 
+/* Default of --min-time-s: the least timed window before --target-ci may
+ * end it, so a transient at the window's start cannot. */
+#define HB_DEFAULT_MIN_TIME_S 5.0
+
 /* Parses "M,N,K" strictly: three positive decimal integers <= HB_MAX_DIM. */
 hb_status hb_parse_mnk(const char *text, hb_mnk *out);
 
 void hb_cli_print_help(FILE *stream);
+
+/* What the results call the candidate: its path, or "aa:<baseline>" with --aa. */
+const char *hb_candidate_label(const hb_run_options *run);
 
 #endif

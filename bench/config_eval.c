@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../baselines/baseline_names.h"
 #include "../baselines/cublas_baselines.h"
 #include "../baselines/cublaslt_baselines.h"
 #include "../verify/checked_call.h"
@@ -12,8 +13,10 @@
 #include "cuda_check.h"
 #include "device_info.h"
 #include "isolate.h"
+#include "input_policy.h"
 #include "max_rows.h"
 #include "problem.h"
+#include "raw_samples.h"
 
 #define N_CUBLAS_BASELINES 3
 #define N_LT_BASELINES 4
@@ -22,6 +25,7 @@
 
 typedef struct config_state {
     const hb_run_options *options;
+    size_t index;
     hb_device_limits limits;
     hb_device_info device;
     hb_sample_timer timer;
@@ -31,6 +35,8 @@ typedef struct config_state {
     size_t count;
     hb_problem problem;
     hb_rng rng;
+    hb_rng search_rng;      /* the autotune searches' inputs and orders */
+    hb_input_policy inputs; /* --l2: untimed work around the timed calls */
     hb_progress progress;
     hb_check_result check;  /* deviation check of the timing inputs: the spot checks' bound */
     hb_check_failure failure;
@@ -69,7 +75,7 @@ static void record_participants(hb_config_result *r, hb_participant *const *part
     }
 }
 
-static hb_status summarize(hb_config_result *r, hb_participant_samples *samples)
+static hb_status summarize(hb_config_result *r, hb_participant_samples *samples, uint64_t bootstrap_seed)
 {
     const hb_participant_samples *cand = &samples[CANDIDATE];
     r->rounds = cand->event_ms.len;
@@ -79,8 +85,10 @@ static hb_status summarize(hb_config_result *r, hb_participant_samples *samples)
         HB_TRY(hb_summarize_times(samples[i].wall_ms.data, samples[i].wall_ms.len, &p->wall_ms));
         if (p->is_candidate)
             continue;
-        HB_TRY(hb_summarize_speedup(samples[i].event_ms.data, cand->event_ms.data, r->rounds, &p->speedup_event));
-        HB_TRY(hb_summarize_speedup(samples[i].wall_ms.data, cand->wall_ms.data, r->rounds, &p->speedup_wall));
+        HB_TRY(hb_summarize_speedup(samples[i].event_ms.data, cand->event_ms.data, r->rounds, bootstrap_seed + i,
+                                    &p->speedup_event));
+        HB_TRY(hb_summarize_speedup(samples[i].wall_ms.data, cand->wall_ms.data, r->rounds, bootstrap_seed + i,
+                                    &p->speedup_wall));
     }
     r->measured = 1;
     hb_add_max_rows(r);
@@ -108,13 +116,46 @@ static hb_status spot_after(void *context)
                                   s->timer.stream, &s->failure, &d);
 }
 
+static hb_window_options window_options(config_state *s, hb_spot_check *spot)
+{
+    const hb_run_options *o = s->options;
+    hb_window_options w = {o->warmup_s, o->time_s, spot, hb_input_policy_hooks(&s->inputs),
+                           {o->mode == HB_MODE_SERVER, o->gap == HB_GAP_PER_ROUND, o->mean_gap_ms * 1e-3},
+                           {o->target_ci, o->min_time_s < o->time_s ? o->min_time_s : o->time_s},
+                           o->raw, s->device.uuid};
+    return w;
+}
+
+/* --raw: <run>/raw/<index>_<M>x<N>x<K>.bin (bench/raw_samples.h). */
+static hb_status write_raw(config_state *s, const hb_participant_samples *samples)
+{
+    const hb_run_options *o = s->options;
+    const hb_mnk *c = &s->result->mnk;
+    char path[HB_PATH_MAX + 64];
+    snprintf(path, sizeof path, "%s/%04zu_%ldx%ldx%ld.bin", o->raw_dir, s->index, c->m, c->n, c->k);
+    const char *names[HB_MAX_PARTICIPANTS];
+    for (size_t i = 0; i < s->count; i++)
+        names[i] = s->parts[i]->name;
+    hb_raw_meta meta = {c->m,           c->n,
+                        c->k,           hb_mode_name(o->mode),
+                        hb_gap_name(o->mode, o->gap), o->mode == HB_MODE_SERVER ? o->mean_gap_ms : 0,
+                        hb_l2_policy_name(o->l2), "event_us: CUDA events; wall_us: host clock around launch and sync",
+                        (unsigned long long)hb_config_seed(o->seed, s->index)};
+    return hb_raw_samples_write(path, &meta, names, samples, s->count);
+}
+
 static hb_status measure(config_state *s, hb_participant_samples *samples)
 {
     hb_spot_check spot = {s->options->spot_checks, spot_before, spot_after, s, 0};
-    hb_window_options windows = {s->options->warmup_s, s->options->time_s, &spot};
+    HB_TRY(hb_input_policy_init(&s->inputs, s->options->l2, s->device.l2_bytes, &s->problem, s->parts, s->count,
+                                hb_rng_next(&s->rng), s->timer.stream));
+    hb_window_options windows = window_options(s, &spot);
     hb_status status = hb_measure_windows(s->parts, s->problem.ios, s->count, &s->timer, &s->rng, &windows,
-                                          &s->progress, samples);
+                                          &s->progress, samples, &s->result->window, &s->result->telemetry);
+    hb_input_policy_free(&s->inputs);
     s->result->spot_checks = spot.done;
+    if (status == HB_OK && s->options->raw && s->options->raw_dir)
+        status = write_raw(s, samples);
     return status;
 }
 
@@ -140,7 +181,7 @@ static hb_status check_and_measure(config_state *s)
         status = hb_battery_after_timing(s->parts, s->count, CANDIDATE, &s->problem, &s->rng, s->timer.stream,
                                          &r->battery, &s->failure);
     if (status == HB_OK)
-        status = summarize(r, samples);
+        status = summarize(r, samples, hb_rng_next(&s->rng));
     for (size_t i = 0; i < s->count; i++)
         hb_participant_samples_free(&samples[i]);
     return status;
@@ -158,32 +199,74 @@ static hb_status load_candidate(config_state *s)
                                            &s->candidate);
 }
 
-static hb_status create_cublas_baselines(config_state *s)
+/* Timed baseline `which` (hb_timed_baseline_names order: torch, cublas-nn/tn,
+ * cuBLASLt heuristic nn/tn, autotune nn/tn) into `out`. */
+static hb_status create_baseline(config_state *s, int which, hb_participant *out)
 {
     static const hb_cublas_variant variants[N_CUBLAS_BASELINES] = {HB_TORCH, HB_CUBLAS_NN, HB_CUBLAS_TN};
+    const hb_run_options *o = s->options;
+    if (which < N_CUBLAS_BASELINES)
+        return hb_cublas_baseline_create(variants[which], o->acc, s->device.sm, o->workspace_bytes, s->timer.stream,
+                                         out);
+    const hb_mnk *c = &s->result->mnk;
+    int lt = which - N_CUBLAS_BASELINES;
+    hb_lt_tuning tuning = {&s->device, o->autotune_cache, o->retune, o->autotune_search, &s->search_rng};
+    hb_lt_baseline_spec spec = {lt < 2 ? HB_LT_HEURISTIC : HB_LT_AUTOTUNE, lt % 2 ? HB_B_COL : HB_B_ROW, o->acc,
+                                c->m, c->n, c->k, o->workspace_bytes};
+    hb_status status = hb_cublaslt_baseline_create(&spec, &tuning, s->timer.stream, out);
+    hb_heartbeat(); /* a search may have run */
+    return status;
+}
+
+static hb_status create_cublas_baselines(config_state *s)
+{
     for (int i = 0; i < N_CUBLAS_BASELINES; i++)
-        HB_TRY(hb_cublas_baseline_create(variants[i], s->options->acc, s->device.sm, s->options->workspace_bytes,
-                                         s->timer.stream, &s->baselines[i]));
+        HB_TRY(create_baseline(s, i, &s->baselines[i]));
     return HB_OK;
 }
 
 /* Heuristic NN/TN, then autotune NN/TN (each may search: heartbeats inside). */
 static hb_status create_lt_baselines(config_state *s)
 {
-    const hb_run_options *o = s->options;
-    const hb_mnk *c = &s->result->mnk;
     /* The search draws from its own generator, seeded by one draw of the
      * configuration's: the inputs that follow are the same whether the
      * cache answered or a search ran. */
-    hb_rng search_rng;
-    hb_rng_seed(&search_rng, hb_rng_next(&s->rng));
-    hb_lt_tuning tuning = {&s->device, o->autotune_cache, o->retune, o->autotune_search, &search_rng};
-    for (int i = 0; i < N_LT_BASELINES; i++) {
-        hb_lt_baseline_spec spec = {i < 2 ? HB_LT_HEURISTIC : HB_LT_AUTOTUNE, i % 2 ? HB_B_COL : HB_B_ROW, o->acc,
-                                    c->m, c->n, c->k, o->workspace_bytes};
-        HB_TRY(hb_cublaslt_baseline_create(&spec, &tuning, s->timer.stream, &s->baselines[N_CUBLAS_BASELINES + i]));
-        hb_heartbeat();
-    }
+    hb_rng_seed(&s->search_rng, hb_rng_next(&s->rng));
+    for (int i = N_CUBLAS_BASELINES; i < N_BASELINES; i++)
+        HB_TRY(create_baseline(s, i, &s->baselines[i]));
+    return HB_OK;
+}
+
+static int same_algorithm(const hb_algo_record *a, const hb_algo_record *b)
+{
+    return a->id == b->id && a->splitk == b->splitk && a->swizzle == b->swizzle && a->custom == b->custom &&
+           !strcmp(a->tile, b->tile) && !strcmp(a->stages, b->stages) && !strcmp(a->reduction, b->reduction) &&
+           !strcmp(a->inner, b->inner) && !strcmp(a->cluster, b->cluster);
+}
+
+/* --aa: a second instance of the named baseline (its own handle, workspace
+ * and output) takes the candidate's place.  An A/A pair must run the same
+ * algorithm, which a second autotune search need not pick: the copy then
+ * reads the first's choice from the cache, and a mismatch is an error. */
+static hb_status create_aa_candidate(config_state *s)
+{
+    int which = 0;
+    while (which < N_BASELINES && strcmp(hb_timed_baseline_names[which], s->options->aa) != 0)
+        which++;
+    if (which == N_BASELINES)
+        return hb_fail(HB_ERR_USAGE, "--aa %s: not a timed baseline", s->options->aa);
+    HB_TRY(create_baseline(s, which, &s->candidate));
+    hb_participant *copy = &s->candidate, *original = &s->baselines[which];
+    if (copy->desc.algo.known && !same_algorithm(&copy->desc.algo, &original->desc.algo))
+        return hb_fail(HB_ERR_CUDA, "--aa %s: the second instance chose another algorithm than the first (no "
+                       "autotune cache?); give --autotune-cache FILE so both run the same one", s->options->aa);
+    snprintf(copy->name, sizeof copy->name, "aa:%s", s->options->aa);
+    copy->is_candidate = 1;
+    copy->bounds_deviation = 0;
+    const hb_mnk *c = &s->result->mnk;
+    copy->desc.padded[0] = c->m;
+    copy->desc.padded[1] = c->n;
+    copy->desc.padded[2] = c->k;
     return HB_OK;
 }
 
@@ -194,8 +277,11 @@ static hb_status set_up(config_state *s)
     HB_TRY(hb_sample_timer_create(&s->timer));
     HB_TRY(create_cublas_baselines(s));
     hb_heartbeat();
-    HB_TRY(load_candidate(s)); /* before the cuBLASLt set-up: a candidate that cannot run costs no search */
+    if (!s->options->aa)
+        HB_TRY(load_candidate(s)); /* before the cuBLASLt set-up: a candidate that cannot run costs no search */
     HB_TRY(create_lt_baselines(s));
+    if (s->options->aa)
+        HB_TRY(create_aa_candidate(s));
     s->parts[0] = &s->candidate;
     for (int i = 0; i < N_BASELINES; i++)
         s->parts[1 + i] = &s->baselines[i];
@@ -238,6 +324,7 @@ hb_status hb_evaluate_config(const hb_run_options *options, size_t index, hb_con
     config_state *s = &state;
     memset(s, 0, sizeof *s);
     s->options = options;
+    s->index = index;
     s->result = out;
     hb_config_result_init(out, &options->configs[index]);
     hb_rng_seed(&s->rng, hb_config_seed(options->seed, index));

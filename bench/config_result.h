@@ -23,6 +23,16 @@ typedef struct hb_participant_result {
     hb_speedup_summary speedup_wall;
 } hb_participant_result;
 
+/* The run's timing policy, as the results record it on every row. */
+typedef struct hb_timing_record {
+    hb_mode mode;
+    hb_gap_placement gap;
+    double mean_gap_ms;      /* server mode */
+    hb_l2_policy l2;
+    double target_ci;        /* --target-ci as a fraction; 0: off */
+    char aa_of[64];          /* --aa: the baseline timed as the candidate; "" otherwise */
+} hb_timing_record;
+
 typedef struct hb_config_result {
     hb_mnk mnk;
     hb_status status;                /* HB_OK: every check passed (and measured, unless check-only) */
@@ -37,6 +47,9 @@ typedef struct hb_config_result {
     double seconds;                  /* wall time of the whole configuration, seconds */
     int measured;                    /* timing windows ran */
     size_t rounds;
+    hb_timing_record timing;         /* filled by the run command (bench/run_command.c) */
+    hb_window_report window;         /* what the warm-up and timed windows did */
+    hb_telemetry_summary telemetry;  /* NVML through the timed window */
     size_t count;
     hb_participant_result participants[HB_MAX_PARTICIPANTS];
 } hb_config_result;

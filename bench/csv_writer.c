@@ -19,7 +19,12 @@ static const char *const columns[] = {
     "post_max_abs_dev", "post_dev_bound", "check_seconds", "config_seconds",
     "max_of", "algo_id", "algo_tile", "algo_stages", "algo_splitk", "algo_reduction", "algo_swizzle", "algo_custom",
     "algo_inner_shape", "algo_cluster_shape", "algo_workspace_bytes", "algo_source", "algo_rank", "heuristic_results",
-    "autotune_search_s", "autotune_median_us", "baseline_setup_s", NULL};
+    "autotune_search_s", "autotune_median_us", "baseline_setup_s",
+    "mode", "gap", "mean_gap_ms", "l2_policy", "aa_of", "speedup_ci95_halfwidth", "bootstrap_block",
+    "warmup_rounds", "timed_s", "stopped_by", "target_ci", "final_ci_halfwidth", "gaps", "gap_mean_ms", "gap_fraction",
+    "achieved_rate_per_s", "telemetry", "telemetry_samples", "sm_clock_min_mhz", "sm_clock_mean_mhz",
+    "sm_clock_max_mhz", "sm_clock_min_busy_mhz", "sm_clock_device_max_mhz", "mem_clock_mean_mhz", "temp_max_c",
+    "power_mean_w", "power_max_w", "throttle_reasons", "clock_warning", NULL};
 
 void hb_csv_write_field(FILE *out, const char *text)
 {
@@ -133,6 +138,64 @@ static void write_algorithm(FILE *out, const hb_algo_record *a)
     num(out, a->setup_s);
 }
 
+/* The run's timing policy (every row) and the CI's make-up (baseline rows). */
+static void write_policy(FILE *out, const hb_config_result *r, const hb_participant_result *p, int applies)
+{
+    const hb_timing_record *t = &r->timing;
+    text(out, hb_mode_name(t->mode));
+    text(out, hb_gap_name(t->mode, t->gap));
+    num(out, t->mode == HB_MODE_SERVER ? t->mean_gap_ms : NAN);
+    text(out, hb_l2_policy_name(t->l2));
+    text(out, t->aa_of);
+    num(out, applies ? p->speedup_event.ci95_halfwidth : NAN);
+    num(out, applies ? (double)p->speedup_event.bootstrap_block : NAN);
+}
+
+/* What the windows did: candidate rows of measured configurations. */
+static void write_window(FILE *out, const hb_config_result *r, int applies)
+{
+    const hb_window_report *w = &r->window;
+    int server = r->timing.mode == HB_MODE_SERVER, target = r->timing.target_ci > 0;
+    num(out, applies ? (double)w->warmup_rounds : NAN);
+    num(out, applies ? w->timed_s : NAN);
+    text(out, applies ? w->stopped_by : "");
+    num(out, applies && target ? r->timing.target_ci : NAN);
+    num(out, applies && target ? w->final_halfwidth : NAN);
+    num(out, applies && server ? (double)w->gaps : NAN);
+    num(out, applies && server ? w->gap_mean_ms : NAN);
+    num(out, applies && server ? w->gap_fraction : NAN);
+    num(out, applies && server ? w->achieved_rate_per_s : NAN);
+}
+
+static double mhz(int value, int applies)
+{
+    return applies && value >= 0 ? value : NAN;
+}
+
+/* NVML through the timed window: candidate rows of measured configurations. */
+static void write_telemetry(FILE *out, const hb_telemetry_summary *t, int measured)
+{
+    int on = measured && t->available;
+    char reasons[160] = "", warning[256] = "";
+    if (on) {
+        hb_throttle_reason_names(t->reasons_seen, reasons, sizeof reasons);
+        hb_telemetry_warning(t, warning, sizeof warning);
+    }
+    text(out, measured ? (t->available ? "nvml" : t->why) : "");
+    num(out, on ? (double)t->samples : NAN);
+    num(out, mhz(t->sm_min_mhz, on));
+    num(out, on && t->sm_mean_mhz >= 0 ? t->sm_mean_mhz : NAN);
+    num(out, mhz(t->sm_max_mhz, on));
+    num(out, mhz(t->sm_min_busy_mhz, on));
+    num(out, mhz(t->sm_device_max_mhz, on));
+    num(out, on && t->mem_mean_mhz >= 0 ? t->mem_mean_mhz : NAN);
+    num(out, mhz(t->temp_max_c, on));
+    num(out, on && t->power_mean_w >= 0 ? t->power_mean_w : NAN);
+    num(out, on && t->power_max_w >= 0 ? t->power_max_w : NAN);
+    text(out, reasons);
+    text(out, warning);
+}
+
 static const char *role_of(const hb_participant_result *p)
 {
     return p->is_candidate ? "candidate" : p->max_of[0] ? "baseline-max" : "baseline";
@@ -170,6 +233,9 @@ static void write_row(FILE *out, const char *run_id, const char *acc_class, cons
     write_checks(out, r, p->is_candidate);
     text(out, p->max_of);
     write_algorithm(out, &p->desc.algo);
+    write_policy(out, r, p, r->measured && !p->is_candidate);
+    write_window(out, r, r->measured && p->is_candidate);
+    write_telemetry(out, &r->telemetry, r->measured && p->is_candidate);
     fputc('\n', out);
 }
 

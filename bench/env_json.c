@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "json_file.h"
 #include "measure.h"
+#include "stats.h"
 
 #ifndef HB_GIT_COMMIT
 #define HB_GIT_COMMIT "unknown"
@@ -92,16 +93,51 @@ static json_t *autotune_object(const hb_run_options *o)
     return a;
 }
 
+static json_t *server_object(const hb_run_options *o)
+{
+    if (o->mode != HB_MODE_SERVER)
+        return json_null();
+    json_t *server = json_object();
+    json_object_set_new(server, "gap", json_string(hb_gap_name(o->mode, o->gap)));
+    json_object_set_new(server, "gap_distribution", json_string("exponential"));
+    json_object_set_new(server, "mean_gap_ms", json_real(o->mean_gap_ms));
+    json_object_set_new(server, "qps", json_real(1000.0 / o->mean_gap_ms));
+    json_object_set_new(server, "gaps_in_times", json_boolean(0));
+    return server;
+}
+
+static json_t *stopping_object(const hb_run_options *o)
+{
+    json_t *stop = json_object();
+    json_object_set_new(stop, "target_ci_halfwidth", o->target_ci > 0 ? json_real(o->target_ci) : json_null());
+    json_object_set_new(stop, "min_time_s", o->target_ci > 0 ? json_real(o->min_time_s) : json_null());
+    json_object_set_new(stop, "min_rounds", json_integer(o->target_ci > 0 ? HB_TARGET_CI_MIN_ROUNDS : HB_MIN_TIMED_ROUNDS));
+    json_object_set_new(stop, "cap_s", json_real(o->time_s));
+    return stop;
+}
+
 static json_t *method_object(const hb_run_context *ctx)
 {
     const hb_run_options *o = ctx->options;
     json_t *m = json_object();
-    json_object_set_new(m, "mode", json_string("offline"));
+    json_object_set_new(m, "mode", json_string(hb_mode_name(o->mode)));
+    json_object_set_new(m, "server", server_object(o));
     json_object_set_new(m, "acc_class", json_string(ctx->acc_class));
     json_object_set_new(m, "warmup_s", json_real(o->warmup_s));
     json_object_set_new(m, "time_s", json_real(o->time_s));
     json_object_set_new(m, "min_timed_rounds", json_integer(HB_MIN_TIMED_ROUNDS));
-    json_object_set_new(m, "l2_policy", json_string("warm: the same inputs every round"));
+    json_object_set_new(m, "l2_policy", json_string(hb_l2_policy_name(o->l2)));
+    json_object_set_new(m, "l2_policy_description", json_string(hb_l2_policy_description(o->l2)));
+    json_object_set_new(m, "stopping", stopping_object(o));
+    json_object_set_new(m, "confidence_interval",
+                        json_string("95 % circular moving-block bootstrap of the mean log ratio (block cbrt(rounds), "
+                                    "percentile interval)"));
+    json_object_set_new(m, "bootstrap_resamples", json_integer(HB_BOOTSTRAP_RESAMPLES));
+    json_object_set_new(m, "aa", o->aa ? json_string(o->aa) : json_null());
+    json_object_set_new(m, "raw", json_boolean(o->raw));
+    json_object_set_new(m, "telemetry",
+                        json_string("NVML (loaded at run time) every 50 ms through each timed window: SM and memory "
+                                    "clocks, temperature, power, clock event reasons"));
     json_object_set_new(m, "inputs", json_string("N(0,1) fp16, generated on the GPU from the seed"));
     json_object_set_new(m, "headline_timer", json_string("cuda-events"));
     json_object_set_new(m, "headline_statistic", json_string("geometric mean of paired per-round ratios, minus 1"));
@@ -133,7 +169,7 @@ static json_t *env_object(const hb_run_context *ctx)
     json_object_set_new(root, "command_line", json_string(ctx->command_line));
     json_object_set_new(root, "seed", json_integer((json_int_t)ctx->options->seed));
     json_object_set_new(root, "seed_from_clock", json_boolean(!ctx->options->seed_given));
-    json_object_set_new(root, "candidate", json_string(ctx->options->candidate_path));
+    json_object_set_new(root, "candidate", json_string(hb_candidate_label(ctx->options)));
     json_object_set_new(root, "gpu", gpu_object(ctx->device));
     json_object_set_new(root, "software", software_object(ctx->device));
     json_object_set_new(root, "method", method_object(ctx));

@@ -10,6 +10,7 @@
 #include "rng.h"
 #include "sample_timer.h"
 #include "sample_vec.h"
+#include "telemetry.h"
 
 #define HB_MIN_TIMED_ROUNDS 10
 #define HB_MAX_PARTICIPANTS 16
@@ -27,22 +28,72 @@ typedef struct hb_spot_check {
     int done;                           /* spot checks that ran */
 } hb_spot_check;
 
+/* Untimed work around the calls, set by the L2 policy (bench/timing_policy.h). */
+typedef struct hb_input_hooks {
+    /* Before every round (--l2 fresh): new inputs; `timing_inputs` asks for
+     * the inputs the spot checks' reference belongs to.  NULL: none. */
+    hb_status (*before_round)(void *context, int timing_inputs);
+    /* Before every call (--l2 flush): evict the inputs from L2.  NULL: none. */
+    hb_status (*before_call)(void *context);
+    void *context;
+} hb_input_hooks;
+
+/* Server mode: an exponential idle gap before every call or every round. */
+typedef struct hb_pacing {
+    int server;        /* 0: offline, back to back */
+    int per_round;     /* 1: one gap per round, before its first call */
+    double mean_gap_s; /* mean of the exponential gap, seconds */
+} hb_pacing;
+
+/* --target-ci: end the timed window once every baseline's CI half-width of
+ * the headline is below `halfwidth`, after `min_time_s` and
+ * HB_TARGET_CI_MIN_ROUNDS rounds; the window's length stays the cap. */
+typedef struct hb_stop_rule {
+    double halfwidth;  /* fraction, 0.01 = 1 %; 0: off */
+    double min_time_s;
+} hb_stop_rule;
+
+#define HB_TARGET_CI_MIN_ROUNDS 100
+#define HB_TARGET_CI_EVERY_S 1.0 /* seconds between two checks of the rule: each costs a bootstrap */
+
 typedef struct hb_window_options {
     double warmup_s;
     double time_s;
-    hb_spot_check *spot; /* NULL: none */
+    hb_spot_check *spot;   /* NULL: none */
+    hb_input_hooks inputs;
+    hb_pacing pacing;
+    hb_stop_rule stop;
+    int keep_detail;       /* 1: also keep each call's slot, start and gap (--raw) */
+    const char *telemetry_uuid; /* sample NVML through the timed window for this GPU; NULL: no telemetry */
 } hb_window_options;
+
+/* What the windows did: into the results (plain data). */
+typedef struct hb_window_report {
+    size_t warmup_rounds, timed_rounds;
+    double warmup_s, timed_s;   /* wall length of each window, seconds */
+    char stopped_by[16];        /* "time", "target-ci" or "time-cap" (--target-ci not met) */
+    double final_halfwidth;     /* with --target-ci: the largest CI half-width at the end (fraction) */
+    size_t gaps;                /* idle gaps slept in the timed window */
+    double gap_mean_ms;         /* their measured mean, milliseconds */
+    double gap_fraction;        /* share of the timed window spent in gaps */
+    double achieved_rate_per_s; /* gaps (arrivals) per second of timed window: calls/s per-call, rounds/s per-round */
+} hb_window_report;
 
 /* Samples of one participant in the timed window, index = round. */
 typedef struct hb_participant_samples {
     hb_sample_vec event_ms;
     hb_sample_vec wall_ms;
+    /* Kept only for --raw (hb_window_options.keep_detail): */
+    hb_sample_vec slot;    /* the call's position in its round's shuffled order, 0-based */
+    hb_sample_vec start_s; /* seconds from the timed window's start to the call's start */
+    hb_sample_vec gap_ms;  /* idle gap slept just before this call, milliseconds (0 offline) */
 } hb_participant_samples;
 
 /* `ios[i]` is participant i's view of the problem (its own output buffer). */
 hb_status hb_measure_windows(hb_participant *const *participants, const hb_gemm_io *ios, size_t count,
                              hb_sample_timer *timer, hb_rng *rng, const hb_window_options *options,
-                             hb_progress *progress, hb_participant_samples *samples);
+                             hb_progress *progress, hb_participant_samples *samples, hb_window_report *report,
+                             hb_telemetry_summary *telemetry);
 
 void hb_participant_samples_free(hb_participant_samples *samples);
 

@@ -77,6 +77,7 @@ hb_status hb_problem_fill(hb_problem *p, hb_input_kind kind, uint64_t seed, cuda
     HB_CUDA_TRY(fill_one(b, in->k, in->n, 0, kind, seed + 1, density, stream));
     HB_CUDA_TRY(fill_one(b_col, in->k, in->n, 1, kind, seed + 1, density, stream));
     HB_CUDA_TRY(cudaStreamSynchronize(stream));
+    p->seed = seed;
     return HB_OK;
 }
 

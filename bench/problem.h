@@ -12,6 +12,7 @@ typedef struct hb_problem {
     hb_gemm_io ios[HB_MAX_PARTICIPANTS]; /* inputs plus participant i's output */
     float *reference;
     size_t count;
+    uint64_t seed;             /* seed of the last fill: --l2 fresh restores the timing inputs from it */
 } hb_problem;
 
 typedef enum hb_input_kind {

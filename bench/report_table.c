@@ -40,11 +40,46 @@ static void print_algorithms(FILE *out, const hb_config_result *r)
     }
 }
 
+/* The windows' length, pacing and what ended them. */
+static void print_window(FILE *out, const hb_config_result *r)
+{
+    const hb_window_report *w = &r->window;
+    const hb_timing_record *t = &r->timing;
+    fprintf(out, "  %s mode, L2 %s; timed %.1f s, %zu rounds, ended by %s", hb_mode_name(t->mode),
+            hb_l2_policy_name(t->l2), w->timed_s, w->timed_rounds, w->stopped_by);
+    if (t->target_ci > 0)
+        fprintf(out, " (widest CI half-width %.2f%%, target %.2f%%)", w->final_halfwidth * 100, t->target_ci * 100);
+    if (t->mode == HB_MODE_SERVER)
+        fprintf(out, "; %s gaps, mean %.2f ms asked, %.2f ms slept, %.0f/s, %.0f%% of the window idle",
+                hb_gap_name(t->mode, t->gap), t->mean_gap_ms, w->gap_mean_ms, w->achieved_rate_per_s,
+                w->gap_fraction * 100);
+    fputc('\n', out);
+}
+
+/* Clocks, temperature, power and throttling seen through the timed window. */
+static void print_telemetry(FILE *out, const hb_telemetry_summary *t)
+{
+    if (!t->available) {
+        fprintf(out, "  telemetry: none (%s)\n", t->why);
+        return;
+    }
+    char reasons[160], warning[256];
+    hb_throttle_reason_names(t->throttle_reasons, reasons, sizeof reasons);
+    fprintf(out, "  telemetry (%zu samples): SM clock min %d / mean %.0f / max %d MHz (device max %d), memory %.0f MHz, "
+                 "%d C max, %.0f W mean, throttle: %s\n",
+            t->samples, t->sm_min_mhz, t->sm_mean_mhz, t->sm_max_mhz, t->sm_device_max_mhz, t->mem_mean_mhz,
+            t->temp_max_c, t->power_mean_w, reasons);
+    if (hb_telemetry_warning(t, warning, sizeof warning))
+        fprintf(out, "  WARNING: %s\n", warning);
+}
+
 void hb_report_config(FILE *out, const hb_config_result *r)
 {
     print_verdict(out, r);
     if (!r->measured)
         return;
+    print_window(out, r);
+    print_telemetry(out, &r->telemetry);
     fprintf(out, "  %-22s %12s %9s %7s %12s  %-19s %9s\n", "participant", "median(us)", "TFLOP/s", "noise",
             "speedup", "95% CI", "paper");
     double flops = hb_gemm_flops(r->mnk.m, r->mnk.n, r->mnk.k);
@@ -61,8 +96,8 @@ void hb_report_config(FILE *out, const hb_config_result *r)
         fprintf(out, " %+11.2f%%  [%+7.2f%%, %+7.2f%%] %+8.2f%%\n", s->geomean * 100, s->ci95_low * 100,
                 s->ci95_high * 100, s->paper * 100);
     }
-    fputs("  (times: CUDA events; speedup: candidate over that baseline, geometric mean of paired ratios; "
-          "paper: the paper's mean of ratios; -max: the faster of NN and TN by median time)\n",
+    fputs("  (times: CUDA events; speedup: candidate over that baseline, geometric mean of paired ratios, with its "
+          "95% block-bootstrap CI; paper: the paper's mean of ratios; -max: the faster of NN and TN by median time)\n",
           out);
     print_algorithms(out, r);
 }

@@ -1,9 +1,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "run_command.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -53,6 +55,17 @@ static hb_status open_device(run_state *s)
     return outcome.status;
 }
 
+/* --raw: <run>/raw/, where each configuration's child writes its samples. */
+static hb_status make_raw_dir(run_state *s)
+{
+    static char raw_dir[4200];
+    snprintf(raw_dir, sizeof raw_dir, "%s/raw", s->run_path);
+    if (mkdir(raw_dir, 0777) != 0 && errno != EEXIST)
+        return hb_fail(HB_ERR_IO, "cannot create %s: %s", raw_dir, strerror(errno));
+    s->options->raw_dir = raw_dir;
+    return HB_OK;
+}
+
 static hb_status open_outputs(run_state *s, const char *command_line)
 {
     HB_TRY(hb_run_dir_create(s->options->out_dir, s->options->seed ^ (unsigned long long)getpid(), s->run_id,
@@ -72,7 +85,7 @@ static hb_status open_outputs(run_state *s, const char *command_line)
     hb_csv_write_header(s->summary);
     fprintf(stderr, "hgemm-bench: %s %s on %s (%s), results in %s\n", s->command, s->run_id, s->device.name,
             s->device.uuid, s->run_path);
-    return HB_OK;
+    return s->options->raw ? make_raw_dir(s) : HB_OK;
 }
 
 typedef struct config_job {
@@ -121,8 +134,29 @@ static hb_status evaluate(run_state *s, size_t index, hb_config_result *r)
     return r->status;
 }
 
+static void record_timing_policy(const hb_run_options *o, hb_config_result *r)
+{
+    hb_timing_record *t = &r->timing;
+    t->mode = o->mode;
+    t->gap = o->gap;
+    t->mean_gap_ms = o->mode == HB_MODE_SERVER ? o->mean_gap_ms : 0;
+    t->l2 = o->l2;
+    t->target_ci = o->target_ci;
+    snprintf(t->aa_of, sizeof t->aa_of, "%s", o->aa ? o->aa : "");
+}
+
+/* Clocks that dropped or a throttle reason in the timed window: say so where the user looks. */
+static void warn_telemetry(const hb_config_result *r)
+{
+    char warning[256];
+    if (r->measured && hb_telemetry_warning(&r->telemetry, warning, sizeof warning))
+        fprintf(stderr, "hgemm-bench: warning: M=%ld N=%ld K=%ld: %s\n", r->mnk.m, r->mnk.n, r->mnk.k, warning);
+}
+
 static hb_status record(run_state *s, hb_config_result *r)
 {
+    record_timing_policy(s->options, r);
+    warn_telemetry(r);
     if (s->options->gate)
         hb_gate_apply(r, s->options->vs, s->options->min_speedup);
     hb_status written = hb_csv_write_config(s->summary, s->run_id, hb_acc_class_name(s->options->acc), r);

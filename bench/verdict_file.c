@@ -114,7 +114,7 @@ hb_status hb_verdict_file_write(const char *path, const hb_verdict_summary *v)
     json_object_set_new(root, "verdict", json_string(hb_overall_verdict(v->status, v->results, v->count)));
     json_object_set_new(root, "exit_code", json_integer(v->status));
     json_object_set_new(root, "reason", text(hb_overall_reason(v->status, v->results, v->count)));
-    json_object_set_new(root, "candidate", text(o->candidate_path));
+    json_object_set_new(root, "candidate", text(hb_candidate_label(o)));
     json_object_set_new(root, "run_id", json_string(v->run_id));
     json_object_set_new(root, "results_dir", text(v->run_path));
     json_object_set_new(root, "vs", json_string(o->vs));

@@ -3,6 +3,8 @@
 #   <run>/speedup.png  candidate speedup over each baseline per configuration
 #                      (geometric mean of paired ratios, 95 % CI as error bars)
 #   <run>/tflops.png   TFLOP/s of every participant per configuration (event median)
+#   <run>/raw/*.png    with --raw: one figure per <run>/raw/*.bin beside it, every
+#                      timed call's event time over the window (plots/plot_raw.sh)
 # usage: plots/plot_run.sh results/<run-id>
 set -euo pipefail
 run_dir=${1:?usage: plots/plot_run.sh results/<run-id>}
@@ -38,3 +40,11 @@ awk -F, -v m="$c_m" -v n="$c_n" -v k="$c_k" -v p="$c_p" -v v="$c_v" -v t="$c_t" 
 
 gnuplot -e "work='$work'; out='$run_dir'" "$here/run_figures.gp"
 echo "plots: $run_dir/speedup.png $run_dir/tflops.png"
+
+# --raw runs: each configuration's samples file gets its own figure beside it.
+if [ -d "$run_dir/raw" ]; then
+    for bin in "$run_dir"/raw/*.bin; do
+        [ -e "$bin" ] || continue # the glob matched nothing
+        "$here/plot_raw.sh" "$bin"
+    done
+fi

@@ -83,3 +83,27 @@ int hb_test_csv_field(const char *csv, const char *participant, long m, const ch
     out[strcspn(out, "\n")] = '\0';
     return WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
 }
+
+void hb_test_csv_text(const char *csv, const char *participant, long m, const char *column, char *out, size_t size)
+{
+    if (!hb_test_csv_field(csv, participant, m, column, out, size))
+        fail_msg("summary.csv has no %s for %s at M=%ld", column, participant, m);
+}
+
+double hb_test_csv_number(const char *csv, const char *participant, long m, const char *column)
+{
+    char text[128];
+    hb_test_csv_text(csv, participant, m, column, text, sizeof text);
+    char *end = NULL;
+    double value = strtod(text, &end);
+    if (end == text)
+        fail_msg("%s of %s at M=%ld is '%s', not a number", column, participant, m, text);
+    return value;
+}
+
+void hb_test_summary_path(const char *out, char *path, size_t size)
+{
+    char run_dir[1024];
+    hb_test_find_run_dir(out, run_dir, sizeof run_dir);
+    snprintf(path, size, "%s/summary.csv", run_dir);
+}

@@ -41,4 +41,11 @@ void hb_test_find_run_dir(const char *out, char *run_dir, size_t size);
 int hb_test_csv_field(const char *csv, const char *participant, long m, const char *column, char *out,
                       size_t size);
 
+/* The same, failing the test when the field is missing; and as a number. */
+void hb_test_csv_text(const char *csv, const char *participant, long m, const char *column, char *out, size_t size);
+double hb_test_csv_number(const char *csv, const char *participant, long m, const char *column);
+
+/* summary.csv of the newest run folder inside `out`. */
+void hb_test_summary_path(const char *out, char *path, size_t size);
+
 #endif

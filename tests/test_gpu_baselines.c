@@ -26,49 +26,25 @@ static const char *const baselines[N_BASELINES] = {"torch",
 #define N_SIZES 3
 static const long sizes[N_SIZES][3] = {{64, 64, 64}, {256, 512, 2048}, {1024, 1024, 1024}};
 
-static void field(const char *csv, const char *who, long m, const char *column, char *out, size_t size)
-{
-    if (!hb_test_csv_field(csv, who, m, column, out, size))
-        fail_msg("summary.csv has no %s for %s at M=%ld", column, who, m);
-}
-
-static double number(const char *csv, const char *who, long m, const char *column)
-{
-    char text[128];
-    field(csv, who, m, column, text, sizeof text);
-    char *end = NULL;
-    double value = strtod(text, &end);
-    if (end == text)
-        fail_msg("%s of %s at M=%ld is '%s', not a number", column, who, m, text);
-    return value;
-}
-
-static void summary_path(const char *out, char *path, size_t size)
-{
-    char run_dir[1024];
-    hb_test_find_run_dir(out, run_dir, sizeof run_dir);
-    snprintf(path, size, "%s/summary.csv", run_dir);
-}
-
 /* What one baseline row must say in a run of class `acc`. */
 static void expect_recorded_as_run(const char *csv, const char *who, long m, int fp16)
 {
     char text[128];
     int torch = !strcmp(who, "torch");
-    field(csv, who, m, "compute_type", text, sizeof text);
+    hb_test_csv_text(csv, who, m, "compute_type", text, sizeof text);
     assert_string_equal(text, fp16 && !torch ? "CUBLAS_COMPUTE_16F" : "CUBLAS_COMPUTE_32F");
-    field(csv, who, m, "scale_type", text, sizeof text);
+    hb_test_csv_text(csv, who, m, "scale_type", text, sizeof text);
     assert_string_equal(text, fp16 && !torch ? "CUDA_R_16F" : "CUDA_R_32F");
     if (torch)
         return; /* torch keeps PyTorch's workspace and cublasGemmEx's own choice */
-    assert_true(number(csv, who, m, "workspace_bytes") == 33554432.0);
+    assert_true(hb_test_csv_number(csv, who, m, "workspace_bytes") == 33554432.0);
     if (strncmp(who, "cublaslt-", 9) != 0)
         return;
-    field(csv, who, m, "algo_tile", text, sizeof text);
+    hb_test_csv_text(csv, who, m, "algo_tile", text, sizeof text);
     assert_true(text[0] != '\0');
-    assert_true(number(csv, who, m, "algo_id") >= 0);
-    assert_true(number(csv, who, m, "algo_workspace_bytes") <= 33554432.0);
-    assert_true(number(csv, who, m, "heuristic_results") >= 1);
+    assert_true(hb_test_csv_number(csv, who, m, "algo_id") >= 0);
+    assert_true(hb_test_csv_number(csv, who, m, "algo_workspace_bytes") <= 33554432.0);
+    assert_true(hb_test_csv_number(csv, who, m, "heuristic_results") >= 1);
 }
 
 /* `check` of the class's sample at every size; returns the bounds. */
@@ -81,18 +57,18 @@ static void check_class(const char *acc, const char *sample, double bounds[N_SIZ
     for (int i = 0; i < N_SIZES; i++)
         n += snprintf(args + n, sizeof args - (size_t)n, " --mnk %ld,%ld,%ld", sizes[i][0], sizes[i][1], sizes[i][2]);
     assert_int_equal(hb_test_run_bench("check", args, out), 0);
-    summary_path(out, csv, sizeof csv);
+    hb_test_summary_path(out, csv, sizeof csv);
     const int fp16 = !strcmp(acc, "fp16");
     for (int i = 0; i < N_SIZES; i++) {
         const long m = sizes[i][0];
-        bounds[i] = number(csv, "candidate", m, "dev_bound");
+        bounds[i] = hb_test_csv_number(csv, "candidate", m, "dev_bound");
         assert_true(bounds[i] > 0);
         for (int b = 0; b < N_BASELINES; b++) {
-            double deviation = number(csv, baselines[b], m, "max_abs_dev");
+            double deviation = hb_test_csv_number(csv, baselines[b], m, "max_abs_dev");
             printf("  %s M,N,K=%ld,%ld,%ld %-22s max|C-ref| %.5g (bound %.5g)\n", acc, m, sizes[i][1], sizes[i][2],
                    baselines[b], deviation, bounds[i]);
             assert_true(deviation <= bounds[i]);
-            assert_true(number(csv, baselines[b], m, "non_finite") == 0);
+            assert_true(hb_test_csv_number(csv, baselines[b], m, "non_finite") == 0);
             expect_recorded_as_run(csv, baselines[b], m, fp16);
         }
     }
@@ -133,13 +109,13 @@ static void test_gpu_autotune_no_slower_than_heuristic(void **state)
              "--warmup-s 0.3 --time-s 1 --autotune-cache %s/cache.tsv",
              hb_test_build_dir(), out);
     assert_int_equal(hb_test_run_bench("run", args, out), 0);
-    summary_path(out, csv, sizeof csv);
+    hb_test_summary_path(out, csv, sizeof csv);
     for (size_t i = 0; i < sizeof run_sizes / sizeof run_sizes[0]; i++) {
         for (int layout = 0; layout < 2; layout++) {
             const char *heuristic = layout ? "cublaslt-heuristic-tn" : "cublaslt-heuristic-nn";
             const char *autotune = layout ? "cublaslt-autotune-tn" : "cublaslt-autotune-nn";
-            double t_heuristic = number(csv, heuristic, run_sizes[i], "event_median_us");
-            double t_autotune = number(csv, autotune, run_sizes[i], "event_median_us");
+            double t_heuristic = hb_test_csv_number(csv, heuristic, run_sizes[i], "event_median_us");
+            double t_autotune = hb_test_csv_number(csv, autotune, run_sizes[i], "event_median_us");
             printf("  %ld^3 %s median %.2f us, %s %.2f us\n", run_sizes[i], heuristic, t_heuristic, autotune,
                    t_autotune);
             assert_true(t_autotune <= 1.05 * t_heuristic);
@@ -152,12 +128,12 @@ static void test_gpu_autotune_no_slower_than_heuristic(void **state)
 static void autotune_choice(const char *out, const char *who, char *source, size_t size, char *config, size_t csize)
 {
     char csv[1200], tile[64], stages[64], id[32], cluster[64];
-    summary_path(out, csv, sizeof csv);
-    field(csv, who, 256, "algo_source", source, size);
-    field(csv, who, 256, "algo_id", id, sizeof id);
-    field(csv, who, 256, "algo_tile", tile, sizeof tile);
-    field(csv, who, 256, "algo_stages", stages, sizeof stages);
-    field(csv, who, 256, "algo_cluster_shape", cluster, sizeof cluster);
+    hb_test_summary_path(out, csv, sizeof csv);
+    hb_test_csv_text(csv, who, 256, "algo_source", source, size);
+    hb_test_csv_text(csv, who, 256, "algo_id", id, sizeof id);
+    hb_test_csv_text(csv, who, 256, "algo_tile", tile, sizeof tile);
+    hb_test_csv_text(csv, who, 256, "algo_stages", stages, sizeof stages);
+    hb_test_csv_text(csv, who, 256, "algo_cluster_shape", cluster, sizeof cluster);
     snprintf(config, csize, "%s/%s/%s/%s", id, tile, stages, cluster);
 }
 

@@ -31,6 +31,10 @@ hb_test_list hb_verdict_tests(void);
 hb_test_list hb_cli_checks_tests(void);
 hb_test_list hb_helper_tests(void);
 hb_test_list hb_autotune_cache_tests(void);
+hb_test_list hb_telemetry_tests(void);
+hb_test_list hb_raw_samples_tests(void);
+hb_test_list hb_measure_option_tests(void);
+hb_test_list hb_gpu_timing_tests(void);
 
 /* GPU tests call this instead of skip() so the closing line can count skips. */
 void hb_test_skip_no_gpu(void);
