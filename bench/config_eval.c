@@ -119,10 +119,16 @@ static hb_status spot_after(void *context)
 static hb_window_options window_options(config_state *s, hb_spot_check *spot)
 {
     const hb_run_options *o = s->options;
-    hb_window_options w = {o->warmup_s, o->time_s, spot, hb_input_policy_hooks(&s->inputs),
-                           {o->mode == HB_MODE_SERVER, o->gap == HB_GAP_PER_ROUND, o->mean_gap_ms * 1e-3},
-                           {o->target_ci, o->min_time_s < o->time_s ? o->min_time_s : o->time_s},
-                           o->raw, s->device.uuid};
+    hb_window_options w = {
+        .warmup_s = o->warmup_s,
+        .time_s = o->time_s,
+        .spot = spot,
+        .inputs = hb_input_policy_hooks(&s->inputs),
+        .pacing = {o->mode == HB_MODE_SERVER, o->gap == HB_GAP_PER_ROUND, o->mean_gap_ms * 1e-3},
+        .stop = {o->target_ci, o->min_time_s < o->time_s ? o->min_time_s : o->time_s},
+        .keep_detail = o->raw,
+        .telemetry_uuid = s->device.uuid,
+    };
     return w;
 }
 
@@ -136,11 +142,17 @@ static hb_status write_raw(config_state *s, const hb_participant_samples *sample
     const char *names[HB_MAX_PARTICIPANTS];
     for (size_t i = 0; i < s->count; i++)
         names[i] = s->parts[i]->name;
-    hb_raw_meta meta = {c->m,           c->n,
-                        c->k,           hb_mode_name(o->mode),
-                        hb_gap_name(o->mode, o->gap), o->mode == HB_MODE_SERVER ? o->mean_gap_ms : 0,
-                        hb_l2_policy_name(o->l2), "event_us: CUDA events; wall_us: host clock around launch and sync",
-                        (unsigned long long)hb_config_seed(o->seed, s->index)};
+    hb_raw_meta meta = {
+        .m = c->m,
+        .n = c->n,
+        .k = c->k,
+        .mode = hb_mode_name(o->mode),
+        .gap = hb_gap_name(o->mode, o->gap),
+        .mean_gap_ms = o->mode == HB_MODE_SERVER ? o->mean_gap_ms : 0,
+        .l2_policy = hb_l2_policy_name(o->l2),
+        .timer_note = "event_us: CUDA events; wall_us: host clock around launch and sync",
+        .seed = (unsigned long long)hb_config_seed(o->seed, s->index),
+    };
     return hb_raw_samples_write(path, &meta, names, samples, s->count);
 }
 

@@ -240,14 +240,18 @@ hb_status hb_measure_windows(hb_participant *const *participants, const hb_gemm_
     hb_rng_seed(&gap_rng, hb_rng_next(rng));
     /* At least one warm-up round even with --warmup-s 0: the first call of
      * a cuBLAS handle or a freshly loaded module pays one-time costs. */
-    window warm = {participants, ios, count, timer, rng, &gap_rng, options, NULL, 0, 0, 0, 0};
+    window warm = {.participants = participants, .ios = ios, .count = count, .timer = timer, .rng = rng,
+                   .gap_rng = &gap_rng, .options = options, .samples = NULL};
     hb_window_report warm_report = {0};
     double start = hb_now_s();
     HB_TRY(run_window(&warm, options->warmup_s, 1, "warm-up", progress, NULL, 0, &warm_report));
     report->warmup_s = hb_now_s() - start;
     report->warmup_rounds = warm.rounds;
     double round_s = warm.rounds ? report->warmup_s / (double)warm.rounds : 0;
-    window timed = {participants, ios, count, timer, rng, &gap_rng, options, samples, 0, 0, 0, 0};
+    window timed = warm;
+    timed.samples = samples;
+    timed.rounds = timed.gaps = 0;
+    timed.gap_total_s = 0;
     HB_TRY(timed_window(&timed, progress, round_s, report, telemetry));
     hb_progress_done(progress);
     return HB_OK;

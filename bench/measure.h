@@ -1,7 +1,11 @@
 /* The warm-up and timed windows of one configuration (protocol section 3).
  * A round times every participant once, in a freshly shuffled order;
  * rounds repeat until the window's length has passed (and, for the timed
- * window, at least HB_MIN_TIMED_ROUNDS rounds have run). */
+ * window, at least HB_MIN_TIMED_ROUNDS rounds have run), or --target-ci is
+ * met.  Around the timed calls, untimed: the L2 policy's work (fresh inputs
+ * per round, or an L2 flush per call) and, in server mode, an exponential
+ * idle gap before every call or round.  NVML is sampled through the timed
+ * window. */
 #ifndef HB_MEASURE_H
 #define HB_MEASURE_H
 
