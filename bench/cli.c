@@ -136,15 +136,24 @@ hb_status hb_parse_mnk(const char *text, hb_mnk *out)
     return HB_OK;
 }
 
-static hb_status parse_seconds(const char *flag, const char *text, double *out)
+/* A finite decimal number in [low, high], or (low, high] when low_open;
+ * otherwise a usage error worded by `message` (one %s: the text). */
+static hb_status parse_real(const char *text, double low, int low_open, double high, const char *message,
+                            double *out)
 {
     char *end = NULL;
     errno = 0;
     double value = strtod(text, &end);
-    if (errno != 0 || end == text || *end != '\0' || !isfinite(value) || value < 0 || value > 86400)
-        return usage_error(flag, text);
+    int below = low_open ? value <= low : value < low;
+    if (errno != 0 || end == text || *end != '\0' || !isfinite(value) || below || value > high)
+        return usage_error(message, text);
     *out = value;
     return HB_OK;
+}
+
+static hb_status parse_seconds(const char *flag, const char *text, double *out)
+{
+    return parse_real(text, 0, 0, 86400, flag, out);
 }
 
 static hb_status parse_seed(const char *text, uint64_t *out)
@@ -200,13 +209,8 @@ static hb_status parse_count(const char *flag, const char *text, long low, long 
 
 static hb_status parse_min_speedup(const char *text, double *out)
 {
-    char *end = NULL;
-    errno = 0;
-    double value = strtod(text, &end);
-    if (errno != 0 || end == text || *end != '\0' || !isfinite(value) || value < -1.0 || value > 1000.0)
-        return usage_error("--min-speedup expects a number from -1 (any speed) up, 0.1 = 10%% faster; got '%s'", text);
-    *out = value;
-    return HB_OK;
+    return parse_real(text, -1.0, 0, 1000.0,
+                      "--min-speedup expects a number from -1 (any speed) up, 0.1 = 10%% faster; got '%s'", out);
 }
 
 static hb_status parse_vs(const char *text, const char **out)
@@ -266,13 +270,7 @@ static hb_status parse_baseline_option(int option, const char *arg, hb_run_optio
 
 static hb_status parse_positive(const char *text, double high, const char *message, double *out)
 {
-    char *end = NULL;
-    errno = 0;
-    double value = strtod(text, &end);
-    if (errno != 0 || end == text || *end != '\0' || !isfinite(value) || value <= 0 || value > high)
-        return usage_error(message, text);
-    *out = value;
-    return HB_OK;
+    return parse_real(text, 0, 1, high, message, out);
 }
 
 static hb_status parse_aa(const char *text, const char **out)

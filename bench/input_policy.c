@@ -23,14 +23,6 @@ hb_status hb_input_policy_init(hb_input_policy *p, hb_l2_policy kind, size_t l2_
     return HB_OK;
 }
 
-static hb_status prepare_all(hb_input_policy *p)
-{
-    for (size_t i = 0; i < p->count; i++)
-        HB_TRY(p->parts[i]->ops->prepare(p->parts[i], &p->problem->ios[i], p->stream));
-    HB_CUDA_TRY(cudaStreamSynchronize(p->stream));
-    return HB_OK;
-}
-
 /* --l2 fresh: new N(0,1) inputs generated on the GPU, then every
  * participant's untimed prepare (a padding candidate copies them). */
 static hb_status fresh_inputs(void *context, int timing_inputs)
@@ -38,7 +30,7 @@ static hb_status fresh_inputs(void *context, int timing_inputs)
     hb_input_policy *p = context;
     uint64_t seed = timing_inputs ? p->timing_seed : hb_rng_next(&p->rng);
     HB_TRY(hb_problem_fill(p->problem, HB_INPUTS_NORMAL, seed, p->stream));
-    return prepare_all(p);
+    return hb_problem_prepare_all(p->problem, p->parts, p->count, p->stream);
 }
 
 /* --l2 flush: a write over twice the L2 size evicts every input line; the

@@ -29,6 +29,10 @@ void hb_problem_free(hb_problem *problem);
 /* Refills A, B and B_col in place (same buffers) with fresh values. */
 hb_status hb_problem_fill(hb_problem *problem, hb_input_kind kind, uint64_t seed, cudaStream_t stream);
 
+/* Every participant's untimed prepare after the inputs changed (a padding
+ * candidate copies them), then a synchronize. */
+hb_status hb_problem_prepare_all(hb_problem *problem, hb_participant *const *parts, size_t count, cudaStream_t stream);
+
 /* Probability that an element of the {0, 1} inputs is 1, for this K. */
 double hb_exact_input_density(long k);
 

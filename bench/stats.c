@@ -262,28 +262,37 @@ static hb_status speedup_ci(const double *log_ratio, size_t n, double mean_log, 
     return HB_OK;
 }
 
-hb_status hb_speedup_ci_halfwidth(const double *t_base, const double *t_cand, size_t n, uint64_t bootstrap_seed,
-                                  double *halfwidth)
+/* log(t_base[i] / t_cand[i]) for every round, in a new array the caller
+ * frees; every time must be positive. */
+static hb_status paired_log_ratios(const double *t_base, const double *t_cand, size_t n, double **out)
 {
+    *out = NULL;
     if (n == 0)
-        return hb_fail(HB_ERR_INTERNAL, "no paired samples for a confidence interval");
+        return hb_fail(HB_ERR_INTERNAL, "no paired samples to summarize");
     double *log_ratio = malloc(n * sizeof *log_ratio);
     if (!log_ratio)
         return hb_fail(HB_ERR_INTERNAL, "out of host memory for %zu paired samples", n);
-    hb_status status = HB_OK;
-    for (size_t i = 0; i < n && status == HB_OK; i++) {
-        if (!(t_base[i] > 0) || !(t_cand[i] > 0))
-            status = hb_fail(HB_ERR_INTERNAL, "non-positive time in round %zu", i);
-        else
-            log_ratio[i] = log(t_base[i] / t_cand[i]);
+    for (size_t i = 0; i < n; i++) {
+        if (!(t_base[i] > 0) || !(t_cand[i] > 0)) {
+            free(log_ratio);
+            return hb_fail(HB_ERR_INTERNAL, "non-positive time in round %zu", i);
+        }
+        log_ratio[i] = log(t_base[i] / t_cand[i]);
     }
+    *out = log_ratio;
+    return HB_OK;
+}
+
+hb_status hb_speedup_ci_halfwidth(const double *t_base, const double *t_cand, size_t n, uint64_t bootstrap_seed,
+                                  double *halfwidth)
+{
+    double *log_ratio;
+    HB_TRY(paired_log_ratios(t_base, t_cand, n, &log_ratio));
     hb_speedup_summary ci;
     memset(&ci, 0, sizeof ci);
-    double mean_log = 0, unused_stdev;
-    if (status == HB_OK) {
-        mean_and_stdev(log_ratio, n, &mean_log, &unused_stdev);
-        status = speedup_ci(log_ratio, n, mean_log, bootstrap_seed, &ci);
-    }
+    double mean_log, unused_stdev;
+    mean_and_stdev(log_ratio, n, &mean_log, &unused_stdev);
+    hb_status status = speedup_ci(log_ratio, n, mean_log, bootstrap_seed, &ci);
     free(log_ratio);
     *halfwidth = ci.ci95_halfwidth;
     return status;
@@ -293,25 +302,16 @@ hb_status hb_summarize_speedup(const double *t_base, const double *t_cand, size_
                                hb_speedup_summary *out)
 {
     memset(out, 0, sizeof *out);
-    if (n == 0)
-        return hb_fail(HB_ERR_INTERNAL, "no paired samples to summarize");
-    double *log_ratio = malloc(n * sizeof *log_ratio);
+    double *log_ratio;
+    HB_TRY(paired_log_ratios(t_base, t_cand, n, &log_ratio));
     double *speedup = malloc(n * sizeof *speedup);
-    if (!log_ratio || !speedup) {
+    if (!speedup) {
         free(log_ratio);
-        free(speedup);
         return hb_fail(HB_ERR_INTERNAL, "out of host memory for %zu paired samples", n);
     }
     double sum_base = 0, sum_cand = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!(t_base[i] > 0) || !(t_cand[i] > 0)) {
-            free(log_ratio);
-            free(speedup);
-            return hb_fail(HB_ERR_INTERNAL, "non-positive time in round %zu", i);
-        }
-        double q = t_base[i] / t_cand[i];
-        log_ratio[i] = log(q);
-        speedup[i] = q - 1.0;
+        speedup[i] = t_base[i] / t_cand[i] - 1.0;
         sum_base += t_base[i];
         sum_cand += t_cand[i];
     }

@@ -8,14 +8,6 @@
 #include "../bench/isolate.h"
 #include "checked_call.h"
 
-static hb_status prepare_all(hb_participant *const *parts, size_t count, hb_problem *problem, cudaStream_t stream)
-{
-    for (size_t i = 0; i < count; i++)
-        HB_TRY(parts[i]->ops->prepare(parts[i], &problem->ios[i], stream));
-    HB_CUDA_TRY(cudaStreamSynchronize(stream));
-    return HB_OK;
-}
-
 static hb_status exact_mismatch(const hb_exact_compare *cmp, const hb_gemm_io *io, const char *check, int rep,
                                 hb_check_failure *failure)
 {
@@ -75,7 +67,7 @@ static hb_status deviation_on_fresh_inputs(hb_participant *const *parts, size_t 
                                            hb_check_failure *failure)
 {
     HB_TRY(hb_problem_fill(problem, HB_INPUTS_NORMAL, seed, stream));
-    HB_TRY(prepare_all(parts, count, problem, stream));
+    HB_TRY(hb_problem_prepare_all(problem, parts, count, stream));
     hb_status status = hb_check_deviation(parts, problem->ios, count, &problem->inputs, problem->reference, stream,
                                           check);
     if (status == HB_ERR_INCORRECT || status == HB_ERR_CANDIDATE_FAULT)
