@@ -521,7 +521,29 @@ static void test_report_table_unsupported(void **state)
     free(r);
 }
 
+/* The header is a contract with every script that reads summary.csv: it must
+ * match the fixture taken before the writers were reorganised. */
+static void test_csv_header_is_stable(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&text, &size);
+    assert_non_null(out);
+    hb_csv_write_header(out);
+    assert_int_equal(fclose(out), 0);
+    FILE *fixture = fopen("tests/data/summary_header.csv", "r");
+    assert_non_null(fixture);
+    char expected[8192];
+    size_t n = fread(expected, 1, sizeof expected - 1, fixture);
+    fclose(fixture);
+    expected[n] = '\0';
+    assert_string_equal(text, expected);
+    free(text);
+}
+
 static const struct CMUnitTest report_tests[] = {
+    cmocka_unit_test(test_csv_header_is_stable),
     cmocka_unit_test(test_csv_full_config),
     cmocka_unit_test(test_csv_incorrect_with_quoted_reason),
     cmocka_unit_test(test_csv_unsupported_config),
