@@ -13,20 +13,21 @@ NVCC       ?= $(CUDA_HOME)/bin/nvcc
 GIT_COMMIT := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
 
 CFLAGS     ?= -O2 -g
-HB_CFLAGS  := -std=c11 -Wall -Wextra -Werror -MMD -MP -I$(CUDA_HOME)/include -Ibench \
+HB_CFLAGS  := -std=c11 -Wall -Wextra -Werror -MMD -MP -I. -I$(CUDA_HOME)/include \
               -DHB_GIT_COMMIT='"$(GIT_COMMIT)"'
 GENCODE    := $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a))
 NVCCFLAGS  ?= -O3 -std=c++17
-HB_NVFLAGS := $(GENCODE) -Werror all-warnings -Xcompiler -Wall,-Wextra -MMD -MP
+HB_NVFLAGS := $(GENCODE) -I. -Werror all-warnings -Xcompiler -Wall,-Wextra -MMD -MP
 LDFLAGS    += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64
 LDLIBS     := -lcublasLt -lcublas -lcudart -l:libjansson.a -lstdc++ -lm -ldl -lpthread
 
-# The harness library: everything but main.c.
-LIB_C   := $(filter-out bench/main.c,$(wildcard bench/*.c)) $(wildcard verify/*.c) $(wildcard baselines/*.c)
-LIB_CU  := $(wildcard verify/*.cu)
+# The harness library: every layer (docs/architecture.md) but the driver's main.c.
+MAIN_C  := bench/driver/main.c
+LIB_C   := $(filter-out $(MAIN_C),$(wildcard bench/*/*.c)) $(wildcard verify/*.c) $(wildcard baselines/*.c)
+LIB_CU  := $(wildcard bench/*/*.cu) $(wildcard verify/*.cu)
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/obj/%.o) $(LIB_CU:%.cu=$(BUILD)/obj/%.o)
 
-TEST_C   := $(wildcard tests/*.c)
+TEST_C   := $(filter-out tests/cuda_free_main.c,$(wildcard tests/*.c))
 TEST_OBJ := $(TEST_C:%.c=$(BUILD)/obj/%.o)
 
 # Sample candidates: candidates/<name>/<kernel>.cu + manifest.json ->
@@ -45,19 +46,19 @@ $(LT_NAMES): scripts/gen_lt_enum_names.sh $(CUDA_HOME)/include/cublasLt.h
 	@mkdir -p $(dir $@)
 	sh scripts/gen_lt_enum_names.sh $(CUDA_HOME)/include/cublasLt.h > $@.tmp && mv $@.tmp $@
 $(BUILD)/obj/baselines/cublaslt_matmul.o: $(LT_NAMES)
-$(BUILD)/obj/baselines/cublaslt_matmul.o: HB_CFLAGS += -I$(BUILD)/gen
+$(BUILD)/obj/baselines/cublaslt_matmul.o: HB_CFLAGS += -I$(BUILD)
 
 # env.json records the commit: rebuild env_json.o when it changes.
 COMMIT_STAMP := $(BUILD)/commit-stamp
 $(shell mkdir -p $(BUILD); echo '$(GIT_COMMIT)' | cmp -s - $(COMMIT_STAMP) 2>/dev/null || echo '$(GIT_COMMIT)' > $(COMMIT_STAMP))
-$(BUILD)/obj/bench/env_json.o: $(COMMIT_STAMP)
+$(BUILD)/obj/bench/report/env_json.o: $(COMMIT_STAMP)
 
 .PHONY: all test clean demo candidates
 all: $(BUILD)/hgemm-bench candidates
 
 candidates: $(CANDIDATE_CUBIN) $(CANDIDATE_MANIFESTS)
 
-$(BUILD)/hgemm-bench: $(BUILD)/obj/bench/main.o $(LIB_OBJ)
+$(BUILD)/hgemm-bench: $(BUILD)/obj/$(MAIN_C:.c=.o) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/obj/%.o: %.c
@@ -91,7 +92,15 @@ $(BUILD)/candidates/%/manifest.json: candidates/%/manifest.json Makefile
 $(BUILD)/hgemm-tests: $(TEST_OBJ) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 
-test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench candidates
+# The CUDA-free layers (docs/architecture.md) link into a program without any
+# CUDA library: a reference to one from them is a link error here.
+CUDA_FREE_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/core/*.c bench/result/*.c bench/report/*.c))
+$(BUILD)/cuda-free-check: $(BUILD)/obj/tests/cuda_free_main.o $(CUDA_FREE_OBJ)
+	$(CC) -o $@ $^ -l:libjansson.a -lm -lpthread
+
+test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/cuda-free-check candidates
+	tests/check_layers.sh
+	tests/check_layers_selftest.sh
 	tests/plot_smoke.sh
 	HB_BUILD=$(BUILD) HB_BENCH=$(BUILD)/hgemm-bench $(BUILD)/hgemm-tests
 

@@ -1,4 +1,4 @@
-#include "acc_class_types.h"
+#include "baselines/acc_class_types.h"
 
 #include <stdint.h>
 

@@ -7,7 +7,7 @@
 
 #include <cublas_api.h>
 
-#include "../bench/gemm_types.h"
+#include "bench/core/gemm_types.h"
 
 cublasComputeType_t hb_compute_type_of(hb_acc_class acc);
 cudaDataType_t hb_scale_type_of(hb_acc_class acc);

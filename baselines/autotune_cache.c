@@ -1,6 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* flock(): BSD, not POSIX */
-#include "autotune_cache.h"
+#include "baselines/autotune_cache.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +14,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "../bench/diag.h"
+#include "bench/core/diag.h"
 
 #define CACHE_FORMAT 1
 #define HEADER_PREFIX "# hgemm-bench cuBLASLt autotune cache, format "

@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../bench/hb_status.h"
+#include "bench/core/status.h"
 
 typedef struct hb_autotune_key {
     char gpu_name[128];    /* e.g. "NVIDIA H200" */

@@ -1,6 +1,6 @@
-#include "baseline_ops.h"
+#include "baselines/baseline_ops.h"
 
-#include "../bench/cuda_check.h"
+#include "bench/gpu/cuda_check.h"
 
 hb_status hb_baseline_no_op(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream)
 {

@@ -4,7 +4,7 @@
 #ifndef HB_BASELINE_OPS_H
 #define HB_BASELINE_OPS_H
 
-#include "../bench/participant.h"
+#include "bench/candidate/participant.h"
 
 /* prepare / collect: nothing to do. */
 hb_status hb_baseline_no_op(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream);

@@ -1,12 +1,12 @@
-#include "cublas_baselines.h"
+#include "baselines/cublas_baselines.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bench/cuda_check.h"
-#include "acc_class_types.h"
-#include "baseline_ops.h"
+#include "baselines/acc_class_types.h"
+#include "baselines/baseline_ops.h"
+#include "bench/gpu/cuda_check.h"
 
 typedef struct cublas_baseline {
     hb_cublas_variant variant;
@@ -57,11 +57,6 @@ static void cublas_destroy(hb_participant *self)
 static const hb_participant_ops cublas_ops = {hb_baseline_no_op, hb_baseline_poison_output, cublas_launch,
                                               hb_baseline_no_op, cublas_destroy};
 
-static const char *variant_name(hb_cublas_variant variant)
-{
-    return variant == HB_TORCH ? "torch" : variant == HB_CUBLAS_NN ? "cublas-nn" : "cublas-tn";
-}
-
 static hb_status configure_handle(cublas_baseline *b, size_t workspace_bytes, cudaStream_t stream)
 {
     HB_CUBLAS_TRY(cublasCreate(&b->handle));
@@ -80,7 +75,7 @@ hb_status hb_cublas_baseline_create(hb_cublas_variant variant, hb_acc_class acc,
     memset(out, 0, sizeof *out);
     cublas_baseline *b = calloc(1, sizeof *b);
     if (!b)
-        return hb_fail(HB_ERR_INTERNAL, "out of host memory creating baseline %s", variant_name(variant));
+        return hb_fail(HB_ERR_INTERNAL, "out of host memory creating a cuBLAS baseline");
     b->variant = variant;
     /* torch accumulates in fp32 whatever the run's class: that is what
      * torch.matmul does for fp16 tensors. */
@@ -88,12 +83,8 @@ hb_status hb_cublas_baseline_create(hb_cublas_variant variant, hb_acc_class acc,
 
     if (variant == HB_TORCH)
         workspace_bytes = hb_torch_workspace_bytes(sm);
-    snprintf(out->name, sizeof out->name, "%s", variant_name(variant));
     out->ops = &cublas_ops;
     out->impl = b;
-    /* Protocol 4.3: the bound comes from the cuBLAS/cuBLASLt baselines; torch
-     * is the same library call with another workspace, so it adds nothing. */
-    out->bounds_deviation = variant != HB_TORCH;
     hb_status status = configure_handle(b, workspace_bytes, stream);
     if (status != HB_OK) {
         cublas_destroy(out);

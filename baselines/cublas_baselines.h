@@ -10,11 +10,11 @@
 #ifndef HB_CUBLAS_BASELINES_H
 #define HB_CUBLAS_BASELINES_H
 
-#include "../bench/participant.h"
+#include "bench/candidate/participant.h"
 
 typedef enum hb_cublas_variant { HB_TORCH, HB_CUBLAS_NN, HB_CUBLAS_TN } hb_cublas_variant;
 
-/* Fills `out` (name, ops, impl, desc).  `sm` is the device's compute
+/* Fills `out` (ops, impl, desc; the registry names it: baselines/baseline_factory.c).  `sm` is the device's compute
  * capability (10*major+minor), which sets torch's workspace size;
  * `workspace_bytes` is the run's workspace for cublas-nn/tn (--workspace),
  * which torch does not use: torch keeps PyTorch's own. */

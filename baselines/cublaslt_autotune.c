@@ -1,13 +1,13 @@
-#include "cublaslt_autotune.h"
+#include "baselines/cublaslt_autotune.h"
 
 #include <string.h>
 
-#include "../bench/clock.h"
-#include "../bench/cuda_check.h"
-#include "../bench/isolate.h"
-#include "../bench/shuffle.h"
-#include "../bench/stats.h"
-#include "../verify/gpu_kernels.h"
+#include "bench/core/clock.h"
+#include "bench/core/heartbeat.h"
+#include "bench/core/shuffle.h"
+#include "bench/core/stats.h"
+#include "bench/gpu/cuda_check.h"
+#include "bench/gpu/fill.h"
 
 typedef struct search_state {
     hb_lt_matmul *mm;

@@ -7,8 +7,8 @@
 #ifndef HB_CUBLASLT_AUTOTUNE_H
 #define HB_CUBLASLT_AUTOTUNE_H
 
-#include "../bench/rng.h"
-#include "cublaslt_matmul.h"
+#include "baselines/cublaslt_matmul.h"
+#include "bench/core/rng.h"
 
 #define HB_AUTOTUNE_WARMUP_ROUNDS 50
 #define HB_AUTOTUNE_MEASURED_ROUNDS 100

@@ -1,19 +1,19 @@
 #define _POSIX_C_SOURCE 200809L /* gmtime_r */
 
-#include "cublaslt_baselines.h"
+#include "baselines/cublaslt_baselines.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "../bench/clock.h"
-#include "../bench/cuda_check.h"
-#include "acc_class_types.h"
-#include "autotune_cache.h"
-#include "baseline_ops.h"
-#include "cublaslt_autotune.h"
-#include "cublaslt_matmul.h"
+#include "baselines/acc_class_types.h"
+#include "baselines/autotune_cache.h"
+#include "baselines/baseline_ops.h"
+#include "baselines/cublaslt_autotune.h"
+#include "baselines/cublaslt_matmul.h"
+#include "bench/core/clock.h"
+#include "bench/gpu/cuda_check.h"
 
 typedef struct lt_baseline {
     hb_lt_matmul mm;
@@ -133,7 +133,7 @@ static void save_choice(const lt_baseline *b, const hb_autotune_key *key, const 
     memset(&entry, 0, sizeof entry);
     entry.key = *key;
     memcpy(entry.algo, b->algo.data, sizeof entry.algo);
-    hb_lt_algo_text(record, entry.algo_text, sizeof entry.algo_text);
+    hb_algo_text(record, entry.algo_text, sizeof entry.algo_text);
     entry.median_us = record->search_median_us;
     entry.candidates = record->heuristic_results;
     entry.search_s = record->search_s;
@@ -205,14 +205,12 @@ hb_status hb_cublaslt_baseline_create(const hb_lt_baseline_spec *spec, const hb_
                                       cudaStream_t stream, hb_participant *out)
 {
     memset(out, 0, sizeof *out);
-    snprintf(out->name, sizeof out->name, "cublaslt-%s-%s", spec->strategy == HB_LT_HEURISTIC ? "heuristic" : "autotune",
-             layout_suffix(spec->b_layout));
+    snprintf(out->name, sizeof out->name, "%s", spec->name);
     lt_baseline *b = calloc(1, sizeof *b);
     if (!b)
         return hb_fail(HB_ERR_INTERNAL, "out of host memory creating baseline %s", out->name);
     out->ops = &lt_ops;
     out->impl = b;
-    out->bounds_deviation = 1; /* protocol 4.3: all six cuBLAS / cuBLASLt baselines set the bound */
     hb_status status = set_up(b, spec, tuning, stream, &out->desc.algo);
     if (status != HB_OK) {
         char cause[512];

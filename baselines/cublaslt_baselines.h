@@ -9,9 +9,9 @@
 #ifndef HB_CUBLASLT_BASELINES_H
 #define HB_CUBLASLT_BASELINES_H
 
-#include "../bench/device_info.h"
-#include "../bench/participant.h"
-#include "../bench/rng.h"
+#include "bench/candidate/participant.h"
+#include "bench/core/rng.h"
+#include "bench/result/device_info.h"
 
 typedef enum hb_lt_strategy { HB_LT_HEURISTIC, HB_LT_AUTOTUNE } hb_lt_strategy;
 
@@ -25,6 +25,7 @@ typedef struct hb_lt_tuning {
 } hb_lt_tuning;
 
 typedef struct hb_lt_baseline_spec {
+    const char *name;             /* the registry's, for the participant and its messages */
     hb_lt_strategy strategy;
     hb_b_layout b_layout;         /* HB_B_ROW: nn, HB_B_COL: tn */
     hb_acc_class acc;

@@ -1,11 +1,11 @@
-#include "cublaslt_matmul.h"
+#include "baselines/cublaslt_matmul.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "../bench/cuda_check.h"
-#include "acc_class_types.h"
-#include "lt_enum_names.h" /* generated from cublasLt.h by scripts/gen_lt_enum_names.sh */
+#include "baselines/acc_class_types.h"
+#include "bench/gpu/cuda_check.h"
+#include "gen/lt_enum_names.h" /* generated from cublasLt.h by scripts/gen_lt_enum_names.sh */
 
 #define HB_LT_TRY(call, what)                                                                                   \
     do {                                                                                                        \
@@ -230,10 +230,4 @@ hb_status hb_lt_algo_describe(const cublasLtMatmulAlgo_t *algo, hb_algo_record *
     ENUM_NAME(hb_lt_cluster_names, cluster, "auto", out->cluster);
     snprintf(out->reduction, sizeof out->reduction, "%s", reduction_name(reduction));
     return HB_OK;
-}
-
-void hb_lt_algo_text(const hb_algo_record *a, char *out, size_t size)
-{
-    snprintf(out, size, "id=%d tile=%s stages=%s splitk=%d reduction=%s swizzle=%u custom=%u inner=%s cluster=%s",
-             a->id, a->tile, a->stages, a->splitk, a->reduction, a->swizzle, a->custom, a->inner, a->cluster);
 }

@@ -15,9 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../bench/gemm_types.h"
-#include "../bench/hb_status.h"
-#include "../bench/participant.h"
+#include "bench/candidate/participant.h"
+#include "bench/core/gemm_types.h"
+#include "bench/core/status.h"
 
 /* Most algorithms asked of the heuristic (paper Listing 8: "up to 100"). */
 #define HB_LT_MAX_ALGOS 100
@@ -60,9 +60,5 @@ cublasStatus_t hb_lt_matmul_run(hb_lt_matmul *mm, const cublasLtMatmulAlgo_t *al
  * reduction, swizzle, custom option, inner and cluster shape) from
  * cublasLtMatmulAlgoConfigGetAttribute, with cublasLt.h's enum names. */
 hb_status hb_lt_algo_describe(const cublasLtMatmulAlgo_t *algo, hb_algo_record *out);
-
-/* "id=21 tile=128x256 stages=64x4 splitk=1 reduction=none swizzle=0 custom=0
- * inner=MMA16816 cluster=2x1x1" */
-void hb_lt_algo_text(const hb_algo_record *algo, char *out, size_t size);
 
 #endif

@@ -1,5 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
-#include "cli_test_util.h"
+#include "tests/cli_test_util.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "test_registry.h"
+#include "bench/core/diag.h"
+#include "tests/test_registry.h"
 
 
 static void argv_set(test_argv *a, const char *const *words)

@@ -4,7 +4,7 @@
 #ifndef HB_CLI_TEST_UTIL_H
 #define HB_CLI_TEST_UTIL_H
 
-#include "cli.h"
+#include "bench/driver/options.h"
 
 #define ARGV_MAX 32
 typedef struct test_argv {

@@ -1,12 +1,12 @@
 #define _POSIX_C_SOURCE 200809L
-#include "gpu_test_util.h"
+#include "tests/gpu_test_util.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
-#include "test_registry.h"
+#include "tests/test_registry.h"
 
 static hb_device_info device;
 static int device_state; /* 0 untried, 1 usable, -1 none */

@@ -7,7 +7,7 @@
 #include <cuda_runtime_api.h>
 #include <stddef.h>
 
-#include "../bench/device_info.h"
+#include "bench/gpu/device.h"
 
 /* Opens device 0 once; 1 if it is usable. */
 int hb_test_gpu_ready(void);

@@ -15,10 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../baselines/autotune_cache.h"
-#include "diag.h"
-#include "test_registry.h"
-#include "test_util.h"
+#include "baselines/autotune_cache.h"
+#include "bench/core/diag.h"
+#include "tests/test_registry.h"
+#include "tests/test_util.h"
 
 #define HEADER_LINE                                                                                                  \
     "# hgemm-bench cuBLASLt autotune cache, format 1. One line per key; tab-separated; the last field is a "       \

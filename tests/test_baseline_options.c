@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../baselines/baseline_names.h"
-#include "cli.h"
-#include "cli_test_util.h"
-#include "csv_writer.h"
-#include "max_rows.h"
-#include "test_registry.h"
+#include "bench/driver/options.h"
+#include "bench/report/csv_writer.h"
+#include "bench/result/baseline_registry.h"
+#include "bench/result/max_rows.h"
+#include "tests/cli_test_util.h"
+#include "tests/test_registry.h"
 
 /* --- options --------------------------------------------------------------------- */
 
@@ -85,17 +85,18 @@ static void test_cli_vs_takes_every_baseline(void **state)
     (void)state;
     test_argv a;
     hb_cli *cli = new_cli();
-    const char *names[HB_N_TIMED_BASELINES + HB_N_MAX_PAIRS];
-    for (int i = 0; i < HB_N_TIMED_BASELINES; i++)
-        names[i] = hb_timed_baseline_names[i];
-    for (int i = 0; i < HB_N_MAX_PAIRS; i++)
-        names[HB_N_TIMED_BASELINES + i] = hb_max_pairs[i].name;
+    const char *names[HB_N_BASELINES + 3];
+    assert_int_equal(hb_max_pair_count(), 3); /* cuBLAS, cuBLASLt heuristic, cuBLASLt autotune */
+    for (int i = 0; i < HB_N_BASELINES; i++)
+        names[i] = hb_baselines[i].name;
+    for (size_t i = 0; i < hb_max_pair_count(); i++)
+        names[HB_N_BASELINES + i] = hb_max_pair_at(i).name;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         assert_int_equal(
             parse_words(&a, WORDS("hgemm-bench", "gate", "--candidate", "c", "--mnk", "8,8,8", "--vs", names[i]), cli),
             HB_OK);
         assert_string_equal(cli->run.vs, names[i]);
-        assert_non_null(strstr(hb_baseline_name_list(), names[i]));
+        assert_non_null(strstr(hb_baseline_name_list(1), names[i]));
     }
     free(cli);
 }

@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "cli_test_util.h"
-#include "test_registry.h"
+#include "bench/driver/options.h"
+#include "tests/cli_test_util.h"
+#include "tests/test_registry.h"
 
 /* --- helpers ---------------------------------------------------------------- */
 

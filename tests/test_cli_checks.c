@@ -11,11 +11,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "cli_test_util.h"
-#include "diag.h"
-#include "test_registry.h"
-#include "test_util.h"
+#include "bench/core/diag.h"
+#include "bench/driver/options.h"
+#include "tests/cli_test_util.h"
+#include "tests/test_registry.h"
+#include "tests/test_util.h"
 
 /* --- helpers ----------------------------------------------------------------- */
 

@@ -7,11 +7,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "diag.h"
-#include "hb_status.h"
-#include "run_dir.h"
-#include "test_registry.h"
-#include "test_util.h"
+#include "bench/core/diag.h"
+#include "bench/core/run_dir.h"
+#include "bench/core/status.h"
+#include "tests/test_registry.h"
+#include "tests/test_util.h"
 
 
 static int is_dir(const char *path)

@@ -8,15 +8,16 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "../baselines/cublas_baselines.h"
-#include "../bench/candidate_participant.h"
-#include "../bench/device_info.h"
-#include "../bench/diag.h"
-#include "../bench/problem.h"
-#include "../verify/deviation_check.h"
-#include "test_registry.h"
-#include "gpu_test_util.h"
-#include "test_util.h"
+#include "baselines/baseline_factory.h"
+#include "bench/candidate/cubin_candidate.h"
+#include "bench/core/diag.h"
+#include "bench/gpu/device.h"
+#include "bench/result/run_options.h"
+#include "tests/gpu_test_util.h"
+#include "tests/test_registry.h"
+#include "tests/test_util.h"
+#include "verify/deviation_check.h"
+#include "verify/problem.h"
 
 static void load_sample_manifest(const char *sample, hb_manifest *m)
 {
@@ -35,11 +36,12 @@ static hb_status check_candidate(const hb_manifest *manifest, long m, long n, lo
     hb_status status = hb_candidate_participant_create(manifest, &limits, HB_ACC_FP32, m, n, k, &parts_storage[0]);
     if (status != HB_OK)
         return status;
-    const hb_cublas_variant variants[3] = {HB_TORCH, HB_CUBLAS_NN, HB_CUBLAS_TN};
+    /* The registry's first three rows: torch, cublas-nn, cublas-tn. */
+    hb_baseline_context context = {.acc = HB_ACC_FP32, .m = m, .n = n, .k = k,
+                                   .workspace_bytes = HB_DEFAULT_WORKSPACE_BYTES, .device = hb_test_device(),
+                                   .stream = hb_test_stream()};
     for (int i = 0; i < 3; i++)
-        assert_int_equal(hb_cublas_baseline_create(variants[i], HB_ACC_FP32, hb_test_device()->sm,
-                                                   HB_DEFAULT_WORKSPACE_BYTES, hb_test_stream(), &parts_storage[i + 1]),
-                         HB_OK);
+        assert_int_equal(hb_baseline_create(&hb_baselines[i], &context, &parts_storage[i + 1]), HB_OK);
     for (int i = 0; i < 4; i++)
         parts[i] = &parts_storage[i];
     hb_mnk mnk = {m, n, k};

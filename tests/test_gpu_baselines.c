@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu_test_util.h"
-#include "test_registry.h"
-#include "test_util.h"
+#include "tests/gpu_test_util.h"
+#include "tests/test_registry.h"
+#include "tests/test_util.h"
 
 #define N_BASELINES 7
 static const char *const baselines[N_BASELINES] = {"torch",

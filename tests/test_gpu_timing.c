@@ -11,10 +11,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gpu_test_util.h"
-#include "raw_samples.h"
-#include "test_registry.h"
-#include "test_util.h"
+#include "bench/report/raw_samples.h"
+#include "tests/gpu_test_util.h"
+#include "tests/test_registry.h"
+#include "tests/test_util.h"
 
 #define SIZE 256                /* M = N = K of these runs: quick, yet a real tensor-core product */
 #define PARTICIPANTS 8          /* candidate + 7 baselines */

@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../verify/reference_crosscheck.h"
-#include "config_eval.h"
-#include "problem.h"
-#include "test_registry.h"
+#include "bench/driver/config_eval.h"
+#include "tests/test_registry.h"
+#include "verify/problem.h"
+#include "verify/reference_crosscheck.h"
 
 /* --- hb_half_to_double ---------------------------------------------------------------- */
 

@@ -20,9 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "isolate.h"
-#include "test_registry.h"
+#include "bench/core/clock.h"
+#include "bench/core/heartbeat.h"
+#include "bench/driver/isolate.h"
+#include "tests/test_registry.h"
 
 /* --- helpers ----------------------------------------------------------------- */
 

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../bench/diag.h"
-#include "test_registry.h"
-#include "test_util.h"
+#include "bench/core/diag.h"
+#include "tests/test_registry.h"
+#include "tests/test_util.h"
 
 static int skipped;
 

@@ -8,12 +8,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "candidate_set.h"
-#include "diag.h"
-#include "dim_expr.h"
-#include "manifest.h"
-#include "test_registry.h"
-#include "test_util.h"
+#include "bench/candidate/candidate_set.h"
+#include "bench/candidate/dim_expr.h"
+#include "bench/candidate/manifest.h"
+#include "bench/core/diag.h"
+#include "tests/test_registry.h"
+#include "tests/test_util.h"
 
 /* --- helpers ---------------------------------------------------------------- */
 

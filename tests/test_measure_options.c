@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_test_util.h"
-#include "csv_writer.h"
-#include "report_table.h"
-#include "test_registry.h"
-#include "timing_policy.h"
+#include "bench/core/timing_policy.h"
+#include "bench/driver/options.h"
+#include "bench/report/csv_writer.h"
+#include "bench/report/report_table.h"
+#include "tests/cli_test_util.h"
+#include "tests/test_registry.h"
 
 #define RUN_WORDS(...) WORDS("hgemm-bench", "run", "--candidate", "c", "--mnk", "8,8,8", __VA_ARGS__)
 

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "raw_samples.h"
-#include "test_registry.h"
-#include "test_util.h"
+#include "bench/core/diag.h"
+#include "bench/report/raw_samples.h"
+#include "tests/test_registry.h"
+#include "tests/test_util.h"
 
 #define PARTICIPANTS 3
 #define ROUNDS 5

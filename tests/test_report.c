@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config_result.h"
-#include "csv_writer.h"
-#include "report_table.h"
-#include "test_registry.h"
+#include "bench/report/csv_writer.h"
+#include "bench/report/report_table.h"
+#include "bench/result/config_result.h"
+#include "tests/test_registry.h"
 
 /* --- a small RFC 4180 reader ------------------------------------------------- */
 

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rng.h"
-#include "shuffle.h"
-#include "test_registry.h"
+#include "bench/core/rng.h"
+#include "bench/core/shuffle.h"
+#include "tests/test_registry.h"
 
 /* Reference values below come from an independent Python implementation of
  * splitmix64 -> xoshiro256** (the published algorithms), checked against the

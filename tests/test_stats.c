@@ -5,9 +5,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "rng.h"
-#include "stats.h"
-#include "test_registry.h"
+#include "bench/core/rng.h"
+#include "bench/core/stats.h"
+#include "tests/test_registry.h"
 
 #define CLOSE(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (tol))
 

@@ -7,10 +7,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "../bench/clock.h"
-#include "../bench/telemetry.h"
-#include "gpu_test_util.h"
-#include "test_registry.h"
+#include "bench/core/clock.h"
+#include "bench/gpu/telemetry.h"
+#include "tests/gpu_test_util.h"
+#include "tests/test_registry.h"
 
 #define CLOSE(a, b, tol) assert_true(fabs((double)(a) - (double)(b)) <= (tol))
 #define GPU_IDLE HB_REASON_GPU_IDLE

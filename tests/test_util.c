@@ -1,11 +1,11 @@
 #define _XOPEN_SOURCE 700
-#include "test_util.h"
+#include "tests/test_util.h"
 
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "test_registry.h"
+#include "tests/test_registry.h"
 
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {

@@ -9,12 +9,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config_result.h"
-#include "gate.h"
-#include "test_registry.h"
-#include "test_util.h"
-#include "verdict.h"
-#include "verdict_file.h"
+#include "bench/report/verdict_file.h"
+#include "bench/result/config_result.h"
+#include "bench/result/gate.h"
+#include "bench/result/run_verdict.h"
+#include "bench/result/verdict.h"
+#include "tests/test_registry.h"
+#include "tests/test_util.h"
 
 /* --- fixtures ------------------------------------------------------------------ */
 
@@ -328,9 +329,10 @@ static void test_verdict_file_round_trip(void **state)
     hb_gate_apply(&r[2], "torch", o->min_speedup); /* too slow */
     assert_int_equal(r[2].status, HB_ERR_TOO_SLOW);
 
-    hb_verdict_summary v = {"gate", "20260101T000000Z-abcd", "results/20260101T000000Z-abcd", o,
-                            HB_ERR_INCORRECT, r, 3};
-    assert_int_equal(hb_verdict_file_write(path, &v), HB_OK);
+    hb_run_record run = {.command = "gate", .run_id = "20260101T000000Z-abcd",
+                         .run_path = "results/20260101T000000Z-abcd", .options = o};
+    hb_run_outcome v = {HB_ERR_INCORRECT, r, 3};
+    assert_int_equal(hb_verdict_file_write(path, &run, &v), HB_OK);
     assert_int_equal(access(tmp, F_OK), -1); /* renamed into place */
 
     json_t *root = load_json(path);
@@ -399,10 +401,10 @@ static void test_verdict_file_round_trip(void **state)
     /* Not a gate: min_speedup null; the pass verdict comes with no reason. */
     o->gate = 0;
     r[1].checked = 0;
-    v.command = "run";
+    run.command = "run";
     v.status = HB_OK;
     v.count = 1;
-    assert_int_equal(hb_verdict_file_write(path, &v), HB_OK);
+    assert_int_equal(hb_verdict_file_write(path, &run, &v), HB_OK);
     root = load_json(path);
     assert_string_equal(get_string(root, "command"), "run");
     assert_string_equal(get_string(root, "verdict"), "pass");
@@ -418,7 +420,7 @@ static void test_verdict_file_round_trip(void **state)
     snprintf(r[1].check, sizeof r[1].check, "timeout");
     v.status = HB_ERR_CANDIDATE_FAULT;
     v.count = 2;
-    assert_int_equal(hb_verdict_file_write(path, &v), HB_OK);
+    assert_int_equal(hb_verdict_file_write(path, &run, &v), HB_OK);
     root = load_json(path);
     assert_string_equal(get_string(root, "verdict"), "timed-out");
     assert_int_equal(json_integer_value(json_object_get(root, "exit_code")), HB_ERR_CANDIDATE_FAULT);
@@ -430,7 +432,7 @@ static void test_verdict_file_round_trip(void **state)
     /* A folder that does not exist: an I/O error, no file. */
     char missing[800];
     snprintf(missing, sizeof missing, "%s/no/such/dir/verdict.json", dir);
-    assert_int_equal(hb_verdict_file_write(missing, &v), HB_ERR_IO);
+    assert_int_equal(hb_verdict_file_write(missing, &run, &v), HB_ERR_IO);
 
     free(r);
     free(o);

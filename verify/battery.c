@@ -1,12 +1,13 @@
-#include "battery.h"
+#include "verify/battery.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "../bench/clock.h"
-#include "../bench/cuda_check.h"
-#include "../bench/isolate.h"
-#include "checked_call.h"
+#include "bench/core/clock.h"
+#include "bench/core/heartbeat.h"
+#include "bench/gpu/cuda_check.h"
+#include "verify/checked_call.h"
+#include "verify/compare_kernels.h"
 
 static hb_status exact_mismatch(const hb_exact_compare *cmp, const hb_gemm_io *io, const char *check, int rep,
                                 hb_check_failure *failure)

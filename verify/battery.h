@@ -11,10 +11,11 @@
 #ifndef HB_BATTERY_H
 #define HB_BATTERY_H
 
-#include "../bench/problem.h"
-#include "check_failure.h"
-#include "deviation_check.h"
-#include "reference_crosscheck.h"
+#include "bench/result/battery_record.h"
+#include "verify/check_failure.h"
+#include "verify/deviation_check.h"
+#include "verify/problem.h"
+#include "verify/reference_crosscheck.h"
 
 #define HB_EXACT_LIMIT 2048.0f /* outputs below this are integers fp16 holds exactly */
 #define HB_SIGNED_MAX_K 2048   /* {-1,0,1}: every partial sum is exact in fp16 up to here */
@@ -24,23 +25,6 @@ typedef struct hb_battery_options {
     int exact_reps;       /* repetitions of each exact-match check on fresh inputs (>= 1) */
     double exact_time_s;  /* stop repeating once this many seconds have passed (after the first) */
 } hb_battery_options;
-
-typedef struct hb_exact_record {
-    int ran;              /* 0: not run (signed variant with K > 2048, or an earlier failure) */
-    int reps;             /* repetitions that ran */
-    uint64_t compared;    /* output positions compared exactly, summed over reps */
-    uint64_t ignored;     /* positions whose exact value was >= 2048, summed over reps */
-} hb_exact_record;
-
-typedef struct hb_battery_record {
-    hb_exact_record exact_binary, exact_signed;
-    int deviation_ran;      /* the deviation check compared every participant (passed or not) */
-    hb_crosscheck crosscheck;
-    double seconds_before;  /* wall time of checks 1-3, seconds */
-    int post_ran;
-    double post_bound, post_deviation;  /* after timing, on fresh inputs */
-    double seconds_after;
-} hb_battery_record;
 
 /* `parts[cand]` is the candidate; the others are baselines.  Leaves the
  * problem's inputs N(0,1) (seed `normal_seed`), prepared, with the

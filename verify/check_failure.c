@@ -1,4 +1,4 @@
-#include "check_failure.h"
+#include "verify/check_failure.h"
 
 #include <stdarg.h>
 #include <stdio.h>

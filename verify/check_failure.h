@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "../bench/diag.h"
+#include "bench/core/diag.h"
 
 /* Check names, stable: pipelines and tests match on them. */
 #define HB_CHECK_EXECUTION "execution"       /* launch or run raised a CUDA error */

@@ -1,12 +1,12 @@
-#include "checked_call.h"
+#include "verify/checked_call.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "../bench/candidate_participant.h"
-#include "../bench/cuda_check.h"
-#include "gpu_kernels.h"
-#include "guarded_alloc.h"
+#include "bench/candidate/cubin_candidate.h"
+#include "bench/gpu/buffer_check.h"
+#include "bench/gpu/cuda_check.h"
+#include "bench/gpu/guarded_alloc.h"
 
 #define MAX_INPUTS 6
 

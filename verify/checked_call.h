@@ -5,8 +5,8 @@
 #ifndef HB_CHECKED_CALL_H
 #define HB_CHECKED_CALL_H
 
-#include "../bench/participant.h"
-#include "check_failure.h"
+#include "bench/candidate/participant.h"
+#include "verify/check_failure.h"
 
 /* `shared` holds the problem's own A, B, B_col (the candidate may see
  * padded copies of them).  HB_OK when the call ran clean;

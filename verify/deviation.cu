@@ -5,7 +5,7 @@
 
 #include <cstring>
 
-#include "gpu_kernels.h"
+#include "verify/compare_kernels.h"
 
 namespace {
 

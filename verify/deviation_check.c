@@ -1,11 +1,11 @@
-#include "deviation_check.h"
+#include "verify/deviation_check.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "../bench/cuda_check.h"
-#include "checked_call.h"
+#include "bench/gpu/cuda_check.h"
+#include "verify/checked_call.h"
 
 static hb_status fail_candidate(const hb_participant *cand, const hb_deviation *d, const hb_gemm_io *io, double bound,
                                 const char *check, hb_check_failure *failure)

@@ -8,9 +8,9 @@
 #ifndef HB_DEVIATION_CHECK_H
 #define HB_DEVIATION_CHECK_H
 
-#include "../bench/measure.h"
-#include "check_failure.h"
-#include "gpu_kernels.h"
+#include "bench/candidate/participant.h"
+#include "verify/check_failure.h"
+#include "verify/compare_kernels.h"
 
 typedef struct hb_check_result {
     int passed;

@@ -5,7 +5,7 @@
 // bit for bit; larger outputs are not compared.
 #include <cuda_fp16.h>
 
-#include "gpu_kernels.h"
+#include "verify/compare_kernels.h"
 
 namespace {
 

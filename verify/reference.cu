@@ -5,7 +5,7 @@
 // timed region.
 #include <cuda_fp16.h>
 
-#include "gpu_kernels.h"
+#include "verify/compare_kernels.h"
 
 namespace {
 

@@ -1,9 +1,9 @@
-#include "reference_crosscheck.h"
+#include "verify/reference_crosscheck.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-#include "../bench/cuda_check.h"
+#include "bench/gpu/cuda_check.h"
 
 double hb_half_to_double(uint16_t bits)
 {

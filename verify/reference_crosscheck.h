@@ -10,14 +10,10 @@
 
 #include <cuda_runtime_api.h>
 
-#include "../bench/gemm_types.h"
-#include "../bench/hb_status.h"
-#include "../bench/rng.h"
-
-typedef struct hb_crosscheck {
-    int samples;         /* elements recomputed */
-    double worst_ratio;  /* max over samples of |ref32 - ref64| / bound; <= 1 to pass */
-} hb_crosscheck;
+#include "bench/core/gemm_types.h"
+#include "bench/core/rng.h"
+#include "bench/core/status.h"
+#include "bench/result/battery_record.h"
 
 /* HB_ERR_INTERNAL, naming the element, when the reference is out of bounds. */
 hb_status hb_crosscheck_reference(const hb_gemm_io *inputs, const float *ref, int samples, hb_rng *rng,

@@ -1,0 +1,36 @@
+#include "bench/core/diag.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static char last_error[1024];
+static int quiet_mode;
+
+hb_status hb_fail_at(const char *file, int line, hb_status status, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(last_error, sizeof last_error, fmt, args);
+    va_end(args);
+    if (!quiet_mode)
+        fprintf(stderr, "hgemm-bench: error: %s [%s:%d]\n", last_error, file, line);
+    return status;
+}
+
+void hb_warn(const char *fmt, ...)
+{
+    if (quiet_mode)
+        return;
+    va_list args;
+    va_start(args, fmt);
+    fputs("hgemm-bench: warning: ", stderr);
+    vfprintf(stderr, fmt, args);
+    fputc('\n', stderr);
+    va_end(args);
+}
+
+const char *hb_last_error(void) { return last_error; }
+
+void hb_diag_set_quiet(int quiet) { quiet_mode = quiet; }
+
+int hb_diag_is_quiet(void) { return quiet_mode; }

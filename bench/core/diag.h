@@ -1,0 +1,31 @@
+/* Diagnostics: every error the harness reports names the file:line that
+ * detected it and says what the user can do about it. */
+#ifndef HB_DIAG_H
+#define HB_DIAG_H
+
+#include <stdarg.h>
+
+#include "bench/core/status.h"
+
+#if defined(__GNUC__)
+#define HB_PRINTF(fmt_index, first_arg) __attribute__((format(printf, fmt_index, first_arg)))
+#else
+#define HB_PRINTF(fmt_index, first_arg)
+#endif
+
+/* Prints "hgemm-bench: error: <message> [file:line]" to stderr and returns
+ * `status`, so callers can write `return hb_fail(HB_ERR_IO, ...)`. */
+hb_status hb_fail_at(const char *file, int line, hb_status status, const char *fmt, ...)
+    HB_PRINTF(4, 5);
+void hb_warn(const char *fmt, ...) HB_PRINTF(1, 2);
+
+/* The last error message, kept so a result row can carry its reason. */
+const char *hb_last_error(void);
+
+/* Tests silence stderr output of expected failures with this. */
+void hb_diag_set_quiet(int quiet);
+int hb_diag_is_quiet(void);
+
+#define hb_fail(status, ...) hb_fail_at(__FILE__, __LINE__, (status), __VA_ARGS__)
+
+#endif

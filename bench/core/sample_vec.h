@@ -1,0 +1,19 @@
+/* A growable array of samples (times in milliseconds, ratios, ...). */
+#ifndef HB_SAMPLE_VEC_H
+#define HB_SAMPLE_VEC_H
+
+#include <stddef.h>
+
+#include "bench/core/status.h"
+
+typedef struct hb_sample_vec {
+    double *data;
+    size_t len;
+    size_t cap;
+} hb_sample_vec;
+
+hb_status hb_sample_vec_push(hb_sample_vec *vec, double value);
+void hb_sample_vec_clear(hb_sample_vec *vec);
+void hb_sample_vec_free(hb_sample_vec *vec);
+
+#endif

@@ -1,0 +1,20 @@
+/* Evaluates one configuration end to end, in the process that calls it
+ * (the child of bench/isolate.h in a normal run): opens the GPU, creates
+ * the baselines and loads the candidate, runs the correctness battery,
+ * times every participant with spot checks, checks the candidate again on
+ * fresh inputs and summarises.  Everything it finds goes into `out`; the
+ * return value is the configuration's status (HB_OK: passed, measured). */
+#ifndef HB_CONFIG_EVAL_H
+#define HB_CONFIG_EVAL_H
+
+#include "bench/result/config_result.h"
+#include "bench/result/run_options.h"
+
+/* Seed of configuration `index`'s inputs and schedule: depends only on the
+ * run's seed and the index, so a child reproduces it alone. */
+uint64_t hb_config_seed(uint64_t run_seed, size_t index);
+
+hb_status hb_evaluate_config(const hb_run_options *options, size_t index, hb_config_result *out);
+
+
+#endif

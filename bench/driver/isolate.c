@@ -1,0 +1,212 @@
+#define _POSIX_C_SOURCE 200809L
+#include "bench/driver/isolate.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/core/clock.h"
+#include "bench/core/diag.h"
+#include "bench/core/heartbeat.h"
+
+/* Wire format, child to parent: any number of HEARTBEAT bytes, then one
+ * RESULT byte, the int32 status and result_size bytes of result. */
+/* Heartbeat bytes (bench/core/heartbeat.c) carry no payload: anything but RESULT is one. */
+#define MSG_RESULT 'R'
+#define REAP_GRACE_S 10.0 /* after its result or EOF, a child has this long to exit */
+
+static volatile pid_t running_child; /* for the parent's signal handler */
+
+static int write_all(int fd, const void *data, size_t size)
+{
+    const char *p = data;
+    while (size > 0) {
+        ssize_t n = write(fd, p, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 0;
+        p += n;
+        size -= (size_t)n;
+    }
+    return 1;
+}
+
+static void child_main(int fd, hb_child_fn fn, void *context, void *result, size_t result_size)
+{
+    setpgid(0, 0); /* its own group: a timeout kills whatever it started too */
+    hb_heartbeat_attach(fd);
+    int32_t status = (int32_t)fn(context, result, result_size);
+    char tag = MSG_RESULT;
+    int ok = write_all(fd, &tag, 1) && write_all(fd, &status, sizeof status) && write_all(fd, result, result_size);
+    fflush(stdout);
+    fflush(stderr);
+    _exit(ok ? 0 : 120);
+}
+
+/* Parent side of the pipe: the bytes after the RESULT tag. */
+typedef struct reader {
+    char *payload; /* status + result */
+    size_t payload_size, received;
+    int in_payload;
+} reader;
+
+static void consume(reader *r, const char *data, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!r->in_payload) {
+            r->in_payload = data[i] == MSG_RESULT;
+            continue;
+        }
+        if (r->received < r->payload_size)
+            r->payload[r->received++] = data[i];
+    }
+}
+
+static void kill_group(pid_t pid)
+{
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+}
+
+/* Reads until EOF, the whole result, or silence; 1 when the child went
+ * silent too long.  Stops at the whole result even while the pipe stays
+ * open (something the child started may still hold it). */
+static int watch(int fd, pid_t pid, reader *r, double timeout_s, int *reaped, int *wait_status)
+{
+    double last = hb_now_s();
+    char buffer[4096];
+    while (r->received < r->payload_size) {
+        double left = timeout_s - (hb_now_s() - last);
+        if (left <= 0)
+            return 1;
+        struct pollfd p = {fd, POLLIN, 0};
+        int ready = poll(&p, 1, left > 0.2 ? 200 : (int)(left * 1000) + 1);
+        if (ready < 0 && errno == EINTR)
+            continue;
+        if (ready == 0 && !*reaped && waitpid(pid, wait_status, WNOHANG) == pid)
+            *reaped = 1; /* it died while something it started holds the pipe: drain, then stop */
+        if (ready == 0 && *reaped)
+            return 0;
+        if (ready <= 0)
+            continue; /* the loop re-checks the deadline */
+        ssize_t n = read(fd, buffer, sizeof buffer);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 0; /* EOF: the child exited or closed the pipe */
+        consume(r, buffer, (size_t)n);
+        last = hb_now_s();
+    }
+    return 0;
+}
+
+/* Reaps the child, waiting at most grace_s before killing its group: a
+ * child that closed the pipe and then hung must not hang the harness. */
+static int reap(pid_t pid, double grace_s, int *killed)
+{
+    int wait_status = 0;
+    const double deadline = hb_now_s() + grace_s;
+    for (;;) {
+        pid_t done = waitpid(pid, &wait_status, WNOHANG);
+        if (done == pid || (done < 0 && errno != EINTR))
+            return wait_status;
+        if (hb_now_s() > deadline && !*killed) {
+            kill_group(pid);
+            *killed = 1;
+        }
+        struct timespec pause = {0, 10 * 1000 * 1000}; /* 10 ms */
+        nanosleep(&pause, NULL);
+    }
+}
+
+static void describe(hb_child_outcome *out, int wait_status, int timed_out, int complete, const reader *r,
+                     void *result, size_t result_size, double timeout_s)
+{
+    if (complete) {
+        out->end = HB_CHILD_RETURNED;
+        int32_t status;
+        memcpy(&status, r->payload, sizeof status);
+        out->status = (hb_status)status;
+        memcpy(result, r->payload + sizeof status, result_size);
+        snprintf(out->message, sizeof out->message, "returned %s", hb_status_name(out->status));
+    } else if (timed_out) {
+        out->end = HB_CHILD_TIMED_OUT;
+        snprintf(out->message, sizeof out->message,
+                 "no progress for %.0f s (hung kernel or endless loop); killed (raise --timeout-s if it is only slow)",
+                 timeout_s);
+    } else if (WIFSIGNALED(wait_status)) {
+        out->end = HB_CHILD_SIGNALED;
+        out->signal = WTERMSIG(wait_status);
+        snprintf(out->message, sizeof out->message, "killed by signal %d (%s)", out->signal,
+                 strsignal(out->signal));
+    } else {
+        out->end = HB_CHILD_EXITED;
+        out->exit_code = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
+        snprintf(out->message, sizeof out->message, "exited with status %d before reporting a result",
+                 out->exit_code);
+    }
+}
+
+static void forward_and_die(int signal_number)
+{
+    if (running_child > 0)
+        kill_group(running_child);
+    _exit(128 + signal_number);
+}
+
+hb_status hb_run_isolated(hb_child_fn fn, void *context, void *result, size_t result_size, double silence_timeout_s,
+                          hb_child_outcome *outcome)
+{
+    memset(outcome, 0, sizeof *outcome);
+    reader r = {malloc(sizeof(int32_t) + result_size), sizeof(int32_t) + result_size, 0, 0};
+    int fds[2];
+    if (!r.payload || pipe(fds) != 0) {
+        free(r.payload);
+        return hb_fail(HB_ERR_INTERNAL, "cannot create a pipe for the child process: %s", strerror(errno));
+    }
+    fflush(stdout);
+    fflush(stderr);
+    const double start = hb_now_s();
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        free(r.payload);
+        return hb_fail(HB_ERR_INTERNAL, "fork failed: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        child_main(fds[1], fn, context, result, result_size);
+    }
+    close(fds[1]);
+    setpgid(pid, pid); /* also here: no race with the child's own call */
+    running_child = pid;
+    signal(SIGINT, forward_and_die);
+    signal(SIGTERM, forward_and_die);
+    int reaped = 0, wait_status = 0;
+    int timed_out = watch(fds[0], pid, &r, silence_timeout_s, &reaped, &wait_status);
+    if (timed_out)
+        kill_group(pid);
+    else if (reaped)
+        kill(-pid, SIGKILL); /* leftovers of a dead child; its own pid may already be reused */
+    close(fds[0]);
+    int killed = timed_out;
+    if (!reaped)
+        wait_status = reap(pid, REAP_GRACE_S, &killed);
+    running_child = 0;
+    signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    outcome->seconds = hb_now_s() - start;
+    describe(outcome, wait_status, timed_out, r.received == r.payload_size, &r, result, result_size,
+             silence_timeout_s);
+    free(r.payload);
+    return HB_OK;
+}

@@ -1,0 +1,40 @@
+/* Process isolation (protocol section 7): a piece of work that touches the
+ * GPU runs in a child process, so a crash, a sticky CUDA error or a hang
+ * ends that child, never the harness.  The parent holds no CUDA context;
+ * it waits on a pipe and kills the child (its whole process group) when
+ * nothing arrives for `silence_timeout_s` seconds.  The child proves it is
+ * alive with hb_heartbeat() (bench/core/heartbeat.h) between steps and returns its result as bytes
+ * through the same pipe. */
+#ifndef HB_ISOLATE_H
+#define HB_ISOLATE_H
+
+#include <stddef.h>
+
+#include "bench/core/status.h"
+
+/* The work: fills `result` (result_size bytes) and returns a status. */
+typedef hb_status (*hb_child_fn)(void *context, void *result, size_t result_size);
+
+typedef enum hb_child_end {
+    HB_CHILD_RETURNED,  /* the function returned; status and result are its own */
+    HB_CHILD_SIGNALED,  /* killed by a signal before returning (a crash) */
+    HB_CHILD_EXITED,    /* exited before returning (e.g. a library called exit) */
+    HB_CHILD_TIMED_OUT  /* silent for longer than the timeout; killed */
+} hb_child_end;
+
+typedef struct hb_child_outcome {
+    hb_child_end end;
+    hb_status status;   /* the function's, when end == HB_CHILD_RETURNED */
+    int signal;         /* when SIGNALED */
+    int exit_code;      /* when EXITED */
+    double seconds;     /* wall time of the child */
+    char message[256];  /* one line describing the end, for a verdict reason */
+} hb_child_outcome;
+
+/* Runs fn(context, result, result_size) in a child.  Returns HB_OK when
+ * the child could be run and watched (whatever its end, see `outcome`);
+ * HB_ERR_INTERNAL when fork or pipe failed. */
+hb_status hb_run_isolated(hb_child_fn fn, void *context, void *result, size_t result_size,
+                          double silence_timeout_s, hb_child_outcome *outcome);
+
+#endif

@@ -1,0 +1,291 @@
+#define _POSIX_C_SOURCE 200809L
+#include "bench/driver/run_loop.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "baselines/autotune_cache.h"
+#include "baselines/cublas_baselines.h"
+#include "baselines/cublaslt_autotune.h"
+#include "bench/core/diag.h"
+#include "bench/core/heartbeat.h"
+#include "bench/core/run_dir.h"
+#include "bench/driver/config_eval.h"
+#include "bench/driver/isolate.h"
+#include "bench/driver/sanitize_pass.h"
+#include "bench/gpu/device.h"
+#include "bench/measure/windows.h"
+#include "bench/report/csv_writer.h"
+#include "bench/report/env_json.h"
+#include "bench/report/report_table.h"
+#include "bench/report/verdict_file.h"
+#include "bench/result/gate.h"
+
+/* The parent process of a run.  In an isolated run (the default) it never
+ * touches CUDA: the device is read and each configuration evaluated in a
+ * child (bench/driver/isolate.h), so whatever a candidate does ends in a
+ * verdict.  Results leave through the sinks (bench/report/sink.h). */
+typedef struct run_state {
+    hb_run_options *options;
+    hb_device_info device;
+    char run_id[HB_RUN_ID_MAX];
+    char run_path[4096];
+    char started_utc[32];
+    char sanitizer[4096];      /* compute-sanitizer's path, with --sanitize */
+    hb_run_record record;      /* what the sinks know of the run */
+    hb_sinks sinks;
+    int sinks_begun;           /* every sink began: the run folder, env.json and summary.csv exist */
+    hb_config_result *results; /* one per configuration, for verdict.json */
+    size_t done;
+} run_state;
+
+static hb_status read_device(void *context, void *result, size_t size)
+{
+    (void)size;
+    const hb_run_options *options = context;
+    return hb_device_open(options->device, result);
+}
+
+/* Reads the GPU's facts, in a child when isolated: the parent stays free of CUDA. */
+static hb_status open_device(run_state *s)
+{
+    if (!s->options->isolate)
+        return hb_device_open(s->options->device, &s->device);
+    hb_child_outcome outcome;
+    HB_TRY(hb_run_isolated(read_device, s->options, &s->device, sizeof s->device, s->options->timeout_s, &outcome));
+    if (outcome.end != HB_CHILD_RETURNED)
+        return hb_fail(HB_ERR_CUDA, "reading the GPU's properties failed: the process %s", outcome.message);
+    return outcome.status;
+}
+
+/* --raw: <run>/raw/, where each configuration's child writes its samples. */
+static hb_status make_raw_dir(run_state *s)
+{
+    static char raw_dir[4200];
+    snprintf(raw_dir, sizeof raw_dir, "%s/raw", s->run_path);
+    if (mkdir(raw_dir, 0777) != 0 && errno != EEXIST)
+        return hb_fail(HB_ERR_IO, "cannot create %s: %s", raw_dir, strerror(errno));
+    s->options->raw_dir = raw_dir;
+    return HB_OK;
+}
+
+/* The constants of the engine env.json records: they live in the layers
+ * below, which the writers do not see. */
+static hb_engine_facts engine_facts(const hb_device_info *device)
+{
+    hb_engine_facts facts = {
+        .autotune_max_candidates = HB_LT_MAX_ALGOS,
+        .autotune_warmup_rounds = HB_AUTOTUNE_WARMUP_ROUNDS,
+        .autotune_measured_rounds = HB_AUTOTUNE_MEASURED_ROUNDS,
+        .min_timed_rounds = HB_MIN_TIMED_ROUNDS,
+        .target_ci_min_rounds = HB_TARGET_CI_MIN_ROUNDS,
+        .torch_workspace_bytes = hb_torch_workspace_bytes(device->sm),
+    };
+    return facts;
+}
+
+static void utc_now(char *out, size_t size)
+{
+    time_t now = time(NULL);
+    struct tm utc;
+    gmtime_r(&now, &utc);
+    strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", &utc);
+}
+
+/* env.json, summary.csv, the table on stdout and verdict.json (with a copy at --verdict). */
+static hb_status add_sinks(run_state *s)
+{
+    HB_TRY(hb_sinks_add(&s->sinks, hb_env_json_sink()));
+    HB_TRY(hb_sinks_add(&s->sinks, hb_summary_csv_sink()));
+    HB_TRY(hb_sinks_add(&s->sinks, hb_table_sink(stdout)));
+    return hb_sinks_add(&s->sinks, hb_verdict_sink(s->options->verdict_path));
+}
+
+static hb_status open_outputs(run_state *s, const char *command, const char *command_line)
+{
+    HB_TRY(hb_run_dir_create(s->options->out_dir, s->options->seed ^ (unsigned long long)getpid(), s->run_id,
+                             s->run_path, sizeof s->run_path));
+    utc_now(s->started_utc, sizeof s->started_utc);
+    s->record = (hb_run_record){
+        .command = command,
+        .run_id = s->run_id,
+        .run_path = s->run_path,
+        .command_line = command_line,
+        .started_utc = s->started_utc,
+        .options = s->options,
+        .device = &s->device,
+        .engine = engine_facts(&s->device),
+    };
+    HB_TRY(add_sinks(s));
+    HB_TRY(hb_sinks_begin(&s->sinks, &s->record));
+    s->sinks_begun = 1;
+    fprintf(stderr, "hgemm-bench: %s %s on %s (%s), results in %s\n", command, s->run_id, s->device.name,
+            s->device.uuid, s->run_path);
+    return s->options->raw ? make_raw_dir(s) : HB_OK;
+}
+
+typedef struct config_job {
+    const hb_run_options *options;
+    size_t index;
+} config_job;
+
+static hb_status evaluate_in_child(void *context, void *result, size_t size)
+{
+    (void)size;
+    const config_job *job = context;
+    return hb_evaluate_config(job->options, job->index, result);
+}
+
+/* What a child that did not return leaves: crashed or timed-out, with why. */
+static void record_abnormal_end(hb_config_result *r, const hb_child_outcome *outcome)
+{
+    r->status = HB_ERR_CANDIDATE_FAULT;
+    r->seconds = outcome->seconds;
+    if (outcome->end == HB_CHILD_TIMED_OUT) {
+        r->verdict = HB_VERDICT_TIMED_OUT;
+        snprintf(r->check, sizeof r->check, "timeout");
+    } else {
+        r->verdict = HB_VERDICT_CRASHED;
+        snprintf(r->check, sizeof r->check, "execution");
+    }
+    snprintf(r->reason, sizeof r->reason, "the evaluating process %s", outcome->message);
+}
+
+static hb_status evaluate(run_state *s, size_t index, hb_config_result *r)
+{
+    if (!s->options->isolate)
+        return hb_evaluate_config(s->options, index, r);
+    config_job job = {s->options, index};
+    hb_config_result_init(r, &s->options->configs[index]);
+    hb_child_outcome outcome;
+    hb_status status = hb_run_isolated(evaluate_in_child, &job, r, sizeof *r, s->options->timeout_s, &outcome);
+    if (status != HB_OK) {
+        r->status = status;
+        r->verdict = hb_verdict_of_status(status);
+        snprintf(r->reason, sizeof r->reason, "%s", hb_last_error());
+        return status;
+    }
+    if (outcome.end != HB_CHILD_RETURNED)
+        record_abnormal_end(r, &outcome); /* r still holds what init wrote: the child's bytes never arrived */
+    return r->status;
+}
+
+static void record_timing_policy(const hb_run_options *o, hb_config_result *r)
+{
+    hb_timing_record *t = &r->timing;
+    t->mode = o->mode;
+    t->gap = o->gap;
+    t->mean_gap_ms = o->mode == HB_MODE_SERVER ? o->mean_gap_ms : 0;
+    t->l2 = o->l2;
+    t->target_ci = o->target_ci;
+    snprintf(t->aa_of, sizeof t->aa_of, "%s", o->aa ? o->aa : "");
+}
+
+/* Clocks that dropped or a throttle reason in the timed window: say so where the user looks. */
+static void warn_telemetry(const hb_config_result *r)
+{
+    char warning[256];
+    if (r->measured && hb_telemetry_warning(&r->telemetry, warning, sizeof warning))
+        fprintf(stderr, "hgemm-bench: warning: M=%ld N=%ld K=%ld: %s\n", r->mnk.m, r->mnk.n, r->mnk.k, warning);
+}
+
+static hb_status record(run_state *s, hb_config_result *r)
+{
+    record_timing_policy(s->options, r);
+    warn_telemetry(r);
+    if (s->options->gate)
+        hb_gate_apply(r, s->options->vs, s->options->min_speedup);
+    s->done++;
+    return hb_sinks_config(&s->sinks, &s->record, r);
+}
+
+/* Harness-side failures end the run; verdicts about the candidate do not:
+ * each configuration has a fresh process, so a crash or hang ends only its own. */
+static int ends_run(hb_status status, int isolated)
+{
+    return status == HB_ERR_CUDA || status == HB_ERR_IO || status == HB_ERR_INTERNAL ||
+           (status == HB_ERR_CANDIDATE_FAULT && !isolated);
+}
+
+static hb_status run_all(run_state *s)
+{
+    hb_status worst = HB_OK;
+    for (size_t i = 0; i < s->options->n_configs; i++) {
+        hb_config_result *r = &s->results[i];
+        hb_status status = HB_OK;
+        if (s->options->sanitize)
+            HB_TRY(hb_sanitize_config(s->options, s->sanitizer, i, s->run_path, r, &status));
+        if (status == HB_OK)
+            evaluate(s, i, r);
+        HB_TRY(record(s, r));
+        if (hb_status_severity(r->status) > hb_status_severity(worst))
+            worst = r->status;
+        if (ends_run(r->status, s->options->isolate)) {
+            fprintf(stderr, "hgemm-bench: stopping after %zu of %zu configurations: %s\n", i + 1,
+                    s->options->n_configs, r->reason);
+            break;
+        }
+    }
+    return worst;
+}
+
+/* The autotune cache every configuration's child uses: --autotune-cache,
+ * else the default path; "none" turns it off (NULL). */
+static hb_status resolve_autotune_cache(hb_run_options *options)
+{
+    static char default_path[4096];
+    if (options->autotune_cache && !strcmp(options->autotune_cache, "none")) {
+        options->autotune_cache = NULL;
+        return HB_OK;
+    }
+    if (options->autotune_cache)
+        return HB_OK;
+    hb_status status = hb_autotune_cache_default_path(default_path, sizeof default_path);
+    if (status != HB_OK)
+        return hb_fail(HB_ERR_USAGE, "no place for the cuBLASLt autotune cache: set HOME, HGEMM_BENCH_CACHE_DIR or "
+                       "--autotune-cache FILE (or --autotune-cache none)");
+    options->autotune_cache = default_path;
+    return HB_OK;
+}
+
+/* The run's verdict goes to verdict.json and stdout; a failure to write it
+ * becomes the run's status. */
+static hb_status end_run(run_state *s, hb_status status)
+{
+    hb_run_outcome outcome = {status, s->results, s->done};
+    hb_status written = hb_sinks_end(&s->sinks, &s->record, &outcome);
+    return written != HB_OK ? written : status;
+}
+
+hb_status hb_run_command(const char *command, hb_run_options *options, const char *command_line)
+{
+    static run_state state;
+    run_state *s = &state;
+    memset(s, 0, sizeof *s);
+    s->options = options;
+    hb_heartbeat_from_env(); /* when run by a parent harness under compute-sanitizer */
+    if (!options->seed_given)
+        options->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+    s->results = calloc(options->n_configs, sizeof *s->results);
+    if (!s->results)
+        return hb_fail(HB_ERR_INTERNAL, "out of host memory for %zu results", options->n_configs);
+    hb_status status = options->sanitize ? hb_sanitizer_available(s->sanitizer, sizeof s->sanitizer) : HB_OK;
+    if (status == HB_OK)
+        status = resolve_autotune_cache(options);
+    if (status == HB_OK)
+        status = open_device(s);
+    if (status == HB_OK)
+        status = open_outputs(s, command, command_line);
+    if (status == HB_OK)
+        status = run_all(s);
+    if (s->sinks_begun) /* else no verdict: the results folder is not there to hold it */
+        status = end_run(s, status);
+    hb_sinks_close(&s->sinks);
+    free(s->results);
+    return status;
+}

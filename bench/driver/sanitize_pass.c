@@ -1,0 +1,156 @@
+#define _POSIX_C_SOURCE 200809L
+#include "bench/driver/sanitize_pass.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench/core/diag.h"
+#include "bench/core/heartbeat.h"
+#include "bench/driver/config_eval.h"
+#include "bench/driver/isolate.h"
+
+static int executable(const char *path)
+{
+    return access(path, X_OK) == 0;
+}
+
+static int search_path(char *out, size_t size)
+{
+    const char *path = getenv("PATH");
+    if (!path)
+        return 0;
+    char *copy = strdup(path), *save = NULL;
+    int found = 0;
+    for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+        snprintf(out, size, "%s/compute-sanitizer", dir);
+        found = executable(out);
+    }
+    free(copy);
+    return found;
+}
+
+hb_status hb_sanitizer_available(char *path, size_t size)
+{
+    const char *given = getenv("HB_COMPUTE_SANITIZER"), *cuda_home = getenv("CUDA_HOME");
+    if (given && *given) {
+        snprintf(path, size, "%s", given);
+        if (executable(path))
+            return HB_OK;
+        return hb_fail(HB_ERR_USAGE, "--sanitize: HB_COMPUTE_SANITIZER=%s is not an executable", given);
+    }
+    snprintf(path, size, "%s/bin/compute-sanitizer", cuda_home && *cuda_home ? cuda_home : "/usr/local/cuda");
+    if (executable(path))
+        return HB_OK;
+    snprintf(path, size, "/usr/local/cuda/bin/compute-sanitizer");
+    if (executable(path) || search_path(path, size))
+        return HB_OK;
+    return hb_fail(HB_ERR_USAGE, "--sanitize needs compute-sanitizer (CUDA Toolkit); put it on PATH or set "
+                                 "HB_COMPUTE_SANITIZER to its path");
+}
+
+typedef struct sanitize_job {
+    char sanitizer[4096], self[4096], log[4200], out[4200], mnk[96], seed[32], candidate[4096];
+    char acc[8], workspace[32], cache[4096];
+} sanitize_job;
+
+/* In the watched child: becomes compute-sanitizer running `hgemm-bench check`. */
+static hb_status exec_sanitizer(void *context, void *result, size_t size)
+{
+    (void)result;
+    (void)size;
+    sanitize_job *job = context;
+    char fd[16];
+    snprintf(fd, sizeof fd, "%d", hb_heartbeat_descriptor());
+    setenv(HB_HEARTBEAT_FD_ENV, fd, 1);
+    char *argv[] = {job->sanitizer, "--tool", "memcheck", "--error-exitcode", "86", "--print-limit", "20",
+                    "--log-file", job->log, job->self, "check", "--candidate", job->candidate, "--mnk", job->mnk,
+                    "--no-isolate", "--exact-reps", "1", "--seed", job->seed, "--out", job->out, "--no-progress",
+                    /* Same class and workspace; the autotune baselines take the cached choice or the
+                     * heuristic's (a search under memcheck takes ~100x longer, and this pass judges
+                     * memory errors only). */
+                    "--acc", job->acc, "--workspace", job->workspace, "--autotune-cache", job->cache,
+                    "--no-autotune-search", NULL};
+    execv(job->sanitizer, argv);
+    fprintf(stderr, "hgemm-bench: cannot execute %s: %s\n", job->sanitizer, strerror(errno));
+    _exit(127);
+}
+
+/* The first line of the log that names an error, for the verdict's reason. */
+static void first_error_line(const char *log, char *out, size_t size)
+{
+    snprintf(out, size, "see the log");
+    FILE *f = fopen(log, "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strstr(line, "Invalid") || strstr(line, "rror")) {
+            line[strcspn(line, "\r\n")] = '\0';
+            const char *text = line + strspn(line, "= ");
+            snprintf(out, size, "%s", text);
+            break;
+        }
+    }
+    fclose(f);
+}
+
+static hb_status prepare_job(const hb_run_options *o, const char *sanitizer, size_t index, const char *run_path,
+                             sanitize_job *job)
+{
+    snprintf(job->sanitizer, sizeof job->sanitizer, "%s", sanitizer);
+    ssize_t n = readlink("/proc/self/exe", job->self, sizeof job->self - 1);
+    if (n <= 0)
+        return hb_fail(HB_ERR_INTERNAL, "cannot find this program's path: %s", strerror(errno));
+    job->self[n] = '\0';
+    const hb_mnk *c = &o->configs[index];
+    snprintf(job->mnk, sizeof job->mnk, "%ld,%ld,%ld", c->m, c->n, c->k);
+    snprintf(job->seed, sizeof job->seed, "%llu", (unsigned long long)hb_config_seed(o->seed, index));
+    snprintf(job->candidate, sizeof job->candidate, "%s", o->candidate_path);
+    snprintf(job->acc, sizeof job->acc, "%s", hb_acc_class_name(o->acc));
+    snprintf(job->workspace, sizeof job->workspace, "%zu", o->workspace_bytes);
+    snprintf(job->cache, sizeof job->cache, "%s", o->autotune_cache ? o->autotune_cache : "none");
+    snprintf(job->out, sizeof job->out, "%s/memcheck", run_path);
+    snprintf(job->log, sizeof job->log, "%s/memcheck/%ld_%ld_%ld.log", run_path, c->m, c->n, c->k);
+    if (mkdir(job->out, 0777) != 0 && errno != EEXIST)
+        return hb_fail(HB_ERR_IO, "cannot create %s: %s", job->out, strerror(errno));
+    return HB_OK;
+}
+
+static void fail_config(hb_config_result *r, hb_status status, hb_verdict verdict, const char *check,
+                        const char *reason, const char *log)
+{
+    r->status = status;
+    r->verdict = verdict;
+    snprintf(r->check, sizeof r->check, "%s", check);
+    snprintf(r->reason, sizeof r->reason, "compute-sanitizer memcheck: %.200s (log: %.250s)", reason, log);
+}
+
+hb_status hb_sanitize_config(const hb_run_options *options, const char *sanitizer, size_t index, const char *run_path,
+                             hb_config_result *r, hb_status *status)
+{
+    static sanitize_job job;
+    memset(&job, 0, sizeof job);
+    HB_TRY(prepare_job(options, sanitizer, index, run_path, &job));
+    hb_config_result_init(r, &options->configs[index]);
+    hb_child_outcome outcome;
+    char nothing;
+    /* Memcheck runs kernels 10-100x slower and instruments every module at load. */
+    HB_TRY(hb_run_isolated(exec_sanitizer, &job, &nothing, 0, options->timeout_s * 10, &outcome));
+    *status = HB_OK;
+    if (outcome.end == HB_CHILD_TIMED_OUT) {
+        fail_config(r, HB_ERR_CANDIDATE_FAULT, HB_VERDICT_TIMED_OUT, "timeout", outcome.message, job.log);
+    } else if (outcome.end == HB_CHILD_EXITED && outcome.exit_code == HB_MEMCHECK_ERROR_EXIT) {
+        char line[400];
+        first_error_line(job.log, line, sizeof line);
+        fail_config(r, HB_ERR_INCORRECT, HB_VERDICT_INCORRECT, "memcheck", line, job.log);
+    } else if (outcome.end == HB_CHILD_EXITED && outcome.exit_code == 127) {
+        return hb_fail(HB_ERR_INTERNAL, "could not start %s", job.sanitizer);
+    }
+    /* Anything else (clean, or a failure the normal evaluation will name in detail) goes on. */
+    *status = r->status;
+    return HB_OK;
+}

@@ -1,0 +1,29 @@
+/* The optional memcheck pass (protocol 4.1, `--sanitize`): before a
+ * configuration is evaluated, this same binary runs its checks for that
+ * configuration (`check --no-isolate --exact-reps 1`) under
+ * `compute-sanitizer --tool memcheck`, in a watched child process.  Any
+ * memcheck error fails the candidate with check "memcheck" and the first
+ * error line; the full log stays in the run folder. */
+#ifndef HB_SANITIZE_PASS_H
+#define HB_SANITIZE_PASS_H
+
+#include <stddef.h>
+
+#include "bench/result/config_result.h"
+#include "bench/result/run_options.h"
+
+/* Exit status memcheck is told to use when it found errors. */
+#define HB_MEMCHECK_ERROR_EXIT 86
+
+/* Finds compute-sanitizer: $HB_COMPUTE_SANITIZER, $CUDA_HOME/bin,
+ * /usr/local/cuda/bin, then PATH.  HB_ERR_USAGE, saying so, when absent. */
+hb_status hb_sanitizer_available(char *path, size_t size);
+
+/* Runs the pass for configuration `index` with the compute-sanitizer at `sanitizer`.  *status = HB_OK when memcheck
+ * found nothing (the caller then evaluates as usual); otherwise `r` holds
+ * the verdict and *status its status.  Returns an error only when the
+ * pass itself could not be run. */
+hb_status hb_sanitize_config(const hb_run_options *options, const char *sanitizer, size_t index, const char *run_path,
+                             hb_config_result *r, hb_status *status);
+
+#endif

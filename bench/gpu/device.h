@@ -1,0 +1,26 @@
+/* Opening the GPU a run measures on and reading its facts (the record
+ * itself, bench/result/device_info.h, is what env.json writes). */
+#ifndef HB_DEVICE_H
+#define HB_DEVICE_H
+
+#include <stddef.h>
+
+#include "bench/core/status.h"
+#include "bench/result/device_info.h"
+
+/* What a candidate must fit into. */
+typedef struct hb_device_limits {
+    int sm;                       /* compute capability, 10*major+minor */
+    size_t smem_per_block_optin;  /* largest shared memory one block may ask for, bytes */
+} hb_device_limits;
+
+/* Selects the device, creates its primary context and reads its facts.
+ * HB_ERR_CUDA with an actionable message when no GPU or driver is usable. */
+hb_status hb_device_open(int ordinal, hb_device_info *out);
+
+hb_device_limits hb_device_limits_of(const hb_device_info *info);
+
+/* Re-reads the NVML clocks and temperature into `info` (e.g. at the end of a run). */
+void hb_device_read_nvml(hb_device_info *info);
+
+#endif

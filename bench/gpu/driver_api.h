@@ -1,0 +1,32 @@
+/* The few CUDA driver API calls the harness needs to load and launch
+ * cubins.  They are looked up at run time through the runtime's
+ * cudaGetDriverEntryPointByVersion, so the harness does not link libcuda:
+ * it starts (and its CPU tests run) on machines with the toolkit but no
+ * driver, and says "no driver" instead of failing to load. */
+#ifndef HB_DRIVER_API_H
+#define HB_DRIVER_API_H
+
+#include <cuda.h>
+
+#include "bench/core/status.h"
+
+typedef struct hb_driver_api {
+    CUresult (*module_load)(CUmodule *, const char *);
+    CUresult (*module_unload)(CUmodule);
+    CUresult (*module_get_function)(CUfunction *, CUmodule, const char *);
+    CUresult (*func_get_attribute)(int *, CUfunction_attribute, CUfunction);
+    CUresult (*func_set_attribute)(CUfunction, CUfunction_attribute, int);
+    CUresult (*func_get_param_info)(CUfunction, size_t, size_t *, size_t *); /* NULL before CUDA 12.4 */
+    CUresult (*launch_kernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                              unsigned, CUstream, void **, void **);
+    CUresult (*get_error_name)(CUresult, const char **);
+    CUresult (*get_error_string)(CUresult, const char **);
+} hb_driver_api;
+
+/* Resolves the entry points once; call after the CUDA runtime has a device. */
+hb_status hb_driver_api_get(const hb_driver_api **out);
+
+/* "CUDA_ERROR_X (description)" for messages. */
+const char *hb_cu_error_text(CUresult result);
+
+#endif

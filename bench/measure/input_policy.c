@@ -1,0 +1,61 @@
+#include "bench/measure/input_policy.h"
+
+#include <string.h>
+
+#include "bench/gpu/cuda_check.h"
+
+hb_status hb_input_policy_init(hb_input_policy *p, hb_l2_policy kind, size_t l2_bytes, hb_problem *problem,
+                               hb_participant *const *parts, size_t count, uint64_t seed, cudaStream_t stream)
+{
+    memset(p, 0, sizeof *p);
+    p->policy = kind;
+    p->problem = problem;
+    p->parts = parts;
+    p->count = count;
+    p->stream = stream;
+    p->timing_seed = problem->seed;
+    hb_rng_seed(&p->rng, seed);
+    if (kind != HB_L2_FLUSH)
+        return HB_OK;
+    /* At least 2 x L2 (and 8 MiB where the device reports no L2 size). */
+    p->flush_bytes = l2_bytes ? 2 * l2_bytes : (size_t)8 << 20;
+    HB_CUDA_TRY(cudaMalloc((void **)&p->flush, p->flush_bytes));
+    return HB_OK;
+}
+
+/* --l2 fresh: new N(0,1) inputs generated on the GPU, then every
+ * participant's untimed prepare (a padding candidate copies them). */
+static hb_status fresh_inputs(void *context, int timing_inputs)
+{
+    hb_input_policy *p = context;
+    uint64_t seed = timing_inputs ? p->timing_seed : hb_rng_next(&p->rng);
+    HB_TRY(hb_problem_fill(p->problem, HB_INPUTS_NORMAL, seed, p->stream));
+    return hb_problem_prepare_all(p->problem, p->parts, p->count, p->stream);
+}
+
+/* --l2 flush: a write over twice the L2 size evicts every input line; the
+ * value changes with each flush so no layer can skip it as redundant. */
+static hb_status flush_l2(void *context)
+{
+    hb_input_policy *p = context;
+    HB_CUDA_TRY(cudaMemsetAsync(p->flush, (int)(p->flushes++ & 0xff), p->flush_bytes, p->stream));
+    HB_CUDA_TRY(cudaStreamSynchronize(p->stream));
+    return HB_OK;
+}
+
+hb_input_hooks hb_input_policy_hooks(hb_input_policy *p)
+{
+    hb_input_hooks hooks = {NULL, NULL, p};
+    if (p->policy == HB_L2_FRESH)
+        hooks.before_round = fresh_inputs;
+    else if (p->policy == HB_L2_FLUSH)
+        hooks.before_call = flush_l2;
+    return hooks;
+}
+
+void hb_input_policy_free(hb_input_policy *p)
+{
+    if (p->flush)
+        cudaFree(p->flush);
+    p->flush = NULL;
+}

@@ -1,0 +1,37 @@
+/* The L2 policy's untimed work during the timing windows (protocol
+ * section 3, --l2): fresh inputs before every round, or an L2 flush before
+ * every call; warm does nothing.  The same work precedes every
+ * participant's call, so the policy favours none of them. */
+#ifndef HB_INPUT_POLICY_H
+#define HB_INPUT_POLICY_H
+
+#include "bench/core/rng.h"
+#include "bench/core/timing_policy.h"
+#include "bench/measure/windows.h"
+#include "verify/problem.h"
+
+typedef struct hb_input_policy {
+    hb_l2_policy policy;
+    hb_problem *problem;
+    hb_participant *const *parts;
+    size_t count;
+    cudaStream_t stream;
+    hb_rng rng;               /* seeds of the fresh inputs */
+    uint64_t timing_seed;     /* the inputs the spot checks' reference belongs to */
+    unsigned char *flush;     /* --l2 flush: a device buffer of flush_bytes */
+    size_t flush_bytes;       /* twice the L2 size: a write of it leaves none of the inputs in L2 */
+    unsigned flushes;
+} hb_input_policy;
+
+/* Call after the checks that precede timing: the problem then holds the
+ * timing inputs, whose seed the spot-checked rounds restore. */
+hb_status hb_input_policy_init(hb_input_policy *policy, hb_l2_policy kind, size_t l2_bytes, hb_problem *problem,
+                               hb_participant *const *parts, size_t count, uint64_t seed, cudaStream_t stream);
+
+/* The hooks hb_measure_windows calls. */
+hb_input_hooks hb_input_policy_hooks(hb_input_policy *policy);
+
+/* Frees the flush buffer. */
+void hb_input_policy_free(hb_input_policy *policy);
+
+#endif

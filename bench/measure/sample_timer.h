@@ -1,0 +1,27 @@
+/* One sample = one call of one participant (paper Listing 1, protocol
+ * section 3): synchronize, record start, launch, record stop, synchronize.
+ * Both timers are taken: the event interval (default figure, what the paper
+ * text uses) and the host wall time from just before the start event to just
+ * after the final synchronize (what the public CUDA-L2 code uses). */
+#ifndef HB_SAMPLE_TIMER_H
+#define HB_SAMPLE_TIMER_H
+
+#include <cuda_runtime_api.h>
+
+#include "bench/candidate/participant.h"
+
+typedef struct hb_sample_timer {
+    cudaStream_t stream; /* the harness's own stream: every participant runs here */
+    cudaEvent_t start, stop;
+} hb_sample_timer;
+
+hb_status hb_sample_timer_create(hb_sample_timer *timer);
+void hb_sample_timer_destroy(hb_sample_timer *timer);
+
+/* Times one call; times in milliseconds.  A launch failure or an error
+ * raised while the call runs is reported as the participant's (a candidate's
+ * as HB_ERR_CANDIDATE_FAULT). */
+hb_status hb_time_one_call(hb_sample_timer *timer, hb_participant *participant, const hb_gemm_io *io,
+                           double *event_ms, double *wall_ms);
+
+#endif

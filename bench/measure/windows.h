@@ -1,0 +1,82 @@
+/* The warm-up and timed windows of one configuration (protocol section 3).
+ * A round times every participant once, in a freshly shuffled order;
+ * rounds repeat until the window's length has passed (and, for the timed
+ * window, at least HB_MIN_TIMED_ROUNDS rounds have run), or --target-ci is
+ * met.  Around the timed calls, untimed: the L2 policy's work (fresh inputs
+ * per round, or an L2 flush per call) and, in server mode, an exponential
+ * idle gap before every call or round.  NVML is sampled through the timed
+ * window. */
+#ifndef HB_WINDOWS_H
+#define HB_WINDOWS_H
+
+#include "bench/candidate/participant.h"
+#include "bench/core/progress.h"
+#include "bench/core/rng.h"
+#include "bench/gpu/telemetry.h"
+#include "bench/measure/sample_timer.h"
+#include "bench/result/window_report.h"
+#include "bench/result/window_samples.h"
+
+#define HB_MIN_TIMED_ROUNDS 10
+
+/* Spot checks of timed calls (protocol 4.4): in a few randomly chosen
+ * timed rounds the candidate's output is NaN-filled before the round and
+ * compared after it, both outside the timed calls.  The rounds are drawn
+ * with a probability set from the warm-up's round rate, so about
+ * `max_checks` of them fall in the window; at least one always runs. */
+typedef struct hb_spot_check {
+    int max_checks;
+    hb_status (*before)(void *context); /* untimed: NaN-fill the candidate's output */
+    hb_status (*after)(void *context);  /* untimed: check it */
+    void *context;
+    int done;                           /* spot checks that ran */
+} hb_spot_check;
+
+/* Untimed work around the calls, set by the L2 policy (bench/timing_policy.h). */
+typedef struct hb_input_hooks {
+    /* Before every round (--l2 fresh): new inputs; `timing_inputs` asks for
+     * the inputs the spot checks' reference belongs to.  NULL: none. */
+    hb_status (*before_round)(void *context, int timing_inputs);
+    /* Before every call (--l2 flush): evict the inputs from L2.  NULL: none. */
+    hb_status (*before_call)(void *context);
+    void *context;
+} hb_input_hooks;
+
+/* Server mode: an exponential idle gap before every call or every round. */
+typedef struct hb_pacing {
+    int server;        /* 0: offline, back to back */
+    int per_round;     /* 1: one gap per round, before its first call */
+    double mean_gap_s; /* mean of the exponential gap, seconds */
+} hb_pacing;
+
+/* --target-ci: end the timed window once every baseline's CI half-width of
+ * the headline is below `halfwidth`, after `min_time_s` and
+ * HB_TARGET_CI_MIN_ROUNDS rounds; the window's length stays the cap. */
+typedef struct hb_stop_rule {
+    double halfwidth;  /* fraction, 0.01 = 1 %; 0: off */
+    double min_time_s;
+} hb_stop_rule;
+
+#define HB_TARGET_CI_MIN_ROUNDS 100
+#define HB_TARGET_CI_EVERY_S 1.0 /* seconds between two checks of the rule: each costs a bootstrap */
+
+typedef struct hb_window_options {
+    double warmup_s;
+    double time_s;
+    hb_spot_check *spot;   /* NULL: none */
+    hb_input_hooks inputs;
+    hb_pacing pacing;
+    hb_stop_rule stop;
+    int keep_detail;       /* 1: also keep each call's slot, start and gap (--raw) */
+    const char *telemetry_uuid; /* sample NVML through the timed window for this GPU; NULL: no telemetry */
+} hb_window_options;
+
+/* `ios[i]` is participant i's view of the problem (its own output buffer). */
+hb_status hb_measure_windows(hb_participant *const *participants, const hb_gemm_io *ios, size_t count,
+                             hb_sample_timer *timer, hb_rng *rng, const hb_window_options *options,
+                             hb_progress *progress, hb_participant_samples *samples, hb_window_report *report,
+                             hb_telemetry_summary *telemetry);
+
+void hb_participant_samples_free(hb_participant_samples *samples);
+
+#endif

@@ -1,0 +1,197 @@
+#include "bench/report/env_json.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/core/diag.h"
+#include "bench/core/json_file.h"
+#include "bench/core/stats.h"
+#include "bench/core/version.h"
+
+/* cuBLAS / cuBLASLt versions: major*10000 + minor*100 + patch. */
+static json_t *library_version(long encoded)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%ld.%ld.%ld", encoded / 10000, (encoded / 100) % 100, encoded % 100);
+    return json_string(text);
+}
+
+static json_t *version_string(int encoded, int major_div, int minor_div, int minor_mod)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%d.%d", encoded / major_div, (encoded / minor_div) % minor_mod);
+    return json_string(text);
+}
+
+static json_t *nvml_clocks(const hb_device_info *d)
+{
+    json_t *clocks = json_object();
+    json_object_set_new(clocks, "source_of_max", json_string("cudaDeviceGetAttribute"));
+    json_object_set_new(clocks, "sm_max_mhz", json_integer(d->max_sm_clock_mhz));
+    json_object_set_new(clocks, "mem_max_mhz", json_integer(d->max_mem_clock_mhz));
+    json_object_set_new(clocks, "nvml_status", json_string(d->nvml_status));
+    if (d->nvml_sm_clock_mhz >= 0) {
+        json_object_set_new(clocks, "nvml_sm_mhz_at_start", json_integer(d->nvml_sm_clock_mhz));
+        json_object_set_new(clocks, "nvml_mem_mhz_at_start", json_integer(d->nvml_mem_clock_mhz));
+        json_object_set_new(clocks, "nvml_sm_max_mhz", json_integer(d->nvml_max_sm_clock_mhz));
+        json_object_set_new(clocks, "nvml_temperature_c_at_start", json_integer(d->nvml_temperature_c));
+    }
+    return clocks;
+}
+
+static json_t *gpu_object(const hb_device_info *d)
+{
+    json_t *gpu = json_object();
+    char sm[16];
+    snprintf(sm, sizeof sm, "sm_%d", d->sm);
+    json_object_set_new(gpu, "ordinal", json_integer(d->ordinal));
+    json_object_set_new(gpu, "name", json_string(d->name));
+    json_object_set_new(gpu, "uuid", json_string(d->uuid));
+    json_object_set_new(gpu, "pci_bus_id", json_string(d->pci_bus_id));
+    json_object_set_new(gpu, "architecture", json_string(sm));
+    json_object_set_new(gpu, "sm_count", json_integer(d->sm_count));
+    json_object_set_new(gpu, "l2_bytes", json_integer((json_int_t)d->l2_bytes));
+    json_object_set_new(gpu, "global_memory_bytes", json_integer((json_int_t)d->global_mem_bytes));
+    json_object_set_new(gpu, "shared_memory_per_block_optin_bytes", json_integer((json_int_t)d->smem_per_block_optin));
+    json_object_set_new(gpu, "clocks", nvml_clocks(d));
+    return gpu;
+}
+
+static json_t *software_object(const hb_device_info *d)
+{
+    json_t *sw = json_object();
+
+    json_object_set_new(sw, "cuda_driver", version_string(d->driver_version, 1000, 10, 100));
+    json_object_set_new(sw, "cuda_runtime", version_string(d->runtime_version, 1000, 10, 100));
+    json_object_set_new(sw, "cublas", library_version(d->cublas_version));
+    json_object_set_new(sw, "cublaslt", library_version(d->cublaslt_version));
+    json_object_set_new(sw, "nvidia_driver", json_string(d->driver));
+    json_object_set_new(sw, "harness_commit", json_string(hb_harness_commit()));
+    return sw;
+}
+
+static json_t *autotune_object(const hb_run_options *o, const hb_engine_facts *e)
+{
+    json_t *a = json_object();
+    json_object_set_new(a, "cache", o->autotune_cache ? json_string(o->autotune_cache) : json_null());
+    json_object_set_new(a, "retune", json_boolean(o->retune));
+    json_object_set_new(a, "search", json_boolean(o->autotune_search));
+    json_object_set_new(a, "max_candidates", json_integer(e->autotune_max_candidates));
+    json_object_set_new(a, "warmup_rounds", json_integer(e->autotune_warmup_rounds));
+    json_object_set_new(a, "measured_rounds", json_integer(e->autotune_measured_rounds));
+    json_object_set_new(a, "pick", json_string("lowest median CUDA-event time; fresh N(0,1) inputs and a new order every round"));
+    return a;
+}
+
+static json_t *server_object(const hb_run_options *o)
+{
+    if (o->mode != HB_MODE_SERVER)
+        return json_null();
+    json_t *server = json_object();
+    json_object_set_new(server, "gap", json_string(hb_gap_name(o->mode, o->gap)));
+    json_object_set_new(server, "gap_distribution", json_string("exponential"));
+    json_object_set_new(server, "mean_gap_ms", json_real(o->mean_gap_ms));
+    json_object_set_new(server, "qps", json_real(1000.0 / o->mean_gap_ms));
+    json_object_set_new(server, "gaps_in_times", json_boolean(0));
+    return server;
+}
+
+static json_t *stopping_object(const hb_run_options *o, const hb_engine_facts *e)
+{
+    json_t *stop = json_object();
+    json_object_set_new(stop, "target_ci_halfwidth", o->target_ci > 0 ? json_real(o->target_ci) : json_null());
+    json_object_set_new(stop, "min_time_s", o->target_ci > 0 ? json_real(o->min_time_s) : json_null());
+    json_object_set_new(stop, "min_rounds", json_integer(o->target_ci > 0 ? e->target_ci_min_rounds : e->min_timed_rounds));
+    json_object_set_new(stop, "cap_s", json_real(o->time_s));
+    return stop;
+}
+
+static json_t *method_object(const hb_run_record *run)
+{
+    const hb_run_options *o = run->options;
+    const hb_engine_facts *e = &run->engine;
+    json_t *m = json_object();
+    json_object_set_new(m, "mode", json_string(hb_mode_name(o->mode)));
+    json_object_set_new(m, "server", server_object(o));
+    json_object_set_new(m, "acc_class", json_string(hb_acc_class_name(o->acc)));
+    json_object_set_new(m, "warmup_s", json_real(o->warmup_s));
+    json_object_set_new(m, "time_s", json_real(o->time_s));
+    json_object_set_new(m, "min_timed_rounds", json_integer(e->min_timed_rounds));
+    json_object_set_new(m, "l2_policy", json_string(hb_l2_policy_name(o->l2)));
+    json_object_set_new(m, "l2_policy_description", json_string(hb_l2_policy_description(o->l2)));
+    json_object_set_new(m, "stopping", stopping_object(o, e));
+    json_object_set_new(m, "confidence_interval",
+                        json_string("95 % circular moving-block bootstrap of the mean log ratio (block cbrt(rounds), "
+                                    "percentile interval)"));
+    json_object_set_new(m, "bootstrap_resamples", json_integer(HB_BOOTSTRAP_RESAMPLES));
+    json_object_set_new(m, "aa", o->aa ? json_string(o->aa) : json_null());
+    json_object_set_new(m, "raw", json_boolean(o->raw));
+    json_object_set_new(m, "telemetry",
+                        json_string("NVML (loaded at run time) every 50 ms through each timed window: SM and memory "
+                                    "clocks, temperature, power, clock event reasons"));
+    json_object_set_new(m, "inputs", json_string("N(0,1) fp16, generated on the GPU from the seed"));
+    json_object_set_new(m, "headline_timer", json_string("cuda-events"));
+    json_object_set_new(m, "headline_statistic", json_string("geometric mean of paired per-round ratios, minus 1"));
+    json_object_set_new(m, "workspace_bytes", json_integer((json_int_t)o->workspace_bytes));
+    json_object_set_new(m, "workspace_applies_to",
+                        json_string("cublas-nn/tn and all four cuBLASLt baselines; torch keeps PyTorch's own"));
+    json_object_set_new(m, "torch_workspace_bytes", json_integer((json_int_t)e->torch_workspace_bytes));
+    json_object_set_new(m, "correctness",
+                        json_string("exact match on {0,1} and {-1,0,1} inputs; baseline-bounded deviation vs an fp32 "
+                                    "GPU reference cross-checked in fp64; NaN-filled outputs, guard bands, input "
+                                    "hashes, spot checks of timed calls, a check after timing (docs/methodology.md)"));
+    json_object_set_new(m, "exact_reps", json_integer(o->exact_reps));
+    json_object_set_new(m, "exact_time_s", json_real(o->exact_time_s));
+    json_object_set_new(m, "spot_checks", json_integer(o->spot_checks));
+    json_object_set_new(m, "sanitize", json_boolean(o->sanitize));
+    json_object_set_new(m, "isolated", json_boolean(o->isolate));
+    json_object_set_new(m, "timeout_s", json_real(o->timeout_s));
+    json_object_set_new(m, "torch_acc_class", json_string("fp32 (torch.matmul accumulates fp16 in fp32 in either class)"));
+    json_object_set_new(m, "autotune", autotune_object(o, e));
+    return m;
+}
+
+static json_t *env_object(const hb_run_record *run)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "format", json_string("hgemm-bench-env/1"));
+    json_object_set_new(root, "run_id", json_string(run->run_id));
+    json_object_set_new(root, "started_utc", json_string(run->started_utc));
+    json_object_set_new(root, "command_line", json_string(run->command_line));
+    json_object_set_new(root, "seed", json_integer((json_int_t)run->options->seed));
+    json_object_set_new(root, "seed_from_clock", json_boolean(!run->options->seed_given));
+    json_object_set_new(root, "candidate", json_string(hb_candidate_label(run->options)));
+    json_object_set_new(root, "gpu", gpu_object(run->device));
+    json_object_set_new(root, "software", software_object(run->device));
+    json_object_set_new(root, "method", method_object(run));
+    return root;
+}
+
+hb_status hb_env_json_write(const char *path, const hb_run_record *run)
+{
+    json_t *root = env_object(run);
+    if (!root)
+        return hb_fail(HB_ERR_INTERNAL, "out of memory building env.json");
+    hb_status status = hb_json_write_file(path, root);
+    json_decref(root);
+    return status;
+}
+
+/* The sink: env.json in the run folder, written when the run begins. */
+static hb_status env_begin(hb_sink *self, const hb_run_record *run)
+{
+    (void)self;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/env.json", run->run_path);
+    return hb_env_json_write(path, run);
+}
+
+static const hb_sink_ops env_json_ops = {.name = "env.json", .begin = env_begin};
+
+hb_sink hb_env_json_sink(void)
+{
+    hb_sink sink = {&env_json_ops, NULL};
+    return sink;
+}

@@ -1,0 +1,132 @@
+#include "bench/report/report_table.h"
+
+#include <string.h>
+
+#include "bench/result/participant_desc.h"
+#include "bench/result/run_verdict.h"
+
+static void print_verdict(FILE *out, const hb_config_result *r)
+{
+    fprintf(out, "\n== M=%ld N=%ld K=%ld  candidate: ", r->mnk.m, r->mnk.n, r->mnk.k);
+    if (r->status != HB_OK && r->status != HB_ERR_TOO_SLOW) {
+        fprintf(out, "%s%s%s: %s\n", hb_verdict_name(r->verdict), r->check[0] ? " / " : "", r->check, r->reason);
+        return;
+    }
+    const hb_battery_record *b = &r->battery;
+    char signed_part[64] = "skipped, K > 2048";
+    if (b->exact_signed.ran)
+        snprintf(signed_part, sizeof signed_part, "%llu", (unsigned long long)b->exact_signed.compared);
+    fprintf(out, "%s (exact outputs compared: %llu on {0,1}, %s on {-1,0,1}; max |C-ref| %.4g <= cuBLAS bound %.4g; "
+                 "%d spot checks; checks took %.2f s), %zu rounds%s%s\n",
+            hb_verdict_name(r->verdict), (unsigned long long)b->exact_binary.compared, signed_part,
+            r->participants[0].deviation.max_abs, r->deviation_bound,
+            r->spot_checks, b->seconds_before + b->seconds_after, r->rounds, r->status ? ": " : "",
+            r->status ? r->reason : "");
+}
+
+/* The cuBLASLt baselines' algorithms and how each was chosen. */
+static void print_algorithms(FILE *out, const hb_config_result *r)
+{
+    for (size_t i = 0; i < r->count; i++) {
+        const hb_participant_result *p = &r->participants[i];
+        const hb_algo_record *a = &p->desc.algo;
+        if (!a->known || p->max_of[0])
+            continue;
+        char text[192];
+        hb_algo_text(a, text, sizeof text);
+        fprintf(out, "  %-22s %s; %s, rank %d of %d", p->name, text, a->source, a->rank, a->heuristic_results);
+        if (hb_algo_from_search(a))
+            fprintf(out, ", search %.2f s%s", a->search_s, a->source[0] == 'c' ? " (earlier run)" : "");
+        fprintf(out, ", set-up %.2f s\n", a->setup_s);
+    }
+}
+
+/* The windows' length, pacing and what ended them. */
+static void print_window(FILE *out, const hb_config_result *r)
+{
+    const hb_window_report *w = &r->window;
+    const hb_timing_record *t = &r->timing;
+    fprintf(out, "  %s mode, L2 %s; timed %.1f s, %zu rounds, ended by %s", hb_mode_name(t->mode),
+            hb_l2_policy_name(t->l2), w->timed_s, w->timed_rounds, w->stopped_by);
+    if (t->target_ci > 0)
+        fprintf(out, " (widest CI half-width %.2f%%, target %.2f%%)", w->final_halfwidth * 100, t->target_ci * 100);
+    if (t->mode == HB_MODE_SERVER)
+        fprintf(out, "; %s gaps, mean %.2f ms asked, %.2f ms slept, %.0f/s, %.0f%% of the window idle",
+                hb_gap_name(t->mode, t->gap), t->mean_gap_ms, w->gap_mean_ms, w->achieved_rate_per_s,
+                w->gap_fraction * 100);
+    fputc('\n', out);
+}
+
+/* Clocks, temperature, power and throttling seen through the timed window. */
+static void print_telemetry(FILE *out, const hb_telemetry_summary *t)
+{
+    if (!t->available) {
+        fprintf(out, "  telemetry: none (%s)\n", t->why);
+        return;
+    }
+    char reasons[160], warning[256];
+    hb_throttle_reason_names(t->throttle_reasons, reasons, sizeof reasons);
+    fprintf(out, "  telemetry (%zu samples): SM clock min %d / mean %.0f / max %d MHz (device max %d), memory %.0f MHz, "
+                 "%d C max, %.0f W mean, throttle: %s\n",
+            t->samples, t->sm_min_mhz, t->sm_mean_mhz, t->sm_max_mhz, t->sm_device_max_mhz, t->mem_mean_mhz,
+            t->temp_max_c, t->power_mean_w, reasons);
+    if (hb_telemetry_warning(t, warning, sizeof warning))
+        fprintf(out, "  WARNING: %s\n", warning);
+}
+
+void hb_report_config(FILE *out, const hb_config_result *r)
+{
+    print_verdict(out, r);
+    if (!r->measured)
+        return;
+    print_window(out, r);
+    print_telemetry(out, &r->telemetry);
+    fprintf(out, "  %-22s %12s %9s %7s %12s  %-19s %9s\n", "participant", "median(us)", "TFLOP/s", "noise",
+            "speedup", "95% CI", "paper");
+    double flops = hb_gemm_flops(r->mnk.m, r->mnk.n, r->mnk.k);
+    for (size_t i = 0; i < r->count; i++) {
+        const hb_participant_result *p = &r->participants[i];
+        double median_s = p->event_ms.median * 1e-3;
+        fprintf(out, "  %-22s %12.2f %9.2f %6.1f%%", p->name, median_s * 1e6, flops / median_s * 1e-12,
+                p->event_ms.rel_stdev * 100);
+        if (p->is_candidate) {
+            fputc('\n', out);
+            continue;
+        }
+        const hb_speedup_summary *s = &p->speedup_event;
+        fprintf(out, " %+11.2f%%  [%+7.2f%%, %+7.2f%%] %+8.2f%%\n", s->geomean * 100, s->ci95_low * 100,
+                s->ci95_high * 100, s->paper * 100);
+    }
+    fputs("  (times: CUDA events; speedup: candidate over that baseline, geometric mean of paired ratios, with its "
+          "95% block-bootstrap CI; paper: the paper's mean of ratios; -max: the faster of NN and TN by median time)\n",
+          out);
+    print_algorithms(out, r);
+}
+
+/* The sink: a block per configuration as it finishes, then the run's verdict
+ * line, on the stream given (stdout for a run). */
+static hb_status table_config(hb_sink *self, const hb_run_record *run, const hb_config_result *result)
+{
+    (void)run;
+    hb_report_config(self->state, result);
+    fflush(self->state);
+    return HB_OK;
+}
+
+static hb_status table_end(hb_sink *self, const hb_run_record *run, const hb_run_outcome *o)
+{
+    (void)run;
+    const char *reason = hb_overall_reason(o->status, o->results, o->count);
+    fprintf(self->state, "\nverdict: %s (exit %d)%s%s\n", hb_overall_verdict(o->status, o->results, o->count),
+            o->status, reason[0] ? ": " : "", reason);
+    fflush(self->state);
+    return HB_OK;
+}
+
+static const hb_sink_ops table_ops = {.name = "table", .config = table_config, .end = table_end};
+
+hb_sink hb_table_sink(FILE *out)
+{
+    hb_sink sink = {&table_ops, out};
+    return sink;
+}

@@ -1,0 +1,133 @@
+#include "bench/report/verdict_file.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <string.h>
+
+#include "bench/core/json_file.h"
+#include "bench/result/gate.h"
+#include "bench/result/run_verdict.h"
+
+/* A JSON string; bytes that are not valid UTF-8 (a path, a reason cut
+ * mid-character) become '?' rather than making the key vanish. */
+static json_t *text(const char *value)
+{
+    json_t *s = json_string(value);
+    if (s)
+        return s;
+    char copy[4200];
+    snprintf(copy, sizeof copy, "%s", value);
+    for (char *c = copy; *c; c++)
+        if ((unsigned char)*c >= 0x80)
+            *c = '?';
+    return json_string(copy);
+}
+
+/* A number, or null where it does not apply (NAN). */
+static json_t *number(double value)
+{
+    return isnan(value) || isinf(value) ? json_null() : json_real(value);
+}
+
+static json_t *exact_object(const hb_exact_record *e)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "ran", json_boolean(e->ran));
+    json_object_set_new(o, "reps", json_integer(e->reps));
+    json_object_set_new(o, "compared", json_integer((json_int_t)e->compared));
+    json_object_set_new(o, "ignored_at_or_above_2048", json_integer((json_int_t)e->ignored));
+    return o;
+}
+
+static json_t *checks_object(const hb_config_result *r)
+{
+    const hb_battery_record *b = &r->battery;
+    json_t *o = json_object();
+    json_object_set_new(o, "exact_binary", exact_object(&b->exact_binary));
+    json_object_set_new(o, "exact_signed", exact_object(&b->exact_signed));
+    json_object_set_new(o, "max_abs_dev", number(r->checked ? r->participants[0].deviation.max_abs : NAN));
+    json_object_set_new(o, "dev_bound", number(r->checked ? r->deviation_bound : NAN));
+    json_object_set_new(o, "reference_crosscheck_samples", json_integer(b->crosscheck.samples));
+    json_object_set_new(o, "spot_checks", json_integer(r->spot_checks));
+    json_object_set_new(o, "post_timing_max_abs_dev", number(b->post_ran ? b->post_deviation : NAN));
+    json_object_set_new(o, "post_timing_dev_bound", number(b->post_ran ? b->post_bound : NAN));
+    json_object_set_new(o, "seconds_before_timing", json_real(b->seconds_before));
+    json_object_set_new(o, "seconds_after_timing", json_real(b->seconds_after));
+    return o;
+}
+
+static json_t *speedup_object(const hb_config_result *r, const char *vs)
+{
+    const hb_participant_result *base = hb_find_participant(r, vs);
+    if (!r->measured || !base)
+        return json_null();
+    const hb_speedup_summary *s = &base->speedup_event;
+    json_t *o = json_object();
+    json_object_set_new(o, "vs", json_string(vs));
+    json_object_set_new(o, "geomean", number(s->geomean));
+    json_object_set_new(o, "ci95_low", number(s->ci95_low));
+    json_object_set_new(o, "ci95_high", number(s->ci95_high));
+    json_object_set_new(o, "paper", number(s->paper));
+    json_object_set_new(o, "candidate_median_us", number(r->participants[0].event_ms.median * 1e3));
+    json_object_set_new(o, "baseline_median_us", number(base->event_ms.median * 1e3));
+    json_object_set_new(o, "rounds", json_integer((json_int_t)r->rounds));
+    return o;
+}
+
+static json_t *config_object(const hb_config_result *r, const char *vs)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "mnk", json_pack("[I,I,I]", (json_int_t)r->mnk.m, (json_int_t)r->mnk.n,
+                                            (json_int_t)r->mnk.k));
+    json_object_set_new(o, "verdict", json_string(hb_verdict_name(r->verdict)));
+    json_object_set_new(o, "check", text(r->check));
+    json_object_set_new(o, "reason", text(r->reason));
+    json_object_set_new(o, "manifest", text(r->manifest_path));
+    json_object_set_new(o, "checks", checks_object(r));
+    json_object_set_new(o, "speedup", speedup_object(r, vs));
+    json_object_set_new(o, "seconds", json_real(r->seconds));
+    return o;
+}
+
+hb_status hb_verdict_file_write(const char *path, const hb_run_record *run, const hb_run_outcome *v)
+{
+    const hb_run_options *o = run->options;
+    json_t *root = json_object();
+    json_object_set_new(root, "format", json_string("hgemm-bench-verdict/1"));
+    json_object_set_new(root, "command", json_string(run->command));
+    json_object_set_new(root, "verdict", json_string(hb_overall_verdict(v->status, v->results, v->count)));
+    json_object_set_new(root, "exit_code", json_integer(v->status));
+    json_object_set_new(root, "reason", text(hb_overall_reason(v->status, v->results, v->count)));
+    json_object_set_new(root, "candidate", text(hb_candidate_label(o)));
+    json_object_set_new(root, "run_id", json_string(run->run_id));
+    json_object_set_new(root, "results_dir", text(run->run_path));
+    json_object_set_new(root, "vs", json_string(o->vs));
+    json_object_set_new(root, "min_speedup", o->gate ? json_real(o->min_speedup) : json_null());
+    json_object_set_new(root, "statistic", json_string("geometric mean of paired per-round ratios t_base/t_cand, minus 1; CUDA events"));
+    json_t *configs = json_array();
+    for (size_t i = 0; i < v->count; i++)
+        json_array_append_new(configs, config_object(&v->results[i], o->vs));
+    json_object_set_new(root, "configs", configs);
+    hb_status status = hb_json_write_file(path, root);
+    json_decref(root);
+    return status;
+}
+
+/* The sink: verdict.json in the run folder, and a copy where --verdict says,
+ * once the run has ended. */
+static hb_status verdict_end(hb_sink *self, const hb_run_record *run, const hb_run_outcome *outcome)
+{
+    const char *extra_path = self->state;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/verdict.json", run->run_path);
+    HB_TRY(hb_verdict_file_write(path, run, outcome));
+    return extra_path ? hb_verdict_file_write(extra_path, run, outcome) : HB_OK;
+}
+
+static const hb_sink_ops verdict_ops = {.name = "verdict.json", .end = verdict_end};
+
+hb_sink hb_verdict_sink(const char *extra_path)
+{
+    hb_sink sink = {&verdict_ops, (void *)extra_path};
+    return sink;
+}

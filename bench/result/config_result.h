@@ -1,0 +1,64 @@
+/* Everything measured or decided for one configuration: what the report
+ * writers read.  Plain data, so the writers are testable without a GPU. */
+#ifndef HB_CONFIG_RESULT_H
+#define HB_CONFIG_RESULT_H
+
+#include "bench/core/gemm_types.h"
+#include "bench/core/stats.h"
+#include "bench/core/timing_policy.h"
+#include "bench/result/battery_record.h"
+#include "bench/result/participant_desc.h"
+#include "bench/result/telemetry_summary.h"
+#include "bench/result/verdict.h"
+#include "bench/result/window_report.h"
+
+typedef struct hb_participant_result {
+    char name[64];
+    int is_candidate;
+    char max_of[64];                 /* a -max row (bench/max_rows.h): the variant it takes its figures from; "" otherwise */
+    hb_participant_desc desc;
+    hb_deviation deviation;          /* vs the fp32 reference, before timing */
+    hb_time_summary event_ms;        /* CUDA-event times, milliseconds */
+    hb_time_summary wall_ms;         /* host wall times, milliseconds */
+    /* Candidate over this participant (baselines only): paired per round. */
+    hb_speedup_summary speedup_event;
+    hb_speedup_summary speedup_wall;
+} hb_participant_result;
+
+/* The run's timing policy, as the results record it on every row. */
+typedef struct hb_timing_record {
+    hb_mode mode;
+    hb_gap_placement gap;
+    double mean_gap_ms;      /* server mode */
+    hb_l2_policy l2;
+    double target_ci;        /* --target-ci as a fraction; 0: off */
+    char aa_of[64];          /* --aa: the baseline timed as the candidate; "" otherwise */
+} hb_timing_record;
+
+typedef struct hb_config_result {
+    hb_mnk mnk;
+    hb_status status;                /* HB_OK: every check passed (and measured, unless check-only) */
+    hb_verdict verdict;              /* the name results give the status */
+    char check[24];                  /* the failed check (verify/check_failure.h names), "" if none */
+    char reason[512];                /* one line, when status != HB_OK */
+    char manifest_path[4096];
+    int checked;                     /* the deviation check ran to completion */
+    double deviation_bound;
+    hb_battery_record battery;       /* what the correctness battery compared, and its time */
+    int spot_checks;                 /* timed calls whose output was checked */
+    double seconds;                  /* wall time of the whole configuration, seconds */
+    int measured;                    /* timing windows ran */
+    size_t rounds;
+    hb_timing_record timing;         /* filled by the run command (bench/run_command.c) */
+    hb_window_report window;         /* what the warm-up and timed windows did */
+    hb_telemetry_summary telemetry;  /* NVML through the timed window */
+    size_t count;
+    hb_participant_result participants[HB_MAX_PARTICIPANTS];
+} hb_config_result;
+
+/* The part of a configuration's result a parent knows before the
+ * child runs: configuration, a row for the candidate.  Also what a crashed
+ * or killed child leaves. */
+void hb_config_result_init(hb_config_result *result, const hb_mnk *mnk);
+
+#endif

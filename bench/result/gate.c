@@ -1,0 +1,34 @@
+#include "bench/result/gate.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const hb_participant_result *hb_find_participant(const hb_config_result *r, const char *name)
+{
+    for (size_t i = 0; i < r->count; i++)
+        if (!strcmp(r->participants[i].name, name))
+            return &r->participants[i];
+    return NULL;
+}
+
+void hb_gate_apply(hb_config_result *r, const char *vs, double min_speedup)
+{
+    if (r->status != HB_OK || !r->measured)
+        return;
+    const hb_participant_result *base = hb_find_participant(r, vs);
+    if (!base) {
+        r->status = HB_ERR_INTERNAL;
+        r->verdict = HB_VERDICT_ERROR;
+        snprintf(r->reason, sizeof r->reason, "baseline %s was not measured", vs);
+        return;
+    }
+    const hb_speedup_summary *s = &base->speedup_event;
+    if (s->geomean >= min_speedup)
+        return;
+    r->status = HB_ERR_TOO_SLOW;
+    r->verdict = HB_VERDICT_TOO_SLOW;
+    snprintf(r->check, sizeof r->check, "speedup");
+    snprintf(r->reason, sizeof r->reason,
+             "speedup over %s %+.2f%% (95%% CI %+.2f%% to %+.2f%%) is below the threshold %+.2f%%", vs,
+             s->geomean * 100, s->ci95_low * 100, s->ci95_high * 100, min_speedup * 100);
+}

@@ -1,0 +1,18 @@
+/* The gate's threshold (protocol section 7): a configuration that passed
+ * every check must also be at least `min_speedup` faster than the chosen
+ * baseline, judged by the headline estimator (geometric mean of the paired
+ * per-round ratios, CUDA-event times).  Pure: testable without a GPU. */
+#ifndef HB_GATE_H
+#define HB_GATE_H
+
+#include "bench/result/config_result.h"
+
+/* The participant named `name` in r, or NULL. */
+const hb_participant_result *hb_find_participant(const hb_config_result *r, const char *name);
+
+/* Turns a passed, measured result into too-slow (status, verdict, check
+ * "speedup", reason) when its speedup over `vs` is below min_speedup.
+ * Leaves any other result as it is. */
+void hb_gate_apply(hb_config_result *r, const char *vs, double min_speedup);
+
+#endif

@@ -1,0 +1,69 @@
+/* The settings of a run, as the command line gave them (bench/driver/options.c
+ * parses them) and as env.json and verdict.json record them.  Plain data:
+ * every layer that acts on a setting gets the value, not this struct, except
+ * the driver that hands them out and the writers that record them. */
+#ifndef HB_RUN_OPTIONS_H
+#define HB_RUN_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/core/gemm_types.h"
+#include "bench/core/timing_policy.h"
+
+#define HB_MAX_CONFIGS 4096 /* --mnk flags one run takes */
+
+/* Default of --workspace: 32 MiB, PyTorch's cuBLAS workspace on Hopper. */
+#define HB_DEFAULT_WORKSPACE_BYTES ((size_t)32 << 20)
+
+/* Default of --min-time-s: the least timed window before --target-ci may
+ * end it, so a transient at the window's start cannot. */
+#define HB_DEFAULT_MIN_TIME_S 5.0
+
+typedef struct hb_run_options {
+    const char *candidate_path; /* manifest file or candidate-set folder */
+    hb_mnk configs[HB_MAX_CONFIGS];
+    size_t n_configs;
+    double warmup_s;  /* warm-up window per configuration, seconds */
+    double time_s;    /* timed window per configuration, seconds (at least) */
+    uint64_t seed;
+    int seed_given;   /* 0: seed drawn from the clock, and recorded */
+    const char *out_dir; /* parent of results/<run-id>/ */
+    int device;
+    int progress;     /* progress line on stderr */
+    /* correctness battery (protocol section 4) */
+    int exact_reps;        /* repetitions of each exact-match check (default 3) */
+    double exact_time_s;   /* cap on the time spent repeating them (default 10) */
+    int spot_checks;       /* timed calls whose output is checked (default 4) */
+    int sanitize;          /* also run the checks under compute-sanitizer memcheck */
+    /* isolation (protocol section 7) */
+    int isolate;           /* each configuration in a child process (default 1) */
+    double timeout_s;      /* a configuration silent this long is killed (default 60) */
+    /* what to do: run (check + time), check (check only), gate (check + time + threshold) */
+    int check_only;
+    int gate;
+    const char *vs;        /* gate: the baseline the speedup is taken over (default torch) */
+    double min_speedup;    /* gate: least acceptable speedup, t_b / t_c - 1 (default 0) */
+    const char *verdict_path; /* also write the verdict JSON here */
+    /* baselines (protocol sections 1 and 2) */
+    hb_acc_class acc;      /* accumulator class of the run (default fp32) */
+    size_t workspace_bytes;   /* the one cuBLAS / cuBLASLt workspace (default 32 MiB) */
+    const char *autotune_cache; /* cache file; NULL: the default path; "none": no cache */
+    int retune;            /* search again even where the cache has an answer */
+    int autotune_search;   /* 0: no search; a cache miss takes the heuristic's pick (default 1) */
+    /* timing (protocol section 3) */
+    hb_mode mode;          /* offline (default) or server */
+    hb_gap_placement gap;  /* server mode: a gap before every call (default) or once per round */
+    double mean_gap_ms;    /* server mode: mean of the exponential idle gap, milliseconds */
+    hb_l2_policy l2;       /* fresh (default), flush or warm */
+    double target_ci;      /* --target-ci: stop once every CI half-width is below this fraction; 0: off */
+    double min_time_s;     /* with --target-ci: the least timed window, seconds (default 5, at most time_s) */
+    const char *aa;        /* --aa NAME: that baseline, a second instance, timed as the candidate; NULL: none */
+    int raw;               /* --raw: every sample into <run>/raw/ */
+    const char *raw_dir;   /* set by the run command: where --raw files go */
+} hb_run_options;
+
+/* What the results call the candidate: its path, or "aa:<baseline>" with --aa. */
+const char *hb_candidate_label(const hb_run_options *run);
+
+#endif

@@ -1,0 +1,27 @@
+/* The verdict on one configuration (protocol sections 4 and 7), as results,
+ * stdout and verdict files name it.  A verdict maps to the process exit
+ * status (bench/hb_status.h), which is what pipelines branch on. */
+#ifndef HB_VERDICT_H
+#define HB_VERDICT_H
+
+#include "bench/core/status.h"
+
+typedef enum hb_verdict {
+    HB_VERDICT_PASS,        /* every check passed (and, for gate, the speedup met the threshold) */
+    HB_VERDICT_TOO_SLOW,    /* gate: correct, but slower than the threshold */
+    HB_VERDICT_UNSUPPORTED, /* cannot run here: architecture, padding rules, resources, class */
+    HB_VERDICT_INCORRECT,   /* a correctness check failed (which one: the check name) */
+    HB_VERDICT_CRASHED,     /* CUDA error, sticky error or a signal */
+    HB_VERDICT_TIMED_OUT,   /* no progress within the timeout; killed */
+    HB_VERDICT_BAD_INPUT,   /* manifest or cubin missing or malformed */
+    HB_VERDICT_ERROR        /* the harness itself failed (GPU, cuBLAS, disk) */
+} hb_verdict;
+
+/* "pass", "too-slow", "unsupported", "incorrect", "crashed", "timed-out",
+ * "bad-input", "error". */
+const char *hb_verdict_name(hb_verdict verdict);
+
+/* The verdict a status implies (HB_ERR_CANDIDATE_FAULT: crashed). */
+hb_verdict hb_verdict_of_status(hb_status status);
+
+#endif

@@ -1,0 +1,19 @@
+/* What the warm-up and timed windows of one configuration did (bench/measure/
+ * windows.h runs them), as the results record it.  Plain data. */
+#ifndef HB_WINDOW_REPORT_H
+#define HB_WINDOW_REPORT_H
+
+#include <stddef.h>
+
+typedef struct hb_window_report {
+    size_t warmup_rounds, timed_rounds;
+    double warmup_s, timed_s;   /* wall length of each window, seconds */
+    char stopped_by[16];        /* "time", "target-ci" or "time-cap" (--target-ci not met) */
+    double final_halfwidth;     /* with --target-ci: the largest CI half-width at the end (fraction) */
+    size_t gaps;                /* idle gaps slept in the timed window */
+    double gap_mean_ms;         /* their measured mean, milliseconds */
+    double gap_fraction;        /* share of the timed window spent in gaps */
+    double achieved_rate_per_s; /* gaps (arrivals) per second of timed window: calls/s per-call, rounds/s per-round */
+} hb_window_report;
+
+#endif

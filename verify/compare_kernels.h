@@ -1,0 +1,47 @@
+/* The correctness checks' own GPU kernels: the fp32 reference product and
+ * the two comparisons of an output with it.  Implemented in CUDA C
+ * (reference.cu, deviation.cu, exact_compare.cu), callable from C11; each
+ * returns the CUDA runtime's error code. */
+#ifndef HB_COMPARE_KERNELS_H
+#define HB_COMPARE_KERNELS_H
+
+#include <cuda_runtime_api.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/result/battery_record.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ref = A * B in fp32 arithmetic (inputs exact in fp32, products and sums in
+ * fp32, summed in k order).  A: M x K row-major fp16, B: K x N row-major fp16,
+ * ref: M x N row-major fp32. */
+cudaError_t hb_reference_gemm_f32(const uint16_t *a, const uint16_t *b, float *ref, long m, long n, long k,
+                                  cudaStream_t stream);
+
+/* Compares every element of an fp16 output with the fp32 reference.
+ * Synchronous: returns when *out is filled.  n must be below 2^32. */
+cudaError_t hb_max_deviation_f16(const uint16_t *c, const float *ref, size_t n, hb_deviation *out,
+                                 cudaStream_t stream);
+
+typedef struct hb_exact_compare {
+    uint64_t compared;       /* positions whose reference magnitude is below the limit */
+    uint64_t mismatches;     /* compared positions that differ, plus NaN/Inf anywhere */
+    uint64_t non_finite;     /* NaN or Inf outputs, anywhere */
+    uint64_t first_index;    /* lowest mismatching row-major index (when mismatches > 0) */
+    double first_value;      /* c there */
+    double first_reference;  /* ref there */
+} hb_exact_compare;
+
+/* Exact comparison where |ref| < limit (2048 for the binary check).
+ * Synchronous. */
+cudaError_t hb_compare_exact_f16(const uint16_t *c, const float *ref, size_t n, float limit,
+                                 hb_exact_compare *out, cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

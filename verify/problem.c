@@ -1,0 +1,101 @@
+#include "verify/problem.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <stdio.h>
+
+#include "bench/gpu/cuda_check.h"
+#include "bench/gpu/fill.h"
+#include "bench/gpu/guarded_alloc.h"
+
+static hb_status allocate(const hb_mnk *mnk, size_t count, hb_problem *p)
+{
+    const size_t m = (size_t)mnk->m, n = (size_t)mnk->n, k = (size_t)mnk->k, half = 2;
+    /* Guard-banded: a candidate's out-of-bounds write lands in a band (verify/guarded_alloc.h). */
+    HB_TRY(hb_guarded_malloc((void **)&p->inputs.a, m * k * half, "A"));
+    HB_TRY(hb_guarded_malloc((void **)&p->inputs.b, k * n * half, "B"));
+    HB_TRY(hb_guarded_malloc((void **)&p->inputs.b_col, k * n * half, "B_col"));
+    for (size_t i = 0; i < count; i++) {
+        char label[48];
+        snprintf(label, sizeof label, "C of participant %zu", i);
+        HB_TRY(hb_guarded_malloc((void **)&p->outputs[i], m * n * half, label));
+    }
+    HB_CUDA_TRY(cudaMalloc((void **)&p->reference, m * n * sizeof(float)));
+    return HB_OK;
+}
+
+hb_status hb_problem_create(const hb_mnk *mnk, size_t count, uint64_t seed, cudaStream_t stream, hb_problem *out)
+{
+    memset(out, 0, sizeof *out);
+    out->count = count;
+    out->inputs.m = mnk->m;
+    out->inputs.n = mnk->n;
+    out->inputs.k = mnk->k;
+    hb_status status = allocate(mnk, count, out);
+    if (status != HB_OK) {
+        hb_problem_free(out);
+        return status;
+    }
+    HB_TRY(hb_problem_fill(out, HB_INPUTS_NORMAL, seed, stream));
+    for (size_t i = 0; i < count; i++) {
+        out->ios[i] = out->inputs;
+        out->ios[i].c = out->outputs[i];
+    }
+    return HB_OK;
+}
+
+/* Probability of a nonzero element for the exact-match inputs: an output
+ * sums K products that are nonzero with probability p^2, so its mean is
+ * K p^2.  p = 1/2 while K <= 2048 (every output is then below 2048 and
+ * compared); beyond, p = sqrt(512 / K) puts the mean at 512, some 20
+ * standard deviations below 2048. */
+double hb_exact_input_density(long k)
+{
+    return k <= 2048 ? 0.5 : sqrt(512.0 / (double)k);
+}
+
+static cudaError_t fill_one(uint16_t *dst, long rows, long cols, int col_major, hb_input_kind kind, uint64_t seed,
+                            double density, cudaStream_t stream)
+{
+    switch (kind) {
+    case HB_INPUTS_BINARY: return hb_fill_small_int_f16(dst, rows, cols, col_major, seed, density, 0, stream);
+    case HB_INPUTS_SIGNED: return hb_fill_small_int_f16(dst, rows, cols, col_major, seed, 2.0 / 3.0, 1, stream);
+    case HB_INPUTS_NORMAL: break;
+    }
+    return hb_fill_normal_f16(dst, rows, cols, col_major, seed, stream);
+}
+
+hb_status hb_problem_fill(hb_problem *p, hb_input_kind kind, uint64_t seed, cudaStream_t stream)
+{
+    const hb_gemm_io *in = &p->inputs;
+    uint16_t *a = (uint16_t *)in->a, *b = (uint16_t *)in->b, *b_col = (uint16_t *)in->b_col;
+    const double density = hb_exact_input_density(in->k);
+    /* A and B get different streams of the generator (seed and seed+1);
+     * B and B_col the same one, so they hold the same matrix. */
+    HB_CUDA_TRY(fill_one(a, in->m, in->k, 0, kind, seed, density, stream));
+    HB_CUDA_TRY(fill_one(b, in->k, in->n, 0, kind, seed + 1, density, stream));
+    HB_CUDA_TRY(fill_one(b_col, in->k, in->n, 1, kind, seed + 1, density, stream));
+    HB_CUDA_TRY(cudaStreamSynchronize(stream));
+    p->seed = seed;
+    return HB_OK;
+}
+
+hb_status hb_problem_prepare_all(hb_problem *p, hb_participant *const *parts, size_t count, cudaStream_t stream)
+{
+    for (size_t i = 0; i < count; i++)
+        HB_TRY(parts[i]->ops->prepare(parts[i], &p->ios[i], stream));
+    HB_CUDA_TRY(cudaStreamSynchronize(stream));
+    return HB_OK;
+}
+
+void hb_problem_free(hb_problem *p)
+{
+    hb_guarded_free((void *)p->inputs.a);
+    hb_guarded_free((void *)p->inputs.b);
+    hb_guarded_free((void *)p->inputs.b_col);
+    for (size_t i = 0; i < HB_MAX_PARTICIPANTS; i++)
+        hb_guarded_free(p->outputs[i]);
+    cudaFree(p->reference);
+    memset(p, 0, sizeof *p);
+}

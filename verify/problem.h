@@ -1,0 +1,39 @@
+/* The device buffers of one configuration: shared inputs, one output per
+ * participant, and the fp32 reference scratch of the check. */
+#ifndef HB_PROBLEM_H
+#define HB_PROBLEM_H
+
+#include "bench/candidate/participant.h"
+#include "bench/core/gemm_types.h"
+
+typedef struct hb_problem {
+    hb_gemm_io inputs;                  /* a, b, b_col; c unused */
+    uint16_t *outputs[HB_MAX_PARTICIPANTS];
+    hb_gemm_io ios[HB_MAX_PARTICIPANTS]; /* inputs plus participant i's output */
+    float *reference;
+    size_t count;
+    uint64_t seed;             /* seed of the last fill: --l2 fresh restores the timing inputs from it */
+} hb_problem;
+
+typedef enum hb_input_kind {
+    HB_INPUTS_NORMAL, /* N(0, 1): deviation check and timing */
+    HB_INPUTS_BINARY, /* {0, 1}: exact-match check */
+    HB_INPUTS_SIGNED  /* {-1, 0, 1}: exact-match check, signed variant */
+} hb_input_kind;
+
+/* Allocates and fills A, B (and B_col, the same matrix) with N(0,1) fp16
+ * drawn from `seed`, plus `count` outputs and the reference scratch. */
+hb_status hb_problem_create(const hb_mnk *mnk, size_t count, uint64_t seed, cudaStream_t stream, hb_problem *out);
+void hb_problem_free(hb_problem *problem);
+
+/* Refills A, B and B_col in place (same buffers) with fresh values. */
+hb_status hb_problem_fill(hb_problem *problem, hb_input_kind kind, uint64_t seed, cudaStream_t stream);
+
+/* Every participant's untimed prepare after the inputs changed (a padding
+ * candidate copies them), then a synchronize. */
+hb_status hb_problem_prepare_all(hb_problem *problem, hb_participant *const *parts, size_t count, cudaStream_t stream);
+
+/* Probability that an element of the {0, 1} inputs is 1, for this K. */
+double hb_exact_input_density(long k);
+
+#endif
