@@ -6,7 +6,7 @@
 
 #include "bench/driver/options.h"
 
-#define ARGV_MAX 32
+#define ARGV_MAX 64
 typedef struct test_argv {
     char text[ARGV_MAX][256];
     char *argv[ARGV_MAX + 1];

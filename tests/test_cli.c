@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench/driver/commands.h"
 #include "bench/driver/options.h"
 #include "tests/cli_test_util.h"
 #include "tests/test_registry.h"
@@ -121,20 +122,35 @@ static void test_cli_help_and_version(void **state)
     free(cli);
 }
 
-static void test_cli_help_text(void **state)
+static char *help_text(hb_command command)
 {
-    (void)state;
     char *text = NULL;
     size_t size = 0;
     FILE *stream = open_memstream(&text, &size);
     assert_non_null(stream);
-    hb_cli_print_help(stream);
+    if (command == HB_CMD_NONE)
+        hb_print_overview(stream);
+    else
+        hb_print_command_help(stream, command);
     fclose(stream);
-    /* every run flag is documented */
-    const char *flags[] = {"--candidate", "--mnk",    "--warmup-s", "--time-s",     "--seed",
-                           "--out",       "--device", "--no-progress", "--version", NULL};
+    return text;
+}
+
+static void test_cli_help_text(void **state)
+{
+    (void)state;
+    /* every run flag is documented in run's help */
+    char *text = help_text(HB_CMD_RUN);
+    const char *flags[] = {"--candidate", "--mnk", "--warmup-s", "--time-s", "--seed", "--out", "--device",
+                           "--no-progress", NULL};
     for (const char **f = flags; *f; f++)
         assert_non_null(strstr(text, *f));
+    free(text);
+    /* and the overview names every command and --version */
+    text = help_text(HB_CMD_NONE);
+    const char *words[] = {"run", "check", "gate", "baselines", "--version", "exit codes", NULL};
+    for (const char **w = words; *w; w++)
+        assert_non_null(strstr(text, *w));
     free(text);
 }
 

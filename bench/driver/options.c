@@ -4,89 +4,184 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench/core/diag.h"
+#include "bench/core/text_wrap.h"
+#include "bench/driver/commands.h"
 #include "bench/result/baseline_registry.h"
 
-void hb_cli_print_help(FILE *stream)
-{
-    fputs("usage: hgemm-bench run   --candidate PATH --mnk M,N,K [--mnk M,N,K ...] [options]\n"
-          "       hgemm-bench run   --aa BASELINE --mnk M,N,K [...] [options]\n"
-          "       hgemm-bench check --candidate PATH --mnk M,N,K [...] [options]\n"
-          "       hgemm-bench gate  --candidate PATH --mnk M,N,K [...] [--vs NAME] [--min-speedup X]\n"
-          "                         [--verdict FILE] [options]\n"
-          "       hgemm-bench --help | --version\n"
-          "\n"
-          "run:   checks an HGEMM candidate (a cubin plus manifest, or a folder of them), then\n"
-          "       times it against the torch-equivalent, cuBLAS NN/TN, cuBLASLt-heuristic NN/TN and\n"
-          "       cuBLASLt-autotune NN/TN baselines.  check: the correctness checks\n"
-          "       only.  gate: run, then exit 0 only if every configuration passed every check and\n"
-          "       met the speedup threshold.\n"
-          "\n"
-          "options:\n"
-          "  --candidate PATH   manifest.json of one candidate, or a candidate-set folder\n"
-          "                     holding M_N_K.json files and optionally generic.json\n"
-          "  --mnk M,N,K        a configuration; repeat for several (at most 4096)\n"
-          "  --warmup-s S       warm-up window per configuration in seconds (default 10)\n"
-          "  --time-s S         timed window per configuration in seconds (default 30)\n"
-          "  --seed N           seed for inputs and round order (default: from the clock)\n"
-          "  --out DIR          results go to DIR/<run-id>/ (default: results)\n"
-          "  --device N         CUDA device ordinal (default 0)\n"
-          "  --no-progress      no progress line on stderr\n"
-          "  --exact-reps N     repetitions of each exact-match check on fresh inputs (default 3)\n"
-          "  --exact-time-s S   stop repeating them after S seconds (default 10)\n"
-          "  --spot-checks N    timed calls whose output is checked (default 4)\n"
-          "  --sanitize         also run each configuration's checks under compute-sanitizer memcheck\n"
-          "  --timeout-s S      kill a configuration that shows no progress for S seconds (default 60)\n"
-          "  --no-isolate       evaluate in this process (debugging; a crash then ends the run)\n"
-          "  --verdict FILE     also write the verdict JSON to FILE (always in the run folder)\n"
-          "  --acc CLASS        accumulator class: fp32 (default) or fp16; torch stays fp32\n"
-          "  --workspace BYTES  cuBLAS / cuBLASLt workspace, e.g. 33554432 or 32MiB (default 32MiB)\n"
-          "  --autotune-cache F cuBLASLt autotune cache file, or 'none' (default:\n"
-          "                     $HGEMM_BENCH_CACHE_DIR, $XDG_CACHE_HOME/hgemm-bench or\n"
-          "                     ~/.cache/hgemm-bench, file cublaslt-autotune.tsv)\n"
-          "  --retune           search again even where the cache has a choice, and replace it\n"
-          "  --no-autotune-search  where the cache has no choice, use the heuristic's top pick\n"
-          "timing options:\n"
-          "  --mode MODE        offline (default: rounds back to back) or server (random idle gaps)\n"
-          "  --qps Q            server mode: mean arrival rate, 1/Q s mean gap (default 500)\n"
-          "  --mean-gap-ms MS   server mode: the mean idle gap instead (default 2)\n"
-          "  --gap WHERE        server mode: per-call (default: before every call) or per-round\n"
-          "  --l2 POLICY        fresh (default: new inputs every round), flush (L2 flushed before\n"
-          "                     every call) or warm (the same inputs every round)\n"
-          "  --target-ci PCT    end the timed window once every baseline's 95% CI half-width is\n"
-          "                     below PCT percent (after --min-time-s); --time-s is then the cap\n"
-          "  --min-time-s S     least timed window with --target-ci (default 5)\n"
-          "  --aa BASELINE      A/A calibration: a second instance of BASELINE (torch, cublas-nn,\n"
-          "                     cublas-tn, cublaslt-heuristic-nn|tn, cublaslt-autotune-nn|tn) is\n"
-          "                     timed as the candidate; replaces --candidate (run only)\n"
-          "  --raw              save every sample in <run>/raw/<config>.bin (docs/results.md)\n"
-          "gate options:\n"
-          "  --vs NAME          baseline for the threshold (default torch): torch, cublas-nn,\n"
-          "                     cublas-tn, cublas-max, cublaslt-heuristic-nn|tn|max,\n"
-          "                     cublaslt-autotune-nn|tn|max\n"
-          "  --min-speedup X    least speedup t_base/t_cand - 1 per configuration (default 0; 0.1 = 10%;\n"
-          "                     -1 accepts any speed)\n"
-          "\n"
-          "exit codes: 0 ok, 1 internal error, 2 bad usage, 3 bad candidate input,\n"
-          "  4 candidate unsupported here, 5 CUDA/cuBLAS error, 6 candidate incorrect,\n"
-          "  7 results not writable, 8 candidate crashed or hung, 9 too slow (gate) (docs/cli.md)\n",
-          stream);
-}
+/* --- the table ---------------------------------------------------------------- */
 
-static hb_status usage_error(const char *fmt, const char *arg) HB_PRINTF(1, 0);
+typedef struct option_spec option_spec;
 
-static hb_status usage_error(const char *fmt, const char *arg)
+/* Reads `text` into the option's field of `run`; a usage error naming the
+ * flag otherwise.  Switches get text NULL. */
+typedef hb_status (*parse_fn)(const option_spec *o, const char *text, hb_run_options *run);
+/* Writes the field's value as the flag would take it; 0 when it has none
+ * (an unset text, a switch that is off). */
+typedef int (*format_fn)(const option_spec *o, const hb_run_options *run, char *out, size_t size);
+
+typedef enum section { INPUT, CHECKS, BASELINES, TIMING, GATE, SECTION_COUNT } section;
+static const char *const section_heading[SECTION_COUNT] = {
+    "options", "correctness checks and isolation", "baselines", "timing", "gate"};
+
+struct option_spec {
+    const char *flag;        /* without "--" */
+    const char *value;       /* the value's name in --help ("S"); NULL: a switch */
+    unsigned commands;       /* a bit per hb_command that takes it (CMDS below) */
+    section section;
+    const char *fallback;    /* the default, as text, parsed like a value; NULL: zero or none */
+    const char *help;        /* --help's line; the default is appended */
+    parse_fn parse;
+    format_fn format;        /* NULL: never written on a child's command line (--mnk, aliases) */
+    size_t field;            /* offsetof in hb_run_options */
+    double low, high;        /* a number's accepted range */
+    int sets;                /* a switch: the value it sets (its default is the other) */
+};
+
+#define CMD(id) (1u << (id))
+#define EVALUATING (CMD(HB_CMD_RUN) | CMD(HB_CMD_CHECK) | CMD(HB_CMD_GATE))
+#define TIMING_CMDS (CMD(HB_CMD_RUN) | CMD(HB_CMD_GATE)) /* check times nothing */
+#define FIELD(name) offsetof(hb_run_options, name)
+
+static hb_status parse_text(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_mnk_flag(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_seed(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_count(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_seconds(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_number(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_positive(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_percent(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_qps(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_bytes(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_switch(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_acc(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_mode(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_gap(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_l2(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_vs(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_aa(const option_spec *o, const char *text, hb_run_options *run);
+static int format_text(const option_spec *o, const hb_run_options *run, char *out, size_t size);
+static int format_int(const option_spec *o, const hb_run_options *run, char *out, size_t size);
+static int format_seed(const option_spec *o, const hb_run_options *run, char *out, size_t size);
+static int format_double(const option_spec *o, const hb_run_options *run, char *out, size_t size);
+static int format_percent(const option_spec *o, const hb_run_options *run, char *out, size_t size);
+static int format_bytes(const option_spec *o, const hb_run_options *run, char *out, size_t size);
+static int format_switch(const option_spec *o, const hb_run_options *run, char *out, size_t size);
+static int format_acc(const option_spec *o, const hb_run_options *run, char *out, size_t size);
+static int format_mode(const option_spec *o, const hb_run_options *run, char *out, size_t size);
+static int format_gap(const option_spec *o, const hb_run_options *run, char *out, size_t size);
+static int format_l2(const option_spec *o, const hb_run_options *run, char *out, size_t size);
+
+/* Every flag, once.  Seconds lie in 0..86400 (a day); counts are bounded so
+ * a typo cannot ask for a month of repetitions. */
+static const option_spec table[] = {
+    {"candidate", "PATH", EVALUATING, INPUT, NULL,
+     "manifest.json of one candidate, or a candidate-set folder holding M_N_K.json files and optionally generic.json",
+     parse_text, format_text, FIELD(candidate_path), 0, 0, 0},
+    {"mnk", "M,N,K", EVALUATING, INPUT, NULL, "a configuration; repeat for several (at most 4096), each dimension 1..262144",
+     parse_mnk_flag, NULL, 0, 0, 0, 0},
+    {"seed", "N", EVALUATING, INPUT, NULL, "seed for inputs and round order (default: from the clock, recorded)",
+     parse_seed, format_seed, FIELD(seed), 0, 0, 0},
+    {"out", "DIR", EVALUATING, INPUT, "results", "results go to DIR/<run-id>/", parse_text, format_text, FIELD(out_dir),
+     0, 0, 0},
+    {"device", "N", EVALUATING, INPUT, "0", "CUDA device ordinal", parse_count, format_int, FIELD(device), 0, 1024, 0},
+    {"no-progress", NULL, EVALUATING, INPUT, NULL, "no progress line on stderr", parse_switch, format_switch,
+     FIELD(progress), 0, 0, 0},
+    {"verdict", "FILE", EVALUATING, INPUT, NULL, "also write the verdict JSON to FILE (always in the run folder)",
+     parse_text, format_text, FIELD(verdict_path), 0, 0, 0},
+
+    {"exact-reps", "N", EVALUATING, CHECKS, "3", "repetitions of each exact-match check on fresh inputs", parse_count,
+     format_int, FIELD(exact_reps), 1, 1000, 0},
+    {"exact-time-s", "S", EVALUATING, CHECKS, "10", "stop repeating them after S seconds; the first always runs",
+     parse_seconds, format_double, FIELD(exact_time_s), 0, 86400, 0},
+    {"spot-checks", "N", TIMING_CMDS, CHECKS, "4", "timed calls whose output is checked", parse_count, format_int,
+     FIELD(spot_checks), 0, 1000, 0},
+    {"sanitize", NULL, EVALUATING, CHECKS, NULL, "also run each configuration's checks under compute-sanitizer memcheck",
+     parse_switch, format_switch, FIELD(sanitize), 0, 0, 1},
+    {"timeout-s", "S", EVALUATING, CHECKS, "60", "kill a configuration that shows no progress for S seconds",
+     parse_seconds, format_double, FIELD(timeout_s), 1, 86400, 0},
+    {"no-isolate", NULL, EVALUATING, CHECKS, NULL, "evaluate in this process (debugging; a crash then ends the run)",
+     parse_switch, format_switch, FIELD(isolate), 0, 0, 0},
+
+    {"acc", "CLASS", EVALUATING, BASELINES, "fp32", "accumulator class: fp32 or fp16; torch stays fp32", parse_acc,
+     format_acc, FIELD(acc), 0, 0, 0},
+    {"workspace", "BYTES", EVALUATING, BASELINES, "32MiB",
+     "cuBLAS / cuBLASLt workspace: bytes, or a whole number of KiB, MiB or GiB, up to 16GiB", parse_bytes,
+     format_bytes, FIELD(workspace_bytes), 0, 0, 0},
+    {"autotune-cache", "FILE", EVALUATING, BASELINES, NULL,
+     "cuBLASLt autotune cache file, or 'none' (default: cublaslt-autotune.tsv in $HGEMM_BENCH_CACHE_DIR, "
+     "$XDG_CACHE_HOME/hgemm-bench or ~/.cache/hgemm-bench)",
+     parse_text, format_text, FIELD(autotune_cache), 0, 0, 0},
+    {"retune", NULL, EVALUATING, BASELINES, NULL, "search again even where the cache has a choice, and replace it",
+     parse_switch, format_switch, FIELD(retune), 0, 0, 1},
+    {"no-autotune-search", NULL, EVALUATING, BASELINES, NULL,
+     "where the cache has no choice, use the heuristic's top pick", parse_switch, format_switch,
+     FIELD(autotune_search), 0, 0, 0},
+
+    {"warmup-s", "S", TIMING_CMDS, TIMING, "10", "warm-up window per configuration, seconds", parse_seconds,
+     format_double, FIELD(warmup_s), 0, 86400, 0},
+    {"time-s", "S", TIMING_CMDS, TIMING, "30", "timed window per configuration, seconds; at least 10 rounds run",
+     parse_seconds, format_double, FIELD(time_s), 0, 86400, 0},
+    {"mode", "MODE", TIMING_CMDS, TIMING, "offline", "offline (rounds back to back) or server (random idle gaps)",
+     parse_mode, format_mode, FIELD(mode), 0, 0, 0},
+    {"qps", "Q", TIMING_CMDS, TIMING, NULL, "server mode: mean arrival rate, 1/Q s mean gap (default 500)", parse_qps,
+     NULL, FIELD(mean_gap_ms), 0, 1e6, 0},
+    {"mean-gap-ms", "MS", TIMING_CMDS, TIMING, "2", "server mode: the mean idle gap instead, in (0, 10000]",
+     parse_positive, format_double, FIELD(mean_gap_ms), 0, 10000, 0},
+    {"gap", "WHERE", TIMING_CMDS, TIMING, "per-call",
+     "server mode: per-call (before every call) or per-round (once per round)", parse_gap, format_gap, FIELD(gap), 0,
+     0, 0},
+    {"l2", "POLICY", TIMING_CMDS, TIMING, "fresh",
+     "fresh (new inputs every round), flush (L2 flushed before every call) or warm (the same inputs every round)",
+     parse_l2, format_l2, FIELD(l2), 0, 0, 0},
+    {"target-ci", "PCT", TIMING_CMDS, TIMING, NULL,
+     "end the timed window once every baseline's 95% CI half-width is below PCT percent, in (0, 100] (after "
+     "--min-time-s); --time-s is then the cap",
+     parse_percent, format_percent, FIELD(target_ci), 0, 100, 0},
+    {"min-time-s", "S", TIMING_CMDS, TIMING, "5", "least timed window with --target-ci", parse_seconds, format_double,
+     FIELD(min_time_s), 0, 86400, 0},
+    {"aa", "BASELINE", CMD(HB_CMD_RUN), TIMING, NULL,
+     "A/A calibration: a second instance of BASELINE (one of `hgemm-bench baselines`) is timed as the candidate; "
+     "replaces --candidate",
+     parse_aa, format_text, FIELD(aa), 0, 0, 0},
+    {"raw", NULL, TIMING_CMDS, TIMING, NULL, "save every sample in <run>/raw/<config>.bin (docs/results.md)",
+     parse_switch, format_switch, FIELD(raw), 0, 0, 1},
+
+    {"vs", "NAME", CMD(HB_CMD_GATE), GATE, "torch", "baseline for the threshold: a baseline or a -max figure",
+     parse_vs, format_text, FIELD(vs), 0, 0, 0},
+    {"min-speedup", "X", CMD(HB_CMD_GATE), GATE, "0",
+     "least speedup t_base/t_cand - 1 per configuration (0.1 = 10%; -1 accepts any speed), in -1..1000",
+     parse_number, format_double, FIELD(min_speedup), -1, 1000, 0},
+};
+
+#define OPTION_COUNT (sizeof table / sizeof table[0])
+#define OPT_HELP ((int)(256 + OPTION_COUNT)) /* getopt's value for --help; 256 + i for table[i] */
+
+/* --- usage errors ------------------------------------------------------------- */
+
+static hb_status usage_error(const char *fmt, ...) HB_PRINTF(1, 2);
+
+static hb_status usage_error(const char *fmt, ...)
 {
-    char message[512];
-    snprintf(message, sizeof message, fmt, arg);
+    char message[640];
+    va_list args;
+    va_start(args, fmt);
+    vsnprintf(message, sizeof message, fmt, args);
+    va_end(args);
     hb_fail(HB_ERR_USAGE, "%s", message);
     if (!hb_diag_is_quiet())
         fputs("Try 'hgemm-bench --help'.\n", stderr);
     return HB_ERR_USAGE;
 }
+
+static void *field_of(const option_spec *o, hb_run_options *run) { return (char *)run + o->field; }
+static const void *field_in(const option_spec *o, const hb_run_options *run) { return (const char *)run + o->field; }
+
+/* --- parsers ------------------------------------------------------------------ */
 
 static int parse_long_strict(const char *text, long *out)
 {
@@ -99,6 +194,27 @@ static int parse_long_strict(const char *text, long *out)
         return 0;
     *out = value;
     return 1;
+}
+
+/* A finite decimal number in [low, high] ((low, high] when low_open). */
+static int parse_real(const char *text, double low, int low_open, double high, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double value = strtod(text, &end);
+    int below = low_open ? value <= low : value < low;
+    if (errno != 0 || end == text || *end != '\0' || !isfinite(value) || below || value > high)
+        return 0;
+    *out = value;
+    return 1;
+}
+
+static hb_status parse_text(const option_spec *o, const char *text, hb_run_options *run)
+{
+    if (!*text)
+        return usage_error("--%s expects %s, got an empty value", o->flag, o->value);
+    *(const char **)field_of(o, run) = text;
+    return HB_OK;
 }
 
 hb_status hb_parse_mnk(const char *text, hb_mnk *out)
@@ -118,337 +234,362 @@ hb_status hb_parse_mnk(const char *text, hb_mnk *out)
         if (!parse_long_strict(cursor, &dims[i]))
             return usage_error("--mnk: '%s' is not three whole numbers M,N,K", text);
         if (dims[i] < 1 || dims[i] > HB_MAX_DIM)
-            return usage_error("--mnk: every dimension must lie in 1..262144, got '%s'", text);
+            return usage_error("--mnk: every dimension must lie in 1..%ld, got '%s'", HB_MAX_DIM, text);
         cursor = comma ? comma + 1 : cursor;
     }
-    out->m = dims[0];
-    out->n = dims[1];
-    out->k = dims[2];
+    *out = (hb_mnk){dims[0], dims[1], dims[2]};
     return HB_OK;
 }
 
-/* A finite decimal number in [low, high], or (low, high] when low_open;
- * otherwise a usage error worded by `message` (one %s: the text). */
-static hb_status parse_real(const char *text, double low, int low_open, double high, const char *message,
-                            double *out)
+static hb_status parse_mnk_flag(const option_spec *o, const char *text, hb_run_options *run)
+{
+    (void)o;
+    if (run->n_configs == HB_MAX_CONFIGS)
+        return usage_error("too many --mnk (the limit is %d), at '%s'", HB_MAX_CONFIGS, text);
+    return hb_parse_mnk(text, &run->configs[run->n_configs++]);
+}
+
+static hb_status parse_seed(const option_spec *o, const char *text, hb_run_options *run)
 {
     char *end = NULL;
     errno = 0;
-    double value = strtod(text, &end);
-    int below = low_open ? value <= low : value < low;
-    if (errno != 0 || end == text || *end != '\0' || !isfinite(value) || below || value > high)
-        return usage_error(message, text);
-    *out = value;
+    /* A digit first: strtoull would skip blanks and negate a '-'. */
+    unsigned long long value = isdigit((unsigned char)*text) ? strtoull(text, &end, 10) : 0;
+    if (!isdigit((unsigned char)*text) || errno != 0 || *end != '\0')
+        return usage_error("--%s expects a non-negative integer, got '%s'", o->flag, text);
+    run->seed = (uint64_t)value;
+    run->seed_given = 1;
     return HB_OK;
 }
 
-static hb_status parse_seconds(const char *flag, const char *text, double *out)
-{
-    return parse_real(text, 0, 0, 86400, flag, out);
-}
-
-static hb_status parse_seed(const char *text, uint64_t *out)
-{
-    char *end = NULL;
-    errno = 0;
-    if (!text || !isdigit((unsigned char)*text))
-        return usage_error("--seed expects a non-negative integer, got '%s'", text ? text : "");
-    unsigned long long value = strtoull(text, &end, 10);
-    if (errno != 0 || *end != '\0')
-        return usage_error("--seed expects a non-negative integer, got '%s'", text);
-    *out = (uint64_t)value;
-    return HB_OK;
-}
-
-static void set_run_defaults(hb_run_options *run)
-{
-    memset(run, 0, sizeof *run);
-    run->warmup_s = 10.0; /* paper 2.4: 10 s warm-up */
-    run->time_s = 30.0;   /* paper 2.4: at least 30 s timed */
-    run->out_dir = "results";
-    run->progress = 1;
-    run->exact_reps = 3;
-    run->exact_time_s = 10.0;
-    run->spot_checks = 4;
-    run->isolate = 1;
-    run->timeout_s = 60.0;
-    run->vs = "torch";
-    run->acc = HB_ACC_FP32;
-    run->workspace_bytes = HB_DEFAULT_WORKSPACE_BYTES;
-    run->autotune_search = 1;
-    run->mode = HB_MODE_OFFLINE;
-    run->gap = HB_GAP_PER_CALL;
-    run->mean_gap_ms = HB_DEFAULT_MEAN_GAP_MS;
-    run->l2 = HB_L2_FRESH;
-    run->min_time_s = HB_DEFAULT_MIN_TIME_S;
-}
-
-enum { OPT_CANDIDATE = 256, OPT_MNK, OPT_WARMUP, OPT_TIME, OPT_SEED, OPT_OUT, OPT_DEVICE,
-       OPT_NO_PROGRESS, OPT_HELP, OPT_EXACT_REPS, OPT_EXACT_TIME, OPT_SPOT_CHECKS, OPT_SANITIZE, OPT_TIMEOUT,
-       OPT_NO_ISOLATE, OPT_VERDICT, OPT_VS, OPT_MIN_SPEEDUP, OPT_ACC, OPT_WORKSPACE, OPT_AUTOTUNE_CACHE, OPT_RETUNE,
-       OPT_NO_AUTOTUNE_SEARCH, OPT_MODE, OPT_QPS, OPT_MEAN_GAP, OPT_GAP, OPT_L2, OPT_TARGET_CI, OPT_MIN_TIME, OPT_AA,
-       OPT_RAW };
-
-static hb_status parse_count(const char *flag, const char *text, long low, long high, int *out)
+static hb_status parse_count(const option_spec *o, const char *text, hb_run_options *run)
 {
     long value;
-    if (!parse_long_strict(text, &value) || value < low || value > high)
-        return usage_error(flag, text);
-    *out = (int)value;
+    if (!parse_long_strict(text, &value) || value < (long)o->low || value > (long)o->high)
+        return usage_error("--%s expects a whole number in %.0f..%.0f, got '%s'", o->flag, o->low, o->high, text);
+    *(int *)field_of(o, run) = (int)value;
     return HB_OK;
 }
 
-static hb_status parse_min_speedup(const char *text, double *out)
+static hb_status parse_seconds(const option_spec *o, const char *text, hb_run_options *run)
 {
-    return parse_real(text, -1.0, 0, 1000.0,
-                      "--min-speedup expects a number from -1 (any speed) up, 0.1 = 10%% faster; got '%s'", out);
+    if (!parse_real(text, o->low, 0, o->high, field_of(o, run)))
+        return usage_error("--%s expects seconds in %.0f..%.0f, got '%s'", o->flag, o->low, o->high, text);
+    return HB_OK;
 }
 
-static hb_status parse_vs(const char *text, const char **out)
+static hb_status parse_number(const option_spec *o, const char *text, hb_run_options *run)
 {
-    if (hb_baseline_name_known(text)) {
-        *out = text;
-        return HB_OK;
-    }
-    char message[400];
-    snprintf(message, sizeof message, "--vs expects one of %s; got '%%s'", hb_baseline_name_list(1));
-    return usage_error(message, text);
+    if (!parse_real(text, o->low, 0, o->high, field_of(o, run)))
+        return usage_error("--%s expects a number in %g..%g, got '%s'", o->flag, o->low, o->high, text);
+    return HB_OK;
 }
 
-static hb_status parse_acc(const char *text, hb_acc_class *out)
+static hb_status parse_positive(const option_spec *o, const char *text, hb_run_options *run)
 {
-    if (!strcmp(text, "fp32") || !strcmp(text, "fp16")) {
-        *out = !strcmp(text, "fp16") ? HB_ACC_FP16 : HB_ACC_FP32;
-        return HB_OK;
-    }
-    return usage_error("--acc expects fp32 or fp16, got '%s'", text);
+    if (!parse_real(text, o->low, 1, o->high, field_of(o, run)))
+        return usage_error("--%s expects a number in (%g, %g], got '%s'", o->flag, o->low, o->high, text);
+    return HB_OK;
+}
+
+/* Percent on the command line, a fraction in the settings (0.01 = 1 %). */
+static hb_status parse_percent(const option_spec *o, const char *text, hb_run_options *run)
+{
+    double percent;
+    if (!parse_real(text, o->low, 1, o->high, &percent))
+        return usage_error("--%s expects a percentage in (%g, %g], got '%s'", o->flag, o->low, o->high, text);
+    *(double *)field_of(o, run) = percent / 100.0;
+    return HB_OK;
+}
+
+/* Calls per second, kept as the mean gap in milliseconds. */
+static hb_status parse_qps(const option_spec *o, const char *text, hb_run_options *run)
+{
+    double qps;
+    if (!parse_real(text, o->low, 1, o->high, &qps))
+        return usage_error("--%s expects calls per second in (%g, %g], got '%s'", o->flag, o->low, o->high, text);
+    if (1000.0 / qps > 10000.0)
+        return usage_error("--%s: a mean gap over 10 s is not a benchmark (got '%s')", o->flag, text);
+    *(double *)field_of(o, run) = 1000.0 / qps;
+    return HB_OK;
 }
 
 /* Bytes: a whole number, optionally followed by KiB, MiB or GiB (binary
  * multiples); at most 16 GiB. */
-static hb_status parse_bytes(const char *text, size_t *out)
+static hb_status parse_bytes(const option_spec *o, const char *text, hb_run_options *run)
 {
     static const struct { const char *suffix; unsigned shift; } units[] = {{"", 0}, {"KiB", 10}, {"MiB", 20}, {"GiB", 30}};
     char *end = NULL;
     errno = 0;
-    if (!isdigit((unsigned char)*text))
-        return usage_error("--workspace expects bytes, e.g. 33554432 or 32MiB; got '%s'", text);
-    unsigned long long value = strtoull(text, &end, 10);
-    for (size_t i = 0; errno == 0 && i < sizeof units / sizeof units[0]; i++) {
+    unsigned long long value = isdigit((unsigned char)*text) ? strtoull(text, &end, 10) : 0;
+    for (size_t i = 0; isdigit((unsigned char)*text) && errno == 0 && i < sizeof units / sizeof units[0]; i++) {
         if (strcmp(end, units[i].suffix) != 0 || value > (16ULL << 30) >> units[i].shift)
             continue;
-        *out = (size_t)(value << units[i].shift);
+        *(size_t *)field_of(o, run) = (size_t)(value << units[i].shift);
         return HB_OK;
     }
-    return usage_error("--workspace expects bytes up to 16GiB, e.g. 33554432 or 32MiB; got '%s'", text);
+    return usage_error("--%s expects bytes up to 16GiB, e.g. 33554432 or 32MiB; got '%s'", o->flag, text);
 }
 
-static hb_status parse_baseline_option(int option, const char *arg, hb_run_options *run)
+static hb_status parse_switch(const option_spec *o, const char *text, hb_run_options *run)
 {
-    switch (option) {
-    case OPT_ACC: return parse_acc(arg, &run->acc);
-    case OPT_WORKSPACE: return parse_bytes(arg, &run->workspace_bytes);
-    case OPT_AUTOTUNE_CACHE:
-        if (!*arg)
-            return usage_error("--autotune-cache expects a file name or 'none'%s", "");
-        run->autotune_cache = arg;
-        return HB_OK;
-    case OPT_RETUNE: run->retune = 1; return HB_OK;
-    case OPT_NO_AUTOTUNE_SEARCH: run->autotune_search = 0; return HB_OK;
-    default: return HB_ERR_USAGE;
-    }
+    (void)text;
+    *(int *)field_of(o, run) = o->sets;
+    return HB_OK;
 }
 
-static hb_status parse_positive(const char *text, double high, const char *message, double *out)
+static hb_status parse_acc(const option_spec *o, const char *text, hb_run_options *run)
 {
-    return parse_real(text, 0, 1, high, message, out);
+    if (strcmp(text, "fp32") && strcmp(text, "fp16"))
+        return usage_error("--%s expects fp32 or fp16, got '%s'", o->flag, text);
+    run->acc = !strcmp(text, "fp16") ? HB_ACC_FP16 : HB_ACC_FP32;
+    return HB_OK;
 }
 
-static hb_status parse_aa(const char *text, const char **out)
+static hb_status parse_mode(const option_spec *o, const char *text, hb_run_options *run)
+{
+    return hb_mode_parse(text, &run->mode) ? HB_OK
+                                           : usage_error("--%s expects offline or server, got '%s'", o->flag, text);
+}
+
+static hb_status parse_gap(const option_spec *o, const char *text, hb_run_options *run)
+{
+    return hb_gap_parse(text, &run->gap) ? HB_OK
+                                         : usage_error("--%s expects per-call or per-round, got '%s'", o->flag, text);
+}
+
+static hb_status parse_l2(const option_spec *o, const char *text, hb_run_options *run)
+{
+    return hb_l2_policy_parse(text, &run->l2)
+               ? HB_OK
+               : usage_error("--%s expects fresh, flush or warm, got '%s'", o->flag, text);
+}
+
+static hb_status parse_vs(const option_spec *o, const char *text, hb_run_options *run)
+{
+    if (!hb_baseline_name_known(text))
+        return usage_error("--%s expects one of %s; got '%s'", o->flag, hb_baseline_name_list(1), text);
+    run->vs = text;
+    return HB_OK;
+}
+
+static hb_status parse_aa(const option_spec *o, const char *text, hb_run_options *run)
 {
     const hb_baseline_entry *entry = hb_baseline_find(text);
-    if (entry) {
-        *out = entry->name;
-        return HB_OK;
-    }
-    return usage_error("--aa expects a timed baseline: torch, cublas-nn, cublas-tn, cublaslt-heuristic-nn, "
-                       "cublaslt-heuristic-tn, cublaslt-autotune-nn or cublaslt-autotune-tn; got '%s'", text);
+    if (!entry)
+        return usage_error("--%s expects a baseline: %s; got '%s'", o->flag, hb_baseline_name_list(0), text);
+    run->aa = entry->name;
+    return HB_OK;
 }
 
-/* Timing flags; `seen` records which pacing flags were given, for the checks after parsing. */
-static hb_status parse_timing_option(int option, const char *arg, hb_run_options *run, unsigned *seen)
+/* --- the value as a flag takes it ---------------------------------------------- */
+
+static int format_text(const option_spec *o, const hb_run_options *run, char *out, size_t size)
 {
-    double value;
-    *seen |= 1u << (option - OPT_MODE);
-    switch (option) {
-    case OPT_MODE: return hb_mode_parse(arg, &run->mode) ? HB_OK : usage_error("--mode expects offline or server, got '%s'", arg);
-    case OPT_QPS:
-        HB_TRY(parse_positive(arg, 1e6, "--qps expects calls per second in (0, 1e6], got '%s'", &value));
-        if (1000.0 / value > 10000.0)
-            return usage_error("--qps: a mean gap over 10 s is not a benchmark (got '%s')", arg);
-        run->mean_gap_ms = 1000.0 / value;
-        return HB_OK;
-    case OPT_MEAN_GAP:
-        return parse_positive(arg, 10000.0, "--mean-gap-ms expects milliseconds in (0, 10000], got '%s'",
-                              &run->mean_gap_ms);
-    case OPT_GAP: return hb_gap_parse(arg, &run->gap) ? HB_OK : usage_error("--gap expects per-call or per-round, got '%s'", arg);
-    case OPT_L2:
-        return hb_l2_policy_parse(arg, &run->l2) ? HB_OK : usage_error("--l2 expects fresh, flush or warm, got '%s'", arg);
-    case OPT_TARGET_CI:
-        HB_TRY(parse_positive(arg, 100.0, "--target-ci expects a percentage in (0, 100], got '%s'", &value));
-        run->target_ci = value / 100.0;
-        return HB_OK;
-    case OPT_MIN_TIME:
-        return parse_seconds("--min-time-s expects seconds in 0..86400, got '%s'", arg, &run->min_time_s);
-    case OPT_AA: return parse_aa(arg, &run->aa);
-    case OPT_RAW: run->raw = 1; return HB_OK;
-    default: return HB_ERR_USAGE;
+    const char *text = *(const char *const *)field_in(o, run);
+    return text && snprintf(out, size, "%s", text) >= 0;
+}
+
+static int format_int(const option_spec *o, const hb_run_options *run, char *out, size_t size)
+{
+    return snprintf(out, size, "%d", *(const int *)field_in(o, run)) >= 0;
+}
+
+/* A seed only when one was given: the default is "from the clock", not 0. */
+static int format_seed(const option_spec *o, const hb_run_options *run, char *out, size_t size)
+{
+    (void)o;
+    return run->seed_given && snprintf(out, size, "%llu", (unsigned long long)run->seed) >= 0;
+}
+
+/* %.17g: every double reads back bit for bit. */
+static int format_double(const option_spec *o, const hb_run_options *run, char *out, size_t size)
+{
+    return snprintf(out, size, "%.17g", *(const double *)field_in(o, run)) >= 0;
+}
+
+static int format_percent(const option_spec *o, const hb_run_options *run, char *out, size_t size)
+{
+    double fraction = *(const double *)field_in(o, run);
+    return fraction > 0 && snprintf(out, size, "%.17g", fraction * 100.0) >= 0;
+}
+
+static int format_bytes(const option_spec *o, const hb_run_options *run, char *out, size_t size)
+{
+    return snprintf(out, size, "%zu", *(const size_t *)field_in(o, run)) >= 0;
+}
+
+static int format_switch(const option_spec *o, const hb_run_options *run, char *out, size_t size)
+{
+    (void)size;
+    out[0] = '\0';
+    return *(const int *)field_in(o, run) == o->sets;
+}
+
+static int format_acc(const option_spec *o, const hb_run_options *run, char *out, size_t size)
+{
+    (void)o;
+    return snprintf(out, size, "%s", hb_acc_class_name(run->acc)) >= 0;
+}
+
+static int format_mode(const option_spec *o, const hb_run_options *run, char *out, size_t size)
+{
+    (void)o;
+    return snprintf(out, size, "%s", hb_mode_name(run->mode)) >= 0;
+}
+
+static int format_gap(const option_spec *o, const hb_run_options *run, char *out, size_t size)
+{
+    (void)o;
+    return snprintf(out, size, "%s", hb_gap_name(HB_MODE_SERVER, run->gap)) >= 0;
+}
+
+static int format_l2(const option_spec *o, const hb_run_options *run, char *out, size_t size)
+{
+    (void)o;
+    return snprintf(out, size, "%s", hb_l2_policy_name(run->l2)) >= 0;
+}
+
+/* --- defaults ------------------------------------------------------------------- */
+
+/* Every field from the table's defaults, through the same parsers as the
+ * command line: the default --help prints is the one that applies. */
+static void set_defaults(hb_run_options *run)
+{
+    memset(run, 0, sizeof *run);
+    for (size_t i = 0; i < OPTION_COUNT; i++) {
+        const option_spec *o = &table[i];
+        if (!o->value)
+            *(int *)field_of(o, run) = !o->sets;
+        else if (o->fallback && o->parse(o, o->fallback, run) != HB_OK)
+            abort(); /* a default the table's own parser refuses: a harness bug, caught by every test */
     }
 }
 
-#define SEEN(option) (seen & (1u << ((option) - OPT_MODE)))
-
-/* Flags that only make sense together. */
-static hb_status check_timing_options(const hb_run_options *run, unsigned seen, hb_command command)
+static const hb_run_options *defaults(void)
 {
-    if (SEEN(OPT_QPS) && SEEN(OPT_MEAN_GAP))
-        return usage_error("--qps and --mean-gap-ms set the same thing; give one%s", "");
-    if (run->mode != HB_MODE_SERVER && (SEEN(OPT_QPS) || SEEN(OPT_MEAN_GAP) || SEEN(OPT_GAP)))
-        return usage_error("--qps, --mean-gap-ms and --gap apply to --mode server%s", "");
-    if (SEEN(OPT_MIN_TIME) && run->target_ci <= 0)
-        return usage_error("--min-time-s applies with --target-ci%s", "");
-    if (run->aa && command != HB_CMD_RUN)
-        return usage_error("--aa is a calibration for 'run'%s", "");
+    static hb_run_options value;
+    static int ready;
+    if (!ready) {
+        set_defaults(&value);
+        ready = 1;
+    }
+    return &value;
+}
+
+/* --- parsing a command line ------------------------------------------------------- */
+
+static const char *command_names_taking(const option_spec *o, char *out, size_t size)
+{
+    out[0] = '\0';
+    for (size_t i = 0; i < hb_command_count(); i++) {
+        const hb_command_entry *c = hb_command_at(i);
+        size_t used = strlen(out);
+        if (o->commands & CMD(c->id))
+            snprintf(out + used, size - used, "%s%s", used ? ", " : "", c->name);
+    }
+    return out;
+}
+
+static const struct option *long_options(void)
+{
+    static struct option options[OPTION_COUNT + 2];
+    for (size_t i = 0; i < OPTION_COUNT; i++)
+        options[i] = (struct option){table[i].flag, table[i].value ? required_argument : no_argument, NULL,
+                                     (int)(256 + i)};
+    options[OPTION_COUNT] = (struct option){"help", no_argument, NULL, OPT_HELP};
+    options[OPTION_COUNT + 1] = (struct option){NULL, 0, NULL, 0};
+    return options;
+}
+
+/* getopt's answer for argv[optind - 1] that is not a table flag. */
+static hb_status bad_flag(int option, char **argv)
+{
+    if (option == '?' && optopt > 0 && optopt < 256)
+        return usage_error("unknown option '-%c'", (char)optopt);
+    if (option == ':')
+        return usage_error("option '%s' needs a value", argv[optind - 1]);
+    return usage_error("unknown option '%s'", argv[optind - 1]);
+}
+
+static int given(const unsigned char *seen, const char *flag)
+{
+    for (size_t i = 0; i < OPTION_COUNT; i++)
+        if (!strcmp(table[i].flag, flag))
+            return seen[i];
+    return 0;
+}
+
+/* Flags that only make sense together, or not at all together. */
+static hb_status check_relations(const hb_run_options *run, const unsigned char *seen, const hb_command_entry *c)
+{
+    if (given(seen, "qps") && given(seen, "mean-gap-ms"))
+        return usage_error("--qps and --mean-gap-ms set the same thing; give one");
+    if (run->mode != HB_MODE_SERVER && (given(seen, "qps") || given(seen, "mean-gap-ms") || given(seen, "gap")))
+        return usage_error("--qps, --mean-gap-ms and --gap apply to --mode server");
+    if (given(seen, "min-time-s") && run->target_ci <= 0)
+        return usage_error("--min-time-s applies with --target-ci");
     if (run->aa && run->candidate_path)
         return usage_error("--aa %s times a baseline as the candidate; drop --candidate", run->aa);
     if (run->aa && run->sanitize)
         return usage_error("--sanitize checks a candidate's kernel; it does not apply to --aa %s", run->aa);
+    if (run->retune && !run->autotune_search)
+        return usage_error("--retune and --no-autotune-search contradict each other");
+    if (!run->candidate_path && !run->aa)
+        return usage_error("%s: --candidate PATH is required%s", c->name,
+                           c->id == HB_CMD_RUN ? " (or, for an A/A calibration, --aa BASELINE)" : "");
+    if (run->n_configs == 0)
+        return usage_error("%s: at least one --mnk M,N,K is required", c->name);
     return HB_OK;
 }
 
-static hb_status parse_check_option(int option, const char *arg, hb_run_options *run)
+static hb_status parse_command(const hb_command_entry *c, int argc, char **argv, hb_cli *cli)
 {
-    switch (option) {
-    case OPT_EXACT_REPS: return parse_count("--exact-reps expects a count in 1..1000, got '%s'", arg, 1, 1000, &run->exact_reps);
-    case OPT_EXACT_TIME:
-        return parse_seconds("--exact-time-s expects seconds in 0..86400, got '%s'", arg, &run->exact_time_s);
-    case OPT_SPOT_CHECKS:
-        return parse_count("--spot-checks expects a count in 0..1000, got '%s'", arg, 0, 1000, &run->spot_checks);
-    case OPT_SANITIZE: run->sanitize = 1; return HB_OK;
-    case OPT_TIMEOUT:
-        HB_TRY(parse_seconds("--timeout-s expects seconds in 1..86400, got '%s'", arg, &run->timeout_s));
-        return run->timeout_s >= 1 ? HB_OK : usage_error("--timeout-s expects seconds in 1..86400, got '%s'", arg);
-    case OPT_NO_ISOLATE: run->isolate = 0; return HB_OK;
-    case OPT_VERDICT:
-        if (!*arg)
-            return usage_error("--verdict expects a file name%s", "");
-        run->verdict_path = arg;
-        return HB_OK;
-    case OPT_VS: return parse_vs(arg, &run->vs);
-    case OPT_MIN_SPEEDUP: return parse_min_speedup(arg, &run->min_speedup);
-    default: return parse_baseline_option(option, arg, run);
-    }
-}
-
-static hb_status parse_run_option(int option, const char *arg, hb_run_options *run)
-{
-    switch (option) {
-    case OPT_CANDIDATE: run->candidate_path = arg; return HB_OK;
-    case OPT_MNK:
-        if (run->n_configs == HB_MAX_CONFIGS)
-            return usage_error("too many --mnk (the limit is 4096), at '%s'", arg);
-        return hb_parse_mnk(arg, &run->configs[run->n_configs++]);
-    case OPT_WARMUP:
-        return parse_seconds("--warmup-s expects seconds in 0..86400, got '%s'", arg, &run->warmup_s);
-    case OPT_TIME:
-        return parse_seconds("--time-s expects seconds in 0..86400, got '%s'", arg, &run->time_s);
-    case OPT_SEED: run->seed_given = 1; return parse_seed(arg, &run->seed);
-    case OPT_OUT:
-        if (!*arg)
-            return usage_error("--out expects a folder%s", "");
-        run->out_dir = arg;
-        return HB_OK;
-    case OPT_DEVICE: return parse_count("--device expects a device ordinal, got '%s'", arg, 0, 1024, &run->device);
-    case OPT_NO_PROGRESS: run->progress = 0; return HB_OK;
-    default: return parse_check_option(option, arg, run);
-    }
-}
-
-static hb_status parse_run(int argc, char **argv, hb_cli *cli, hb_command command)
-{
-    const char *name = argv[0];
-    static const struct option options[] = {
-        {"candidate", required_argument, NULL, OPT_CANDIDATE},
-        {"mnk", required_argument, NULL, OPT_MNK},
-        {"warmup-s", required_argument, NULL, OPT_WARMUP},
-        {"time-s", required_argument, NULL, OPT_TIME},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"out", required_argument, NULL, OPT_OUT},
-        {"device", required_argument, NULL, OPT_DEVICE},
-        {"no-progress", no_argument, NULL, OPT_NO_PROGRESS},
-        {"exact-reps", required_argument, NULL, OPT_EXACT_REPS},
-        {"exact-time-s", required_argument, NULL, OPT_EXACT_TIME},
-        {"spot-checks", required_argument, NULL, OPT_SPOT_CHECKS},
-        {"sanitize", no_argument, NULL, OPT_SANITIZE},
-        {"timeout-s", required_argument, NULL, OPT_TIMEOUT},
-        {"no-isolate", no_argument, NULL, OPT_NO_ISOLATE},
-        {"verdict", required_argument, NULL, OPT_VERDICT},
-        {"vs", required_argument, NULL, OPT_VS},
-        {"min-speedup", required_argument, NULL, OPT_MIN_SPEEDUP},
-        {"acc", required_argument, NULL, OPT_ACC},
-        {"workspace", required_argument, NULL, OPT_WORKSPACE},
-        {"autotune-cache", required_argument, NULL, OPT_AUTOTUNE_CACHE},
-        {"retune", no_argument, NULL, OPT_RETUNE},
-        {"no-autotune-search", no_argument, NULL, OPT_NO_AUTOTUNE_SEARCH},
-        {"mode", required_argument, NULL, OPT_MODE},
-        {"qps", required_argument, NULL, OPT_QPS},
-        {"mean-gap-ms", required_argument, NULL, OPT_MEAN_GAP},
-        {"gap", required_argument, NULL, OPT_GAP},
-        {"l2", required_argument, NULL, OPT_L2},
-        {"target-ci", required_argument, NULL, OPT_TARGET_CI},
-        {"min-time-s", required_argument, NULL, OPT_MIN_TIME},
-        {"aa", required_argument, NULL, OPT_AA},
-        {"raw", no_argument, NULL, OPT_RAW},
-        {"help", no_argument, NULL, OPT_HELP},
-        {NULL, 0, NULL, 0}};
     hb_run_options *run = &cli->run;
-    set_run_defaults(run);
-    unsigned seen = 0; /* timing flags given */
+    *run = *defaults();
+    unsigned char seen[OPTION_COUNT] = {0};
     optind = 0; /* 0, not 1: glibc then also resets its scan state inside a -xyz cluster */
     opterr = 0; /* we word the messages ourselves */
     int option;
-    while ((option = getopt_long(argc, argv, ":", options, NULL)) != -1) {
+    while ((option = getopt_long(argc, argv, ":", long_options(), NULL)) != -1) {
         if (option == OPT_HELP) {
             cli->command = HB_CMD_HELP;
+            cli->help_for = c->id;
             return HB_OK;
         }
-        if ((option == OPT_VS || option == OPT_MIN_SPEEDUP) && command != HB_CMD_GATE)
-            return usage_error("%s only applies to 'gate'", option == OPT_VS ? "--vs" : "--min-speedup");
-        if (option == '?' && optopt > 0 && optopt < 256) {
-            char flag[3] = {'-', (char)optopt, '\0'};
-            return usage_error("unknown option '%s'", flag);
-        }
-        if (option == '?')
-            return usage_error("unknown option '%s'", argv[optind - 1]);
-        if (option == ':')
-            return usage_error("option '%s' needs a value", argv[optind - 1]);
-        if (option >= OPT_MODE && option <= OPT_RAW)
-            HB_TRY(parse_timing_option(option, optarg, run, &seen));
-        else
-            HB_TRY(parse_run_option(option, optarg, run));
+        if (option < 256 || option >= OPT_HELP)
+            return bad_flag(option, argv);
+        const option_spec *o = &table[option - 256];
+        char takers[128];
+        if (!(o->commands & CMD(c->id)))
+            return usage_error("--%s does not apply to '%s' (it applies to %s)", o->flag, c->name,
+                               command_names_taking(o, takers, sizeof takers));
+        seen[option - 256] = 1;
+        HB_TRY(o->parse(o, optarg, run));
     }
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
-    HB_TRY(check_timing_options(run, seen, command));
-    if (!run->candidate_path && !run->aa)
-        return usage_error("%s: --candidate PATH (or, for an A/A calibration, --aa BASELINE) is required", name);
-    if (run->n_configs == 0)
-        return usage_error("%s: at least one --mnk M,N,K is required", name);
-    if (run->retune && !run->autotune_search)
-        return usage_error("--retune and --no-autotune-search contradict each other%s", "");
-    run->check_only = command == HB_CMD_CHECK;
-    run->gate = command == HB_CMD_GATE;
-    cli->command = command;
+    if (c->evaluates)
+        HB_TRY(check_relations(run, seen, c));
+    run->check_only = c->id == HB_CMD_CHECK;
+    run->gate = c->id == HB_CMD_GATE;
+    cli->command = c->id;
+    return HB_OK;
+}
+
+/* `help [COMMAND]`. */
+static hb_status parse_help(int argc, char **argv, hb_cli *cli)
+{
+    cli->command = HB_CMD_HELP;
+    cli->help_for = HB_CMD_NONE;
+    if (argc > 3)
+        return usage_error("help takes one command name, got '%s' too", argv[3]);
+    if (argc == 3) {
+        const hb_command_entry *c = hb_command_find(argv[2]);
+        if (!c)
+            return usage_error("help: unknown command '%s'", argv[2]);
+        cli->help_for = c->id;
+    }
     return HB_OK;
 }
 
@@ -456,21 +597,117 @@ hb_status hb_cli_parse(int argc, char **argv, hb_cli *cli)
 {
     memset(cli, 0, sizeof *cli);
     if (argc < 2)
-        return usage_error("no command given%s", "");
-    const char *command = argv[1];
-    if (!strcmp(command, "--help") || !strcmp(command, "-h") || !strcmp(command, "help")) {
-        cli->command = HB_CMD_HELP;
-        return HB_OK;
-    }
-    if (!strcmp(command, "--version")) {
+        return usage_error("no command given");
+    const char *word = argv[1];
+    if (!strcmp(word, "--help") || !strcmp(word, "-h"))
+        return parse_help(2, argv, cli);
+    if (!strcmp(word, "--version")) {
         cli->command = HB_CMD_VERSION;
         return HB_OK;
     }
-    if (!strcmp(command, "run"))
-        return parse_run(argc - 1, argv + 1, cli, HB_CMD_RUN);
-    if (!strcmp(command, "check"))
-        return parse_run(argc - 1, argv + 1, cli, HB_CMD_CHECK);
-    if (!strcmp(command, "gate"))
-        return parse_run(argc - 1, argv + 1, cli, HB_CMD_GATE);
-    return usage_error("unknown command '%s' (commands: run, check, gate)", command);
+    const hb_command_entry *c = hb_command_find(word);
+    if (!c) {
+        char names[256] = "";
+        for (size_t i = 0; i < hb_command_count(); i++) {
+            size_t used = strlen(names);
+            snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", hb_command_at(i)->name);
+        }
+        return usage_error("unknown command '%s' (commands: %s)", word, names);
+    }
+    if (c->id == HB_CMD_HELP)
+        return parse_help(argc, argv, cli);
+    return parse_command(c, argc - 1, argv + 1, cli);
+}
+
+/* --- help ------------------------------------------------------------------------- */
+
+#define HELP_COLUMN 23 /* where each flag's description starts */
+#define HELP_WIDTH 100
+
+static void print_option(FILE *out, const option_spec *o)
+{
+    char flag[64], text[512];
+    snprintf(flag, sizeof flag, "--%s%s%s", o->flag, o->value ? " " : "", o->value ? o->value : "");
+    int column = fprintf(out, "  %-*s", HELP_COLUMN - 3, flag);
+    if (column > HELP_COLUMN - 1) {
+        fprintf(out, "\n%*s", HELP_COLUMN - 1, "");
+        column = HELP_COLUMN - 1;
+    }
+    if (o->value && o->fallback)
+        snprintf(text, sizeof text, "%s (default %s)", o->help, o->fallback);
+    else
+        snprintf(text, sizeof text, "%s", o->help);
+    fputc(' ', out);
+    hb_print_wrapped(out, text, column + 1, HELP_COLUMN, HELP_WIDTH);
+}
+
+void hb_options_print_help(FILE *out, hb_command command)
+{
+    for (int s = 0; s < SECTION_COUNT; s++) {
+        int heading = 0;
+        for (size_t i = 0; i < OPTION_COUNT; i++) {
+            if (table[i].section != (section)s || !(table[i].commands & CMD(command)))
+                continue;
+            if (!heading++)
+                fprintf(out, "\n%s:\n", section_heading[s]);
+            print_option(out, &table[i]);
+        }
+    }
+}
+
+/* --- child command lines ------------------------------------------------------------ */
+
+void hb_argv_add(hb_argv *argv, const char *word)
+{
+    size_t length = strlen(word) + 1;
+    if (argv->count == HB_ARGV_MAX || argv->used + length > sizeof argv->text) {
+        argv->overflow = 1;
+        return;
+    }
+    argv->word[argv->count++] = memcpy(argv->text + argv->used, word, length);
+    argv->word[argv->count] = NULL;
+    argv->used += length;
+}
+
+static int listed(const char *flag, const char *const *names)
+{
+    for (; names && *names; names++)
+        if (!strcmp(flag, *names))
+            return 1;
+    return 0;
+}
+
+hb_status hb_argv_add_options(hb_argv *argv, const hb_run_options *run, hb_command command, const char *const *except)
+{
+    for (size_t i = 0; i < OPTION_COUNT; i++) {
+        const option_spec *o = &table[i];
+        char value[4200], fallback[4200], flag[64];
+        if (!(o->commands & CMD(command)) || !o->format || listed(o->flag, except))
+            continue;
+        int has = o->format(o, run, value, sizeof value);
+        int had = o->format(o, defaults(), fallback, sizeof fallback);
+        if (!has || (had && !strcmp(value, fallback)))
+            continue;
+        snprintf(flag, sizeof flag, "--%s", o->flag);
+        hb_argv_add(argv, flag);
+        if (o->value)
+            hb_argv_add(argv, value);
+    }
+    if (argv->overflow)
+        return hb_fail(HB_ERR_INTERNAL, "a child's command line does not fit in %d words or %zu bytes", HB_ARGV_MAX,
+                       sizeof argv->text);
+    return HB_OK;
+}
+
+/* --- for tests ------------------------------------------------------------------------- */
+
+size_t hb_option_count(void) { return OPTION_COUNT; }
+
+const char *hb_option_flag(size_t i) { return i < OPTION_COUNT ? table[i].flag : NULL; }
+
+int hb_option_applies(size_t i, hb_command command) { return i < OPTION_COUNT && (table[i].commands & CMD(command)); }
+
+int hb_option_value_text(size_t i, const hb_run_options *run, char *out, size_t size)
+{
+    return i < OPTION_COUNT && table[i].format && table[i].format(&table[i], run, out, size);
 }

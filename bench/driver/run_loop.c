@@ -262,8 +262,10 @@ static hb_status end_run(run_state *s, hb_status status)
     return written != HB_OK ? written : status;
 }
 
-hb_status hb_run_command(const char *command, hb_run_options *options, const char *command_line)
+hb_status hb_run_command(const hb_command_entry *self, hb_cli *cli, const char *command_line)
 {
+    const char *command = self->name;
+    hb_run_options *options = &cli->run;
     static run_state state;
     run_state *s = &state;
     memset(s, 0, sizeof *s);

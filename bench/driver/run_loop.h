@@ -1,14 +1,13 @@
-/* `hgemm-bench run | check | gate`: every configuration checked (and, but
- * for `check`, timed), each in a child process of its own; results written
- * as each configuration finishes (a later failure loses nothing); a
- * verdict file at the end.  `gate` also holds each configuration to the
- * speedup threshold (bench/gate.h). */
+/* `hgemm-bench run | check | gate` (bench/driver/commands.c): every
+ * configuration checked (and, but for `check`, timed), each in a child
+ * process of its own; results go to the sinks as each configuration
+ * finishes (a later failure loses nothing); the verdict at the end.  `gate`
+ * also holds each configuration to the speedup threshold
+ * (bench/result/gate.h).  The function, hb_run_command, is declared with the
+ * other commands in bench/driver/commands.h. */
 #ifndef HB_RUN_LOOP_H
 #define HB_RUN_LOOP_H
 
-#include "bench/driver/options.h"
-
-/* Returns the most severe status over all configurations (hb_status_severity). */
-hb_status hb_run_command(const char *command, hb_run_options *options, const char *command_line);
+#include "bench/driver/commands.h"
 
 #endif

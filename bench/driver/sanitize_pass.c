@@ -52,9 +52,17 @@ hb_status hb_sanitizer_available(char *path, size_t size)
                                  "HB_COMPUTE_SANITIZER to its path");
 }
 
+/* Flags the pass sets itself whatever the run's are; every other flag
+ * `check` takes goes to the inner run as the user gave it (--device, --acc,
+ * --workspace, ...).  --sanitize and --verdict must not: no second pass
+ * inside the first, and the user's verdict file is the outer run's. */
+const char *const hb_sanitize_pass_flags[] = {"mnk", "seed", "out", "no-isolate", "exact-reps", "no-progress",
+                                              "autotune-cache", "no-autotune-search", "retune", "sanitize",
+                                              "verdict", NULL};
+
 typedef struct sanitize_job {
-    char sanitizer[4096], self[4096], log[4200], out[4200], mnk[96], seed[32], candidate[4096];
-    char acc[8], workspace[32], cache[4096];
+    char log[4200], out[4200];
+    hb_argv argv;
 } sanitize_job;
 
 /* In the watched child: becomes compute-sanitizer running `hgemm-bench check`. */
@@ -66,17 +74,33 @@ static hb_status exec_sanitizer(void *context, void *result, size_t size)
     char fd[16];
     snprintf(fd, sizeof fd, "%d", hb_heartbeat_descriptor());
     setenv(HB_HEARTBEAT_FD_ENV, fd, 1);
-    char *argv[] = {job->sanitizer, "--tool", "memcheck", "--error-exitcode", "86", "--print-limit", "20",
-                    "--log-file", job->log, job->self, "check", "--candidate", job->candidate, "--mnk", job->mnk,
-                    "--no-isolate", "--exact-reps", "1", "--seed", job->seed, "--out", job->out, "--no-progress",
-                    /* Same class and workspace; the autotune baselines take the cached choice or the
-                     * heuristic's (a search under memcheck takes ~100x longer, and this pass judges
-                     * memory errors only). */
-                    "--acc", job->acc, "--workspace", job->workspace, "--autotune-cache", job->cache,
-                    "--no-autotune-search", NULL};
-    execv(job->sanitizer, argv);
-    fprintf(stderr, "hgemm-bench: cannot execute %s: %s\n", job->sanitizer, strerror(errno));
+    execv(job->argv.word[0], job->argv.word);
+    fprintf(stderr, "hgemm-bench: cannot execute %s: %s\n", job->argv.word[0], strerror(errno));
     _exit(127);
+}
+
+hb_status hb_sanitize_command(const hb_run_options *o, const char *sanitizer, const char *self, size_t index,
+                              const char *out_dir, const char *log, hb_argv *argv)
+{
+    const hb_mnk *c = &o->configs[index];
+    char mnk[96], seed[32];
+    snprintf(mnk, sizeof mnk, "%ld,%ld,%ld", c->m, c->n, c->k);
+    snprintf(seed, sizeof seed, "%llu", (unsigned long long)hb_config_seed(o->seed, index));
+    const char *const tool[] = {sanitizer, "--tool", "memcheck", "--error-exitcode", HB_MEMCHECK_ERROR_EXIT_TEXT,
+                                "--print-limit", "20", "--log-file", log, self, "check", NULL};
+    for (const char *const *word = tool; *word; word++)
+        hb_argv_add(argv, *word);
+    HB_TRY(hb_argv_add_options(argv, o, HB_CMD_CHECK, hb_sanitize_pass_flags));
+    /* This configuration with its own seed, checked once, in the process
+     * memcheck watches.  The autotune baselines take the cached choice or the
+     * heuristic's: a search under memcheck takes ~100x longer, and this pass
+     * judges memory errors only. */
+    const char *const pass[] = {"--mnk", mnk, "--seed", seed, "--out", out_dir, "--no-isolate", "--exact-reps", "1",
+                                "--no-progress", "--autotune-cache", o->autotune_cache ? o->autotune_cache : "none",
+                                "--no-autotune-search", NULL};
+    for (const char *const *word = pass; *word; word++)
+        hb_argv_add(argv, *word);
+    return argv->overflow ? hb_fail(HB_ERR_INTERNAL, "the memcheck pass's command line is too long") : HB_OK;
 }
 
 /* The first line of the log that names an error, for the verdict's reason. */
@@ -101,23 +125,17 @@ static void first_error_line(const char *log, char *out, size_t size)
 static hb_status prepare_job(const hb_run_options *o, const char *sanitizer, size_t index, const char *run_path,
                              sanitize_job *job)
 {
-    snprintf(job->sanitizer, sizeof job->sanitizer, "%s", sanitizer);
-    ssize_t n = readlink("/proc/self/exe", job->self, sizeof job->self - 1);
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0)
         return hb_fail(HB_ERR_INTERNAL, "cannot find this program's path: %s", strerror(errno));
-    job->self[n] = '\0';
+    self[n] = '\0';
     const hb_mnk *c = &o->configs[index];
-    snprintf(job->mnk, sizeof job->mnk, "%ld,%ld,%ld", c->m, c->n, c->k);
-    snprintf(job->seed, sizeof job->seed, "%llu", (unsigned long long)hb_config_seed(o->seed, index));
-    snprintf(job->candidate, sizeof job->candidate, "%s", o->candidate_path);
-    snprintf(job->acc, sizeof job->acc, "%s", hb_acc_class_name(o->acc));
-    snprintf(job->workspace, sizeof job->workspace, "%zu", o->workspace_bytes);
-    snprintf(job->cache, sizeof job->cache, "%s", o->autotune_cache ? o->autotune_cache : "none");
     snprintf(job->out, sizeof job->out, "%s/memcheck", run_path);
     snprintf(job->log, sizeof job->log, "%s/memcheck/%ld_%ld_%ld.log", run_path, c->m, c->n, c->k);
     if (mkdir(job->out, 0777) != 0 && errno != EEXIST)
         return hb_fail(HB_ERR_IO, "cannot create %s: %s", job->out, strerror(errno));
-    return HB_OK;
+    return hb_sanitize_command(o, sanitizer, self, index, job->out, job->log, &job->argv);
 }
 
 static void fail_config(hb_config_result *r, hb_status status, hb_verdict verdict, const char *check,
@@ -148,7 +166,7 @@ hb_status hb_sanitize_config(const hb_run_options *options, const char *sanitize
         first_error_line(job.log, line, sizeof line);
         fail_config(r, HB_ERR_INCORRECT, HB_VERDICT_INCORRECT, "memcheck", line, job.log);
     } else if (outcome.end == HB_CHILD_EXITED && outcome.exit_code == 127) {
-        return hb_fail(HB_ERR_INTERNAL, "could not start %s", job.sanitizer);
+        return hb_fail(HB_ERR_INTERNAL, "could not start %s", job.argv.word[0]);
     }
     /* Anything else (clean, or a failure the normal evaluation will name in detail) goes on. */
     *status = r->status;

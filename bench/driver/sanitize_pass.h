@@ -9,11 +9,13 @@
 
 #include <stddef.h>
 
+#include "bench/driver/options.h"
 #include "bench/result/config_result.h"
 #include "bench/result/run_options.h"
 
 /* Exit status memcheck is told to use when it found errors. */
 #define HB_MEMCHECK_ERROR_EXIT 86
+#define HB_MEMCHECK_ERROR_EXIT_TEXT "86"
 
 /* Finds compute-sanitizer: $HB_COMPUTE_SANITIZER, $CUDA_HOME/bin,
  * /usr/local/cuda/bin, then PATH.  HB_ERR_USAGE, saying so, when absent. */
@@ -25,5 +27,16 @@ hb_status hb_sanitizer_available(char *path, size_t size);
  * pass itself could not be run. */
 hb_status hb_sanitize_config(const hb_run_options *options, const char *sanitizer, size_t index, const char *run_path,
                              hb_config_result *r, hb_status *status);
+
+/* The flags the pass sets itself (NULL-terminated, without "--"); every
+ * other flag `check` takes reaches the inner run as the run's options say. */
+extern const char *const hb_sanitize_pass_flags[];
+
+/* The pass's command line for configuration `index`: compute-sanitizer at
+ * `sanitizer` running `self check ...` with its results in `out_dir` and its
+ * log in `log`.  Built from the parsed options (bench/driver/options.h), so
+ * no flag the inner check takes is lost. */
+hb_status hb_sanitize_command(const hb_run_options *options, const char *sanitizer, const char *self, size_t index,
+                              const char *out_dir, const char *log, hb_argv *argv);
 
 #endif

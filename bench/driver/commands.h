@@ -1,0 +1,45 @@
+/* The commands of hgemm-bench, one row each in commands.c (as git.c's
+ * table of builtins): the name typed, what it does, its usage lines, and the
+ * function that runs it.
+ *
+ * To add a command: an id in hb_command (options.h), a row in commands.c,
+ * its function in a file of its own, cmd_<name>.c, the command's bit on the flags it takes in
+ * the option table (options.c), and its section in docs/cli.md. */
+#ifndef HB_COMMANDS_H
+#define HB_COMMANDS_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "bench/driver/options.h"
+
+typedef struct hb_command_entry {
+    const char *name;      /* as typed: "run" */
+    hb_command id;
+    const char *usage;     /* its usage lines, each after "hgemm-bench ", '\n'-separated */
+    const char *brief;     /* what it does, in the overview's one line */
+    const char *summary;   /* what it does, a few sentences, atop its --help */
+    int evaluates;         /* 1: evaluates configurations: needs --mnk and --candidate (or --aa) */
+    /* Runs it: the exit status.  `command_line` is the whole line, for env.json. */
+    hb_status (*run)(const struct hb_command_entry *self, hb_cli *cli, const char *command_line);
+} hb_command_entry;
+
+size_t hb_command_count(void);
+const hb_command_entry *hb_command_at(size_t i);
+/* The command typed as `name`, or NULL. */
+const hb_command_entry *hb_command_find(const char *name);
+const hb_command_entry *hb_command_of(hb_command id);
+
+/* `hgemm-bench --help`: the commands and the exit codes. */
+void hb_print_overview(FILE *stream);
+/* `hgemm-bench COMMAND --help`: its usage, what it does, its flags. */
+void hb_print_command_help(FILE *stream, hb_command id);
+
+/* The commands' functions.  run, check and gate are one loop over the
+ * configurations, which the parsed options steer (bench/driver/run_loop.c);
+ * the others have a file each (cmd_<name>.c). */
+hb_status hb_run_command(const hb_command_entry *self, hb_cli *cli, const char *command_line);
+hb_status hb_cmd_baselines(const hb_command_entry *self, hb_cli *cli, const char *command_line);
+hb_status hb_cmd_help(const hb_command_entry *self, hb_cli *cli, const char *command_line);
+
+#endif
