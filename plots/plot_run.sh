@@ -13,6 +13,8 @@ csv="$run_dir/summary.csv"
 [ -f "$csv" ] || { echo "plot_run.sh: $csv not found" >&2; exit 3; }
 command -v gnuplot >/dev/null || { echo "plot_run.sh: gnuplot not installed (scripts/install_deps.sh installs it)" >&2; exit 4; }
 here=$(cd "$(dirname "$0")" && pwd)
+bench=${HB_BENCH:-$here/../build/hgemm-bench}
+[ -x "$bench" ] || { echo "plot_run.sh: $bench not found (run make, or set HB_BENCH)" >&2; exit 4; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -38,8 +40,30 @@ awk -F, -v m="$c_m" -v n="$c_n" -v k="$c_k" -v p="$c_p" -v v="$c_v" -v t="$c_t" 
      }' "$csv"
 [ -s "$work/labels.dat" ] || { echo "plot_run.sh: no measured configuration in $csv" >&2; exit 5; }
 
+# One curve per baseline of the registry that has data, in its style;
+# TFLOP/s also for the candidate.  (hgemm-bench baselines: name, b_layout,
+# max_row, sets_bound, plot_style, about.)
+"$bench" baselines | awk -F'\t' 'NR > 1 { print $1 "\t" $5 }' > "$work/baselines.tsv"
+printf 'candidate\tlc rgb "#d62728" dt 1 pt 13 lw 2\n' | cat - "$work/baselines.tsv" > "$work/participants.tsv"
+plot_command() { # plot_command PREFIX LIST USING STYLE: a gnuplot plot of every PREFIX_<name>.dat there is
+    awk -F'\t' -v work="$work" -v prefix="$1" -v using="$3" -v with="$4" '
+        { file = work "/" prefix "_" $1 ".dat"
+          if ((getline line < file) > 0) { names[n] = $1; styles[n] = $2; n++ }
+          close(file) }
+        END { if (n == 0) exit 1
+              printf "plot"
+              for (i = 0; i < n; i++) {
+                  u = using; gsub(/OFFSET/, sprintf("%.3f", (i - (n - 1) / 2) * 0.08), u)
+                  printf "%s \"%s/%s_%s.dat\" using %s with %s %s title \"%s\"", i ? ", \\\n    " : " ",
+                         work, prefix, names[i], u, with, styles[i], names[i]
+              }
+              print "" }' n=0 "$2"
+}
+plot_command speedup "$work/baselines.tsv" '($1 + OFFSET):2:3:4' yerrorbars > "$work/speedup_plot.gp"
+plot_command tflops "$work/participants.tsv" '1:2' linespoints > "$work/tflops_plot.gp"
 gnuplot -e "work='$work'; out='$run_dir'" "$here/run_figures.gp"
-echo "plots: $run_dir/speedup.png $run_dir/tflops.png"
+drawn=$(grep -o 'title "[^"]*"' "$work/speedup_plot.gp" | cut -d'"' -f2 | paste -sd' ' -)
+echo "plots: $run_dir/speedup.png $run_dir/tflops.png (baselines drawn: $drawn)"
 
 # --raw runs: each configuration's samples file gets its own figure beside it.
 if [ -d "$run_dir/raw" ]; then
