@@ -1,4 +1,5 @@
-/* Tests of bench/csv_writer.c and bench/report_table.c on hand-built results. */
+/* Tests of bench/report/csv_writer.c, its column table (summary_columns.c) and
+ * bench/report/report_table.c on hand-built results. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
@@ -8,6 +9,7 @@
 
 #include "bench/report/csv_writer.h"
 #include "bench/report/report_table.h"
+#include "bench/report/summary_columns.h"
 #include "bench/result/config_result.h"
 #include "tests/test_registry.h"
 
@@ -542,8 +544,154 @@ static void test_csv_header_is_stable(void **state)
     free(text);
 }
 
+/* --- the column table ---------------------------------------------------------------- */
+
+static char *read_text(const char *path)
+{
+    FILE *file = fopen(path, "r");
+    assert_non_null(file);
+    assert_int_equal(fseek(file, 0, SEEK_END), 0);
+    long size = ftell(file);
+    assert_true(size > 0);
+    rewind(file);
+    char *text = calloc(1, (size_t)size + 1);
+    assert_non_null(text);
+    assert_int_equal(fread(text, 1, (size_t)size, file), (size_t)size);
+    fclose(file);
+    return text;
+}
+
+/* The table is the header: the same names in the same order, none twice. */
+static void test_columns_are_the_fixture_header(void **state)
+{
+    (void)state;
+    char *text = read_text("tests/data/summary_header.csv");
+    csv_table t;
+    csv_parse(text, &t);
+    assert_int_equal(t.n, 1);
+    assert_int_equal(hb_summary_column_count(), t.row[0].n);
+    for (size_t i = 0; i < t.row[0].n; i++) {
+        const hb_column *c = hb_summary_column(i);
+        assert_non_null(c);
+        assert_non_null(c->value);
+        assert_string_equal(c->name, t.row[0].field[i]);
+        for (size_t j = 0; j < i; j++)
+            assert_string_not_equal(c->name, hb_summary_column(j)->name);
+    }
+    assert_null(hb_summary_column(hb_summary_column_count()));
+    csv_free(&t);
+    free(text);
+}
+
+static void test_column_lookup_by_name(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < hb_summary_column_count(); i++)
+        assert_ptr_equal(hb_summary_column_find(hb_summary_column(i)->name), hb_summary_column(i));
+    assert_null(hb_summary_column_find("no_such_column"));
+    assert_null(hb_summary_column_find("speedup_geomean "));
+    assert_null(hb_summary_column_find(""));
+    assert_null(hb_summary_column_find(NULL));
+    /* what a later sink does: one figure of one row, by name */
+    hb_config_result *r = make_result();
+    hb_row torch = {"id", "fp32", r, &r->participants[1]};
+    hb_cell cell = hb_summary_column_find("speedup_geomean")->value(&torch);
+    assert_int_equal(cell.kind, HB_CELL_NUMBER);
+    assert_true(fabs(cell.number - 0.25) < 1e-12);
+    cell = hb_summary_column_find("participant")->value(&torch);
+    assert_int_equal(cell.kind, HB_CELL_TEXT);
+    assert_string_equal(hb_cell_text(&cell), "torch");
+    free(r);
+}
+
+/* make_result's configuration, measured and checked or not, with or without
+ * what server mode, --target-ci, NVML and a cuBLASLt baseline add; its rows
+ * are the candidate, three baselines and a -max row. */
+static hb_config_result *make_variant(int measured, int checked, int rich)
+{
+    hb_config_result *r = make_result();
+    r->measured = measured;
+    r->checked = checked;
+    r->battery.exact_binary = (hb_exact_record){.ran = checked, .reps = 3, .compared = 3000};
+    r->battery.exact_signed = (hb_exact_record){.ran = checked && rich, .reps = 2, .compared = 2000};
+    r->battery.post_ran = checked && measured;
+    r->timing.mode = rich ? HB_MODE_SERVER : HB_MODE_OFFLINE;
+    r->timing.target_ci = rich ? 0.01 : 0;
+    r->telemetry.available = rich;
+    r->telemetry.reasons_seen = rich ? HB_REASON_SW_POWER_CAP : 0;
+    r->telemetry.throttled = rich;
+    snprintf(r->telemetry.why, sizeof r->telemetry.why, "%s", rich ? "ok" : "libnvidia-ml.so.1 not found");
+    snprintf(r->window.stopped_by, sizeof r->window.stopped_by, "time");
+    if (rich)
+        r->participants[3].desc.algo = (hb_algo_record){.known = 1, .id = 21, .tile = "128x256", .source = "cache",
+                                                        .rank = -1, .heuristic_results = 8};
+    hb_participant_result *max = &r->participants[r->count++];
+    *max = r->participants[3];
+    snprintf(max->name, sizeof max->name, "cublas-max");
+    snprintf(max->max_of, sizeof max->max_of, "%s", r->participants[3].name);
+    return r;
+}
+
+static hb_cell value_of(const char *name, const hb_row *row)
+{
+    const hb_column *column = hb_summary_column_find(name);
+    assert_non_null(column);
+    return column->value(row);
+}
+
+/* Every value function answers for every kind of row with a well-formed
+ * cell, and a few of the emptiness rules docs/results.md states hold. */
+static void check_row_cells(const hb_row *row)
+{
+    for (size_t i = 0; i < hb_summary_column_count(); i++) {
+        hb_cell cell = hb_summary_column(i)->value(row);
+        assert_true(cell.kind == HB_CELL_EMPTY || cell.kind == HB_CELL_NUMBER || cell.kind == HB_CELL_TEXT);
+        if (cell.kind == HB_CELL_NUMBER)
+            assert_false(isnan(cell.number));
+        assert_non_null(hb_cell_text(&cell));
+    }
+    const hb_config_result *r = row->config;
+    int candidate = row->participant->is_candidate;
+    assert_int_equal(value_of("event_median_us", row).kind, r->measured ? HB_CELL_NUMBER : HB_CELL_EMPTY);
+    assert_int_equal(value_of("max_abs_dev", row).kind, r->checked ? HB_CELL_NUMBER : HB_CELL_EMPTY);
+    assert_int_equal(value_of("speedup_geomean", row).kind,
+                     r->measured && !candidate ? HB_CELL_NUMBER : HB_CELL_EMPTY);
+    assert_int_equal(value_of("exact_binary_reps", row).kind,
+                     r->checked && candidate ? HB_CELL_NUMBER : HB_CELL_EMPTY);
+    assert_int_equal(value_of("warmup_rounds", row).kind, r->measured && candidate ? HB_CELL_NUMBER : HB_CELL_EMPTY);
+    assert_int_equal(value_of("algo_id", row).kind, row->participant->desc.algo.known ? HB_CELL_NUMBER : HB_CELL_EMPTY);
+    assert_int_equal(value_of("mode", row).kind, HB_CELL_TEXT);
+}
+
+static void test_column_values_for_every_kind_of_row(void **state)
+{
+    (void)state;
+    for (int variant = 0; variant < 8; variant++) {
+        hb_config_result *r = make_variant(variant & 1, variant & 2, variant & 4);
+        for (size_t i = 0; i < r->count; i++) {
+            hb_row row = {"id", "fp32", r, &r->participants[i]};
+            check_row_cells(&row);
+        }
+        hb_status status;
+        char *text = write_csv("id", r, &status);
+        assert_int_equal(status, HB_OK);
+        csv_table t;
+        csv_parse(text, &t);
+        assert_int_equal(t.n, 1 + r->count);
+        for (size_t row = 1; row < t.n; row++)
+            assert_int_equal(t.row[row].n, hb_summary_column_count());
+        assert_string_equal(cell(&t, t.n - 1, "role"), "baseline-max");
+        csv_free(&t);
+        free(text);
+        free(r);
+    }
+}
+
 static const struct CMUnitTest report_tests[] = {
     cmocka_unit_test(test_csv_header_is_stable),
+    cmocka_unit_test(test_columns_are_the_fixture_header),
+    cmocka_unit_test(test_column_lookup_by_name),
+    cmocka_unit_test(test_column_values_for_every_kind_of_row),
     cmocka_unit_test(test_csv_full_config),
     cmocka_unit_test(test_csv_incorrect_with_quoted_reason),
     cmocka_unit_test(test_csv_unsupported_config),

@@ -1,4 +1,5 @@
-/* summary.csv: one row per configuration and participant (docs/results.md).
+/* summary.csv: one row per configuration and participant (docs/results.md),
+ * a column per entry of bench/report/summary_columns.h.
  * RFC 4180 quoting; empty fields where a figure does not apply. */
 #ifndef HB_CSV_WRITER_H
 #define HB_CSV_WRITER_H

@@ -1,0 +1,292 @@
+/* The column table.  Each column is one line, X(name, value): its name as a
+ * C identifier (the string is #name) and an expression of the row `r` giving
+ * its cell.  The lists expand twice below: once into a value function per
+ * column, once into the table, so a name and its value are written once and
+ * side by side, and the order of the lines is the order of the header.
+ *
+ * When a column is empty is part of the contract with the scripts reading
+ * summary.csv (docs/results.md): the conditions below (num_if, text_if) say
+ * it, and a NaN value is empty too. */
+#include "bench/report/summary_columns.h"
+
+#include <string.h>
+
+#include "bench/core/gemm_types.h"
+#include "bench/core/timing_policy.h"
+#include "bench/result/telemetry_summary.h"
+#include "bench/result/verdict.h"
+
+/* --- what the column lines are written with ------------------------------------ */
+
+/* Short names: the column lines are read side by side, one a line. */
+static hb_cell num(double value)
+{
+    return hb_cell_number(value);
+}
+
+static hb_cell num_if(int applies, double value)
+{
+    return applies ? hb_cell_number(value) : hb_cell_empty();
+}
+
+static hb_cell text(const char *value)
+{
+    return hb_cell_string(value);
+}
+
+static hb_cell text_if(int applies, const char *value)
+{
+    return applies ? hb_cell_string(value) : hb_cell_empty();
+}
+
+/* The parts of the record a column reads, named as the groups think of them. */
+static const hb_config_result *cfg(const hb_row *r) { return r->config; }
+static const hb_participant_result *part(const hb_row *r) { return r->participant; }
+static const hb_participant_desc *desc(const hb_row *r) { return &r->participant->desc; }
+static const hb_time_summary *event(const hb_row *r) { return &r->participant->event_ms; }
+static const hb_time_summary *wall(const hb_row *r) { return &r->participant->wall_ms; }
+static const hb_speedup_summary *speedup(const hb_row *r) { return &r->participant->speedup_event; }
+static const hb_battery_record *battery(const hb_row *r) { return &r->config->battery; }
+static const hb_exact_record *exact_binary(const hb_row *r) { return &r->config->battery.exact_binary; }
+static const hb_exact_record *exact_signed(const hb_row *r) { return &r->config->battery.exact_signed; }
+static const hb_algo_record *algo(const hb_row *r) { return &r->participant->desc.algo; }
+static const hb_timing_record *timing(const hb_row *r) { return &r->config->timing; }
+static const hb_window_report *window(const hb_row *r) { return &r->config->window; }
+static const hb_telemetry_summary *tel(const hb_row *r) { return &r->config->telemetry; }
+
+/* When a group applies: the candidate's own figures and the baselines'
+ * comparisons with it exist only in their rows, and only when timed. */
+static int candidate(const hb_row *r) { return r->participant->is_candidate; }
+static int measured(const hb_row *r) { return r->config->measured; }
+static int timed_baseline(const hb_row *r) { return measured(r) && !candidate(r); }
+static int timed_candidate(const hb_row *r) { return measured(r) && candidate(r); }
+static int server(const hb_row *r) { return timing(r)->mode == HB_MODE_SERVER; }
+static int target_ci(const hb_row *r) { return timing(r)->target_ci > 0; }
+static int telemetry_on(const hb_row *r) { return timed_candidate(r) && tel(r)->available; }
+static int binary_ran(const hb_row *r) { return candidate(r) && exact_binary(r)->ran; }
+static int signed_ran(const hb_row *r) { return candidate(r) && exact_signed(r)->ran; }
+static int post_ran(const hb_row *r) { return candidate(r) && battery(r)->post_ran; }
+
+/* --- values that need more than an expression ----------------------------------- */
+
+static const double us_per_ms = 1e3; /* samples are milliseconds; summary.csv says microseconds */
+
+static const char *role(const hb_row *r)
+{
+    return candidate(r) ? "candidate" : part(r)->max_of[0] ? "baseline-max" : "baseline";
+}
+
+/* TFLOP/s at a median time in milliseconds. */
+static hb_cell tflops(const hb_row *r, double median_ms)
+{
+    const hb_mnk *c = &cfg(r)->mnk;
+    return num_if(measured(r), hb_gemm_flops(c->m, c->n, c->k) / (median_ms * 1e-3) * 1e-12);
+}
+
+/* An NVML reading: negative when it was not read. */
+static hb_cell reading(const hb_row *r, double value)
+{
+    return num_if(telemetry_on(r) && value >= 0, value);
+}
+
+static hb_cell throttle_reasons(const hb_row *r)
+{
+    if (!telemetry_on(r))
+        return hb_cell_empty();
+    hb_cell cell = hb_cell_own_text();
+    /* 160: the buffer summary.csv has always written the names from, so a
+     * long list of unknown bits is cut where it always was. */
+    hb_throttle_reason_names(tel(r)->reasons_seen, cell.own, 160);
+    return cell;
+}
+
+static hb_cell clock_warning(const hb_row *r)
+{
+    if (!telemetry_on(r))
+        return hb_cell_empty();
+    hb_cell cell = hb_cell_own_text();
+    hb_telemetry_warning(tel(r), cell.own, sizeof cell.own);
+    return cell;
+}
+
+/* --- the columns, group by group, in the header's order --------------------------- */
+
+/* Which row this is: every row has it. */
+#define IDENTITY_COLUMNS(X)                                                                                            \
+    X(run_id, text(r->run_id))                                                                                         \
+    X(m, num(cfg(r)->mnk.m)) /* 1..262144 (hb_parse_mnk): %.9g writes each digit */                                    \
+    X(n, num(cfg(r)->mnk.n))                                                                                           \
+    X(k, num(cfg(r)->mnk.k))                                                                                           \
+    X(participant, text(part(r)->name))                                                                                \
+    X(role, text(role(r)))
+
+/* The verdict, check and reason are the candidate's; a baseline row says it ran. */
+#define VERDICT_COLUMNS(X)                                                                                             \
+    X(verdict, text(candidate(r) ? hb_verdict_name(cfg(r)->verdict) : "ok"))                                           \
+    X(check, text_if(candidate(r), cfg(r)->check))                                                                     \
+    X(reason, text_if(candidate(r), cfg(r)->reason))
+
+/* How the participant computes: known before anything runs, so every row has it. */
+#define DESCRIPTION_COLUMNS(X)                                                                                         \
+    X(acc_class, text(r->acc_class))                                                                                   \
+    X(compute_type, text(desc(r)->compute_type))                                                                       \
+    X(scale_type, text(desc(r)->scale_type))                                                                           \
+    X(algorithm, text(desc(r)->algorithm))                                                                             \
+    X(workspace_bytes, num((double)desc(r)->workspace_bytes))                                                          \
+    X(b_layout, text(hb_b_layout_name(desc(r)->b_layout)))                                                             \
+    X(padded_m, num_if(desc(r)->padded[0] != 0, desc(r)->padded[0]))                                                   \
+    X(padded_n, num_if(desc(r)->padded[1] != 0, desc(r)->padded[1]))                                                   \
+    X(padded_k, num_if(desc(r)->padded[2] != 0, desc(r)->padded[2]))
+
+/* The deviation check before timing: every participant once it completed;
+ * the bound is the candidate's. */
+#define CHECK_COLUMNS(X)                                                                                               \
+    X(max_abs_dev, num_if(cfg(r)->checked, part(r)->deviation.max_abs))                                                \
+    X(dev_bound, num_if(cfg(r)->checked && candidate(r), cfg(r)->deviation_bound))                                     \
+    X(non_finite, num_if(cfg(r)->checked, (double)part(r)->deviation.non_finite))
+
+/* Times exist once the windows ran (a candidate that failed a check is not timed). */
+#define TIME_COLUMNS(X)                                                                                                \
+    X(samples, num_if(measured(r), (double)event(r)->n))                                                               \
+    X(event_median_us, num_if(measured(r), event(r)->median * us_per_ms))                                              \
+    X(event_mean_us, num_if(measured(r), event(r)->mean * us_per_ms))                                                  \
+    X(event_min_us, num_if(measured(r), event(r)->min * us_per_ms))                                                    \
+    X(event_p10_us, num_if(measured(r), event(r)->p10 * us_per_ms))                                                    \
+    X(event_p90_us, num_if(measured(r), event(r)->p90 * us_per_ms))                                                    \
+    X(event_rel_stdev, num_if(measured(r), event(r)->rel_stdev))                                                       \
+    X(wall_median_us, num_if(measured(r), wall(r)->median * us_per_ms))                                                \
+    X(wall_mean_us, num_if(measured(r), wall(r)->mean * us_per_ms))                                                    \
+    X(wall_p10_us, num_if(measured(r), wall(r)->p10 * us_per_ms))                                                      \
+    X(wall_p90_us, num_if(measured(r), wall(r)->p90 * us_per_ms))                                                      \
+    X(wall_rel_stdev, num_if(measured(r), wall(r)->rel_stdev))                                                         \
+    X(tflops_event_median, tflops(r, event(r)->median))                                                                \
+    X(tflops_wall_median, tflops(r, wall(r)->median))
+
+/* The candidate over this participant: baselines' rows of a timed
+ * configuration (the candidate has no speedup over itself). */
+#define SPEEDUP_COLUMNS(X)                                                                                             \
+    X(speedup_geomean, num_if(timed_baseline(r), speedup(r)->geomean))                                                 \
+    X(speedup_ci95_low, num_if(timed_baseline(r), speedup(r)->ci95_low))                                               \
+    X(speedup_ci95_high, num_if(timed_baseline(r), speedup(r)->ci95_high))                                             \
+    X(speedup_paper, num_if(timed_baseline(r), speedup(r)->paper))                                                     \
+    X(speedup_ratio_of_means, num_if(timed_baseline(r), speedup(r)->ratio_of_means))                                   \
+    X(speedup_median, num_if(timed_baseline(r), speedup(r)->median))                                                   \
+    X(speedup_p10, num_if(timed_baseline(r), speedup(r)->p10))                                                         \
+    X(speedup_p90, num_if(timed_baseline(r), speedup(r)->p90))                                                         \
+    X(speedup_pairs, num_if(timed_baseline(r), (double)speedup(r)->n))                                                 \
+    X(speedup_geomean_wall, num_if(timed_baseline(r), part(r)->speedup_wall.geomean))                                  \
+    X(speedup_paper_wall, num_if(timed_baseline(r), part(r)->speedup_wall.paper))
+
+/* What the correctness battery did: it checks the candidate, so only its row
+ * says, and each check only when it ran. */
+#define BATTERY_COLUMNS(X)                                                                                             \
+    X(exact_binary_reps, num_if(binary_ran(r), exact_binary(r)->reps))                                                 \
+    X(exact_binary_compared, num_if(binary_ran(r), (double)exact_binary(r)->compared))                                 \
+    X(exact_signed_reps, num_if(signed_ran(r), exact_signed(r)->reps))                                                 \
+    X(exact_signed_compared, num_if(signed_ran(r), (double)exact_signed(r)->compared))                                 \
+    X(spot_checks, num_if(candidate(r) && measured(r), cfg(r)->spot_checks))                                           \
+    X(post_max_abs_dev, num_if(post_ran(r), battery(r)->post_deviation))                                               \
+    X(post_dev_bound, num_if(post_ran(r), battery(r)->post_bound))                                                     \
+    X(check_seconds, num_if(binary_ran(r), battery(r)->seconds_before + battery(r)->seconds_after))                    \
+    X(config_seconds, num_if(candidate(r), cfg(r)->seconds))
+
+/* A -max row names the row whose figures it copies; "" elsewhere. */
+#define MAX_ROW_COLUMNS(X) X(max_of, text(part(r)->max_of))
+
+/* cuBLASLt baselines: the algorithm as cublasLtMatmulAlgoConfigGetAttribute
+ * reports it, and how it was chosen; empty in every other row. */
+#define ALGORITHM_COLUMNS(X)                                                                                           \
+    X(algo_id, num_if(algo(r)->known, algo(r)->id))                                                                    \
+    X(algo_tile, text_if(algo(r)->known, algo(r)->tile))                                                               \
+    X(algo_stages, text_if(algo(r)->known, algo(r)->stages))                                                           \
+    X(algo_splitk, num_if(algo(r)->known, algo(r)->splitk))                                                            \
+    X(algo_reduction, text_if(algo(r)->known, algo(r)->reduction))                                                     \
+    X(algo_swizzle, num_if(algo(r)->known, algo(r)->swizzle))                                                          \
+    X(algo_custom, num_if(algo(r)->known, algo(r)->custom))                                                            \
+    X(algo_inner_shape, text_if(algo(r)->known, algo(r)->inner))                                                       \
+    X(algo_cluster_shape, text_if(algo(r)->known, algo(r)->cluster))                                                   \
+    X(algo_workspace_bytes, num_if(algo(r)->known, (double)algo(r)->needed_workspace_bytes))                           \
+    X(algo_source, text_if(algo(r)->known, algo(r)->source))                                                           \
+    X(algo_rank, num_if(algo(r)->known && algo(r)->rank >= 0, algo(r)->rank))                                          \
+    X(heuristic_results, num_if(algo(r)->known, algo(r)->heuristic_results))                                           \
+    X(autotune_search_s, num_if(algo(r)->known && hb_algo_from_search(algo(r)), algo(r)->search_s))                    \
+    X(autotune_median_us, num_if(algo(r)->known && hb_algo_from_search(algo(r)), algo(r)->search_median_us))           \
+    X(baseline_setup_s, num_if(algo(r)->known, algo(r)->setup_s))
+
+/* The run's timing policy, on every row so a row stands on its own, and the
+ * make-up of the headline's CI (baselines' rows, as the speedups). */
+#define POLICY_COLUMNS(X)                                                                                              \
+    X(mode, text(hb_mode_name(timing(r)->mode)))                                                                       \
+    X(gap, text(hb_gap_name(timing(r)->mode, timing(r)->gap)))                                                         \
+    X(mean_gap_ms, num_if(server(r), timing(r)->mean_gap_ms))                                                          \
+    X(l2_policy, text(hb_l2_policy_name(timing(r)->l2)))                                                               \
+    X(aa_of, text(timing(r)->aa_of))                                                                                   \
+    X(speedup_ci95_halfwidth, num_if(timed_baseline(r), speedup(r)->ci95_halfwidth))                                   \
+    X(bootstrap_block, num_if(timed_baseline(r), (double)speedup(r)->bootstrap_block))
+
+/* What the warm-up and timed windows did: once per configuration, so on the
+ * candidate's row of a timed one; the stopping and pacing figures only when
+ * --target-ci or server mode made them. */
+#define WINDOW_COLUMNS(X)                                                                                              \
+    X(warmup_rounds, num_if(timed_candidate(r), (double)window(r)->warmup_rounds))                                     \
+    X(timed_s, num_if(timed_candidate(r), window(r)->timed_s))                                                         \
+    X(stopped_by, text_if(timed_candidate(r), window(r)->stopped_by))                                                  \
+    X(target_ci, num_if(timed_candidate(r) && target_ci(r), timing(r)->target_ci))                                     \
+    X(final_ci_halfwidth, num_if(timed_candidate(r) && target_ci(r), window(r)->final_halfwidth))                      \
+    X(gaps, num_if(timed_candidate(r) && server(r), (double)window(r)->gaps))                                          \
+    X(gap_mean_ms, num_if(timed_candidate(r) && server(r), window(r)->gap_mean_ms))                                    \
+    X(gap_fraction, num_if(timed_candidate(r) && server(r), window(r)->gap_fraction))                                  \
+    X(achieved_rate_per_s, num_if(timed_candidate(r) && server(r), window(r)->achieved_rate_per_s))
+
+/* NVML through the timed window, on the candidate's row of a timed
+ * configuration: "nvml" or why there is none, then each reading it made. */
+#define TELEMETRY_COLUMNS(X)                                                                                           \
+    X(telemetry, text_if(timed_candidate(r), tel(r)->available ? "nvml" : tel(r)->why))                                \
+    X(telemetry_samples, num_if(telemetry_on(r), (double)tel(r)->samples))                                             \
+    X(sm_clock_min_mhz, reading(r, tel(r)->sm_min_mhz))                                                                \
+    X(sm_clock_mean_mhz, reading(r, tel(r)->sm_mean_mhz))                                                              \
+    X(sm_clock_max_mhz, reading(r, tel(r)->sm_max_mhz))                                                                \
+    X(sm_clock_min_busy_mhz, reading(r, tel(r)->sm_min_busy_mhz))                                                      \
+    X(sm_clock_device_max_mhz, reading(r, tel(r)->sm_device_max_mhz))                                                  \
+    X(mem_clock_mean_mhz, reading(r, tel(r)->mem_mean_mhz))                                                            \
+    X(temp_max_c, reading(r, tel(r)->temp_max_c))                                                                      \
+    X(power_mean_w, reading(r, tel(r)->power_mean_w))                                                                  \
+    X(power_max_w, reading(r, tel(r)->power_max_w))                                                                    \
+    X(throttle_reasons, throttle_reasons(r))                                                                           \
+    X(clock_warning, clock_warning(r))
+
+/* New columns go at the end of the last group (or in a new group after it). */
+#define SUMMARY_COLUMNS(X)                                                                                             \
+    IDENTITY_COLUMNS(X) VERDICT_COLUMNS(X) DESCRIPTION_COLUMNS(X) CHECK_COLUMNS(X) TIME_COLUMNS(X)                     \
+    SPEEDUP_COLUMNS(X) BATTERY_COLUMNS(X) MAX_ROW_COLUMNS(X) ALGORITHM_COLUMNS(X) POLICY_COLUMNS(X)                    \
+    WINDOW_COLUMNS(X) TELEMETRY_COLUMNS(X)
+
+/* --- the table --------------------------------------------------------------------- */
+
+#define VALUE_FUNCTION(name, value)                                                                                    \
+    static hb_cell value_##name(const hb_row *r)                                                                       \
+    {                                                                                                                  \
+        return value;                                                                                                  \
+    }
+SUMMARY_COLUMNS(VALUE_FUNCTION)
+
+#define TABLE_ENTRY(name, value) {#name, value_##name},
+static const hb_column columns[] = {SUMMARY_COLUMNS(TABLE_ENTRY)};
+
+size_t hb_summary_column_count(void)
+{
+    return sizeof columns / sizeof columns[0];
+}
+
+const hb_column *hb_summary_column(size_t index)
+{
+    return index < hb_summary_column_count() ? &columns[index] : NULL;
+}
+
+const hb_column *hb_summary_column_find(const char *name)
+{
+    for (size_t i = 0; name && i < hb_summary_column_count(); i++)
+        if (!strcmp(columns[i].name, name))
+            return &columns[i];
+    return NULL;
+}
