@@ -1,5 +1,5 @@
-/* What an accumulator class means to cuBLAS and cuBLASLt (protocol section
- * 1): its compute type, its scale type, and alpha = 1 / beta = 0 stored in
+/* What an accumulator class means to cuBLAS and cuBLASLt (docs/methodology.md,
+ * "Participants"): its compute type, its scale type, and alpha = 1 / beta = 0 stored in
  * that scale type.  The two go together: cuBLAS 13 rejects a COMPUTE_16F
  * descriptor with an fp32 scale type. */
 #ifndef HB_ACC_CLASS_TYPES_H

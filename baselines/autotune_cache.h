@@ -1,4 +1,4 @@
-/* On-disk cache of the cuBLASLt autotune baseline's choices (protocol section 2,
+/* On-disk cache of the cuBLASLt autotune baseline's choices (docs/methodology.md,
  * paper Listing 8): one plain-text line per key, so a search of up to 100
  * candidates runs once per GPU, driver, cuBLASLt version and problem, and a
  * person can read (and audit) which algorithm each run used.

@@ -1,4 +1,4 @@
-/* Baselines called through cublasGemmEx (protocol section 2):
+/* Baselines called through cublasGemmEx (docs/methodology.md, "Participants"):
  *   torch     - what torch.matmul(a, b, out=c) does for row-major fp16 in
  *               PyTorch 2.6-2.11: one cublasGemmEx(N, N) with the operands
  *               swapped, CUBLAS_COMPUTE_32F, float alpha/beta, default math

@@ -1,5 +1,5 @@
 /* The cuBLASLt-AutoTuning search (paper section 2.2.3 and Listing 8,
- * protocol section 2): up to 100 heuristic candidates; 50 warm-up rounds,
+ * docs/methodology.md, "Participants"): up to 100 heuristic candidates; 50 warm-up rounds,
  * then 100 measured rounds; fresh random inputs every round; the candidates'
  * order shuffled every round, with one untimed call of the round's last
  * candidate first; each candidate timed with its own CUDA event pair; the

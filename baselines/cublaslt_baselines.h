@@ -1,4 +1,4 @@
-/* Baselines called through cublasLtMatmul (protocol section 2):
+/* Baselines called through cublasLtMatmul (docs/methodology.md, "Participants"):
  *   cublaslt-heuristic-nn/tn - the top result (index 0) of
  *       cublasLtMatmulAlgoGetHeuristic, chosen once before timing (Listing 7).
  *   cublaslt-autotune-nn/tn  - the fastest of up to 100 heuristic results by

@@ -1,6 +1,6 @@
 /* One row-major HGEMM (C = A B, alpha = 1, beta = 0) described to cuBLASLt,
  * as the paper's Listings 7 and 8 do it, with every descriptor read back and
- * checked (protocol section 2: "audited, not just called").
+ * checked: every baseline is audited, not just called (docs/methodology.md).
  *
  * Row-major C = A B is column-major C^T = B^T A^T, so cuBLASLt's first
  * operand is our B and its second is our A, and C is N x M column-major:

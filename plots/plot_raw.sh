@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Plots one --raw samples file (format: bench/raw_samples.h, docs/results.md):
+# Plots one --raw samples file (format: bench/report/raw_samples.h, docs/results.md):
 # the CUDA-event time of every timed call (µs, log scale) against when the
 # call started in the timed window (s), one colour per participant; drift,
 # warm-up tails, throttling and outliers show up here, not in the medians.

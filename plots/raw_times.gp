@@ -1,4 +1,4 @@
-# Event time of every timed call in one --raw file (bench/raw_samples.h);
+# Event time of every timed call in one --raw file (bench/report/raw_samples.h);
 # called by plot_raw.sh with `bin` (the raw file), `out` (the png), `names`
 # (participant names in index order, space-separated, no spaces inside) and
 # `heading` (the title) set.

@@ -1,4 +1,4 @@
-/* Tests of bench/cli.c: hb_cli_parse and hb_parse_mnk. */
+/* Tests of bench/driver/options.c: hb_cli_parse and hb_parse_mnk. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <fcntl.h>

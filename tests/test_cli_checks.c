@@ -1,4 +1,4 @@
-/* Tests of bench/cli.c for the check and gate commands and the options of
+/* Tests of bench/driver/options.c for the check and gate commands and the options of
  * the correctness battery and isolation; and the driver binary's exit
  * status on bad usage (no GPU needed: usage is checked first). */
 #define _POSIX_C_SOURCE 200809L

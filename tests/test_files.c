@@ -1,4 +1,4 @@
-/* Tests of bench/run_dir.c and bench/hb_status.c. */
+/* Tests of bench/core/run_dir.c and bench/core/status.c. */
 #define _XOPEN_SOURCE 700
 
 #include <stdio.h>

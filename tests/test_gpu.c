@@ -253,7 +253,7 @@ static void test_gpu_bad_inputs_give_distinct_exit_codes(void **state)
     hb_test_remove_tree(out);
 }
 
-/* --- the gate on the broken set (protocol sections 4 and 7) ---------------- */
+/* --- the gate on the broken set (docs/gate.md) ---------------- */
 
 /* Runs `hgemm-bench gate` on one candidate; returns its exit code and the
  * parsed verdict file through *verdict (caller frees). */

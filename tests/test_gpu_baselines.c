@@ -1,4 +1,4 @@
-/* GPU tests of the baselines (protocol sections 1 and 2): all seven agree
+/* GPU tests of the baselines (docs/methodology.md, "Participants"): all seven agree
  * within the deviation bound in both accumulator classes and are recorded
  * as they ran; the autotuned pick is no slower than the heuristic's beyond
  * noise; the autotune cache is reused, refreshed on --retune and survives

@@ -1,7 +1,7 @@
 /* Tests of pure helpers of the correctness battery: fp16 decoding and the
  * fp32 error bound (verify/reference_crosscheck.c), the density of the
- * exact-match inputs (bench/problem.c) and configuration seeds
- * (bench/config_eval.c).  CPU only. */
+ * exact-match inputs (verify/problem.c) and configuration seeds
+ * (bench/driver/config_eval.c).  CPU only. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>

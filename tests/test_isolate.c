@@ -1,4 +1,4 @@
-/* Tests of bench/isolate.c: hb_run_isolated and hb_heartbeat, CPU only.
+/* Tests of bench/driver/isolate.c: hb_run_isolated and hb_heartbeat, CPU only.
  *
  * The child functions below run in a forked copy of this test program, so
  * they never use cmocka's assertions (a failed assertion would longjmp back

@@ -1,4 +1,4 @@
-/* Tests of bench/manifest.c, bench/dim_expr.c and bench/candidate_set.c. */
+/* Tests of bench/candidate/manifest.c, bench/candidate/dim_expr.c and bench/candidate/candidate_set.c. */
 #define _XOPEN_SOURCE 700
 
 #include <errno.h>

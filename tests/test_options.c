@@ -258,6 +258,43 @@ static void test_sanitize_pass_carries_every_flag(void **state)
     free(inner);
 }
 
+/* docs/cli.md's flag table has a row per flag of the option table, and its
+ * "commands" cell names exactly the commands that take the flag. */
+static void test_cli_doc_lists_each_flag_with_its_commands(void **state)
+{
+    (void)state;
+    FILE *doc = fopen("docs/cli.md", "r");
+    assert_non_null(doc);
+    char line[2048];
+    size_t rows = 0;
+    while (fgets(line, sizeof line, doc)) {
+        if (strncmp(line, "| `--", 5) != 0)
+            continue;
+        rows++;
+        size_t flag_length = strcspn(line + 5, " `");
+        size_t i = 0;
+        while (i < hb_option_count() && (strlen(hb_option_flag(i)) != flag_length ||
+                                         strncmp(hb_option_flag(i), line + 5, flag_length)))
+            i++;
+        if (i == hb_option_count())
+            fail_msg("docs/cli.md documents --%.*s, which the harness does not have", (int)flag_length, line + 5);
+        const char *cell = strchr(line + 1, '|') + 1; /* the commands column */
+        size_t cell_length = strcspn(cell, "|");
+        const hb_command commands[] = {HB_CMD_RUN, HB_CMD_CHECK, HB_CMD_GATE};
+        for (size_t c = 0; c < 3; c++) {
+            const char *name = hb_command_of(commands[c])->name;
+            int documented = 0;
+            for (const char *hit = cell; (hit = strstr(hit, name)) && hit < cell + cell_length; hit++)
+                documented |= (hit == cell || hit[-1] == ' ') && (hit[strlen(name)] == ',' || hit[strlen(name)] == ' ');
+            if (documented != hb_option_applies(i, commands[c]))
+                fail_msg("docs/cli.md says --%s %s to %s", hb_option_flag(i), documented ? "applies" : "does not apply",
+                         name);
+        }
+    }
+    fclose(doc);
+    assert_int_equal(rows, hb_option_count());
+}
+
 hb_test_list hb_option_table_tests(void)
 {
     static const struct CMUnitTest tests[] = {
@@ -266,6 +303,7 @@ hb_test_list hb_option_table_tests(void)
         cmocka_unit_test(test_each_help_lists_exactly_its_flags),
         cmocka_unit_test(test_options_round_trip_through_a_command_line),
         cmocka_unit_test(test_sanitize_pass_carries_every_flag),
+        cmocka_unit_test(test_cli_doc_lists_each_flag_with_its_commands),
     };
     return HB_TEST_LIST(tests);
 }

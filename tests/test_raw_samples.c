@@ -1,4 +1,4 @@
-/* Tests of bench/raw_samples.c: the --raw file read back byte by byte at the
+/* Tests of bench/report/raw_samples.c: the --raw file read back byte by byte at the
  * documented offsets (not through the writer's own struct), its header,
  * its errors, and plots/plot_raw.sh on it. */
 #include <math.h>

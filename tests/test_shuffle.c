@@ -1,4 +1,4 @@
-/* Tests of bench/shuffle.c and bench/rng.c. */
+/* Tests of bench/core/shuffle.c and bench/core/rng.c. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
-/* Tests of bench/telemetry.c: the summary, reason names and warning on
+/* Tests of bench/gpu/telemetry.c and bench/result/telemetry_summary.c: the summary, reason names and warning on
  * hand-made samples, the sampling thread on a fake reader, and the NVML
  * sampler (which here, without NVML, must say why instead of failing). */
 #include <errno.h>

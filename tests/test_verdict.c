@@ -1,4 +1,4 @@
-/* Tests of bench/verdict.c, bench/gate.c and bench/verdict_file.c on
+/* Tests of bench/result/verdict.c, bench/result/gate.c and bench/report/verdict_file.c on
  * hand-built results: CPU only. */
 #define _POSIX_C_SOURCE 200809L
 

@@ -1,4 +1,4 @@
-/* The correctness battery of protocol section 4, run on one configuration
+/* The correctness battery (docs/methodology.md, "Correctness before timing"), run on one configuration
  * before any timing (and again after it):
  *   1. exact match on {0,1} inputs, repeated on fresh inputs;
  *   2. the same on {-1,0,1} inputs when K <= 2048;

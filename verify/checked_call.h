@@ -1,4 +1,4 @@
-/* One participant call under the per-call checks of protocol 4.4: its
+/* One participant call under the per-call checks (docs/methodology.md, "Correctness before timing"): its
  * output NaN-filled first; for the candidate, the inputs it can reach are
  * hashed before and after and every guard band is scanned after, before
  * its output is looked at.  The caller then compares the output. */

@@ -1,4 +1,4 @@
-/* Baseline-bounded deviation (paper 2.3.2, protocol 4.3): on random-normal
+/* Baseline-bounded deviation (paper 2.3.2; docs/methodology.md, "Correctness before timing"): on random-normal
  * inputs, every participant's output is compared element by element with
  * an fp32 reference; the bound is the largest deviation among the bounding
  * baselines (cuBLAS; cuBLASLt when it joins); the candidate passes if it

@@ -1,5 +1,5 @@
 // Exact comparison of an fp16 output with an integer-valued fp32 reference
-// (paper 2.3.2, protocol 4.2).  On {0,1} or {-1,0,1} inputs every exact
+// (paper 2.3.2; docs/methodology.md, "Correctness before timing").  On {0,1} or {-1,0,1} inputs every exact
 // output of magnitude below 2048 is an integer that fp16 represents
 // exactly, so a correct kernel of either accumulator class reproduces it
 // bit for bit; larger outputs are not compared.

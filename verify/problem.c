@@ -12,7 +12,7 @@
 static hb_status allocate(const hb_mnk *mnk, size_t count, hb_problem *p)
 {
     const size_t m = (size_t)mnk->m, n = (size_t)mnk->n, k = (size_t)mnk->k, half = 2;
-    /* Guard-banded: a candidate's out-of-bounds write lands in a band (verify/guarded_alloc.h). */
+    /* Guard-banded: a candidate's out-of-bounds write lands in a band (bench/gpu/guarded_alloc.h). */
     HB_TRY(hb_guarded_malloc((void **)&p->inputs.a, m * k * half, "A"));
     HB_TRY(hb_guarded_malloc((void **)&p->inputs.b, k * n * half, "B"));
     HB_TRY(hb_guarded_malloc((void **)&p->inputs.b_col, k * n * half, "B_col"));

@@ -1,5 +1,5 @@
-/* Cross-check of the GPU fp32 reference in fp64 on the CPU (protocol 4.3:
- * "a high-precision reference").  The deviation check compares against
+/* Cross-check of the GPU fp32 reference in fp64 on the CPU (a high-precision
+ * reference for the deviation check, docs/methodology.md).  The deviation check compares against
  * the GPU's fp32 reference; here a random sample of its elements is
  * recomputed in double precision from the same fp16 inputs and each must
  * lie within the worst-case error of fp32 recursive summation,

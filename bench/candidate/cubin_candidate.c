@@ -83,7 +83,7 @@ static const hb_participant_ops candidate_ops;
 
 hb_gemm_io hb_candidate_kernel_io(const hb_participant *candidate, const hb_gemm_io *io)
 {
-    /* An A/A run's candidate is a library baseline (bench/config_eval.c): no padding of its own. */
+    /* An A/A run's candidate is a library baseline (bench/driver/config_eval.c): no padding of its own. */
     if (candidate->ops != &candidate_ops)
         return *io;
     return padded_io(candidate->impl, io);

@@ -9,7 +9,7 @@
  * matrix column-major, i.e. N x K row-major).  Protocol section 2. */
 typedef enum hb_b_layout { HB_B_ROW, HB_B_COL } hb_b_layout;
 
-/* Accumulator class of a run (protocol section 1). */
+/* Accumulator class of a run (docs/methodology.md, "Participants"). */
 typedef enum hb_acc_class { HB_ACC_FP32, HB_ACC_FP16 } hb_acc_class;
 
 const char *hb_b_layout_name(hb_b_layout layout);

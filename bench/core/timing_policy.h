@@ -1,4 +1,4 @@
-/* How the timed calls are paced and fed (protocol section 3): the mode
+/* How the timed calls are paced and fed (docs/methodology.md): the mode
  * (back to back, or after random idle gaps), where the gaps go, and the L2
  * policy for the inputs.  The same policy applies to every participant and
  * is written into the results. */

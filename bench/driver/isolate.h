@@ -1,4 +1,4 @@
-/* Process isolation (protocol section 7): a piece of work that touches the
+/* Process isolation (docs/cli.md, "Isolation and the timeout"): a piece of work that touches the
  * GPU runs in a child process, so a crash, a sticky CUDA error or a hang
  * ends that child, never the harness.  The parent holds no CUDA context;
  * it waits on a pipe and kills the child (its whole process group) when

@@ -1,4 +1,4 @@
-/* The optional memcheck pass (protocol 4.1, `--sanitize`): before a
+/* The optional memcheck pass (`--sanitize`, docs/cli.md): before a
  * configuration is evaluated, this same binary runs its checks for that
  * configuration (`check --no-isolate --exact-reps 1`) under
  * `compute-sanitizer --tool memcheck`, in a watched child process.  Any

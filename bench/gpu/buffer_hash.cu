@@ -1,5 +1,5 @@
 // A 64-bit fingerprint of a device buffer, to catch a kernel that writes
-// into its inputs (protocol 4.4).  Each 8-byte word (and each tail byte) is
+// into its inputs (docs/methodology.md).  Each 8-byte word (and each tail byte) is
 // mixed with its offset and the results XOR-ed: order-sensitive, computed
 // in one pass at memory bandwidth (~0.2 ms per 512 MiB on an H100-class GPU).
 #include "bench/gpu/buffer_check.h"

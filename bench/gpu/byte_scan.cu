@@ -1,6 +1,6 @@
 // Finds bytes of a device buffer that differ from an expected fill value:
 // the guard bands around every buffer a candidate can reach are filled
-// with a known byte, and any change is a write out of bounds (protocol 4.4).
+// with a known byte, and any change is a write out of bounds (docs/methodology.md).
 #include "bench/gpu/buffer_check.h"
 
 namespace {

@@ -17,7 +17,7 @@ extern "C" {
 cudaError_t hb_fill_normal_f16(uint16_t *dst, long rows, long cols, int col_major, uint64_t seed,
                                cudaStream_t stream);
 
-/* Small integers for the exact-match check (protocol 4.2): {0, 1} with a
+/* Small integers for the exact-match check (docs/methodology.md): {0, 1} with a
  * one drawn with probability p_nonzero (signed_values = 0), or {-1, 0, 1}
  * with -1 and 1 each drawn with probability p_nonzero / 2 (signed_values =
  * 1).  Like hb_fill_normal_f16, the value at (r, c) depends only on (seed,

@@ -1,11 +1,11 @@
-/* Device allocations with guard bands (protocol 4.4): every buffer a
+/* Device allocations with guard bands (docs/methodology.md, "Correctness before timing"): every buffer a
  * candidate can reach (inputs, output, padded copies, workspace) sits
  * between two bands of HB_GUARD_BYTES filled with HB_GUARD_FILL.  After
  * each checked call every band of every live allocation is scanned; a
  * changed byte is a write out of bounds, named by buffer and offset.
  *
  * The registry is per process: the harness evaluates each configuration
- * in a child process of its own (bench/isolate.h). */
+ * in a child process of its own (bench/driver/isolate.h). */
 #ifndef HB_GUARDED_ALLOC_H
 #define HB_GUARDED_ALLOC_H
 

@@ -1,5 +1,5 @@
-/* The L2 policy's untimed work during the timing windows (protocol
- * section 3, --l2): fresh inputs before every round, or an L2 flush before
+/* The L2 policy's untimed work during the timing windows (docs/methodology.md,
+ * "L2 policy"): fresh inputs before every round, or an L2 flush before
  * every call; warm does nothing.  The same work precedes every
  * participant's call, so the policy favours none of them. */
 #ifndef HB_INPUT_POLICY_H

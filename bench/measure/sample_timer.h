@@ -1,5 +1,5 @@
-/* One sample = one call of one participant (paper Listing 1, protocol
- * section 3): synchronize, record start, launch, record stop, synchronize.
+/* One sample = one call of one participant (paper Listing 1;
+ * docs/methodology.md, "One sample"): synchronize, record start, launch, record stop, synchronize.
  * Both timers are taken: the event interval (default figure, what the paper
  * text uses) and the host wall time from just before the start event to just
  * after the final synchronize (what the public CUDA-L2 code uses). */

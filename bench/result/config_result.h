@@ -15,7 +15,7 @@
 typedef struct hb_participant_result {
     char name[64];
     int is_candidate;
-    char max_of[64];                 /* a -max row (bench/max_rows.h): the variant it takes its figures from; "" otherwise */
+    char max_of[64];                 /* a -max row (bench/result/max_rows.h): the variant it takes its figures from; "" otherwise */
     hb_participant_desc desc;
     hb_deviation deviation;          /* vs the fp32 reference, before timing */
     hb_time_summary event_ms;        /* CUDA-event times, milliseconds */
@@ -49,7 +49,7 @@ typedef struct hb_config_result {
     double seconds;                  /* wall time of the whole configuration, seconds */
     int measured;                    /* timing windows ran */
     size_t rounds;
-    hb_timing_record timing;         /* filled by the run command (bench/run_command.c) */
+    hb_timing_record timing;         /* filled by the run command (bench/driver/run_loop.c) */
     hb_window_report window;         /* what the warm-up and timed windows did */
     hb_telemetry_summary telemetry;  /* NVML through the timed window */
     size_t count;

@@ -1,4 +1,4 @@
-/* The gate's threshold (protocol section 7): a configuration that passed
+/* The gate's threshold (docs/gate.md): a configuration that passed
  * every check must also be at least `min_speedup` faster than the chosen
  * baseline, judged by the headline estimator (geometric mean of the paired
  * per-round ratios, CUDA-event times).  Pure: testable without a GPU. */

@@ -1,4 +1,4 @@
-/* The "-max" figures (protocol section 2, paper Table 1): per configuration,
+/* The "-max" figures (paper Table 1; docs/methodology.md): per configuration,
  * the faster of a baseline's NN and TN variants, the layout a user who can
  * choose would take.  "Faster" is the lower median CUDA-event time of the
  * baseline itself, so the choice does not depend on the candidate. */

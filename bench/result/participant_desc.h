@@ -15,7 +15,7 @@
 #define HB_MAX_PARTICIPANTS 16
 
 /* The algorithm a cuBLASLt baseline runs, as cublasLtMatmulAlgoConfigGetAttribute
- * reports it, and how it was chosen (protocol section 2: the results name it). */
+ * reports it, and how it was chosen (the results name it: docs/results.md). */
 typedef struct hb_algo_record {
     int known;                    /* 1 for cuBLASLt baselines; 0: nothing below applies */
     int id, splitk;

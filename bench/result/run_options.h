@@ -31,12 +31,12 @@ typedef struct hb_run_options {
     const char *out_dir; /* parent of results/<run-id>/ */
     int device;
     int progress;     /* progress line on stderr */
-    /* correctness battery (protocol section 4) */
+    /* correctness battery (docs/methodology.md) */
     int exact_reps;        /* repetitions of each exact-match check (default 3) */
     double exact_time_s;   /* cap on the time spent repeating them (default 10) */
     int spot_checks;       /* timed calls whose output is checked (default 4) */
     int sanitize;          /* also run the checks under compute-sanitizer memcheck */
-    /* isolation (protocol section 7) */
+    /* isolation (docs/cli.md) */
     int isolate;           /* each configuration in a child process (default 1) */
     double timeout_s;      /* a configuration silent this long is killed (default 60) */
     /* what to do: run (check + time), check (check only), gate (check + time + threshold) */
@@ -45,13 +45,13 @@ typedef struct hb_run_options {
     const char *vs;        /* gate: the baseline the speedup is taken over (default torch) */
     double min_speedup;    /* gate: least acceptable speedup, t_b / t_c - 1 (default 0) */
     const char *verdict_path; /* also write the verdict JSON here */
-    /* baselines (protocol sections 1 and 2) */
+    /* baselines (docs/methodology.md, "Participants") */
     hb_acc_class acc;      /* accumulator class of the run (default fp32) */
     size_t workspace_bytes;   /* the one cuBLAS / cuBLASLt workspace (default 32 MiB) */
     const char *autotune_cache; /* cache file; NULL: the default path; "none": no cache */
     int retune;            /* search again even where the cache has an answer */
     int autotune_search;   /* 0: no search; a cache miss takes the heuristic's pick (default 1) */
-    /* timing (protocol section 3) */
+    /* timing (docs/methodology.md) */
     hb_mode mode;          /* offline (default) or server */
     hb_gap_placement gap;  /* server mode: a gap before every call (default) or once per round */
     double mean_gap_ms;    /* server mode: mean of the exponential idle gap, milliseconds */

@@ -1,6 +1,6 @@
-/* The verdict on one configuration (protocol sections 4 and 7), as results,
+/* The verdict on one configuration (docs/gate.md), as results,
  * stdout and verdict files name it.  A verdict maps to the process exit
- * status (bench/hb_status.h), which is what pipelines branch on. */
+ * status (bench/core/status.h), which is what pipelines branch on. */
 #ifndef HB_VERDICT_H
 #define HB_VERDICT_H
 

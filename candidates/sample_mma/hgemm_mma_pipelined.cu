@@ -6,7 +6,7 @@
  *
  * Built with HGEMM_MMA_ACC_F16 defined (candidates/sample_mma_f16acc/), the same kernel runs its
  * mma.sync in fp16 (.f16.f16.f16.f16): each 16-deep sum of products is accumulated and rounded in
- * fp16, and those fp16 sums are added in fp32: the protocol's fp16 class.  Why not one fp16 chain
+ * fp16, and those fp16 sums are added in fp32: the harness's fp16 class.  Why not one fp16 chain
  * over all of K: the fp16 cuBLAS / cuBLASLt baselines that set the deviation bound split K (up to
  * 16 ways), so their chains are short.  Measured on an H200: one fp16 chain failed the bound at
  * M,N,K = 256,512,2048 (max |C - ref| 0.605 against 0.223); fp16 chains of one 32-deep k-tile
