@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bench/core/diag.h"
+#include "bench/core/folders.h"
 
 #define CACHE_FORMAT 1
 #define HEADER_PREFIX "# hgemm-bench cuBLASLt autotune cache, format "
@@ -403,29 +404,6 @@ static hb_status parent_folder(const char *path, char *folder, size_t size)
     return HB_OK;
 }
 
-/* mkdir -p */
-static hb_status make_folders(const char *folder)
-{
-    char partial[PATH_BYTES];
-    if (snprintf(partial, sizeof partial, "%s", folder) >= (int)sizeof partial)
-        return hb_fail(HB_ERR_IO, "autotune cache folder name is too long: %s", folder);
-    for (char *p = partial + 1;; p++) {
-        if (*p != '/' && *p != '\0')
-            continue;
-        char saved = *p;
-        *p = '\0';
-        if (mkdir(partial, 0777) != 0 && errno != EEXIST)
-            return hb_fail(HB_ERR_IO, "cannot create folder %s: %s", partial, strerror(errno));
-        *p = saved;
-        if (saved == '\0')
-            break;
-    }
-    struct stat st;
-    if (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode))
-        return hb_fail(HB_ERR_IO, "autotune cache folder %s is not a folder", folder);
-    return HB_OK;
-}
-
 /* Blocks until this process is the only writer of `path`; close the fd to let go. */
 static hb_status lock_cache(const char *path, int *fd)
 {
@@ -523,7 +501,7 @@ hb_status hb_autotune_cache_store(const char *path, const hb_autotune_entry *ent
     HB_TRY(check_text_fields(entry));
     HB_TRY(format_entry(entry, line, sizeof line));
     HB_TRY(parent_folder(path, folder, sizeof folder));
-    HB_TRY(make_folders(folder));
+    HB_TRY(hb_make_folders(folder, "autotune cache folder"));
     HB_TRY(lock_cache(path, &lock_fd));
     hb_status status = replace_file(path, folder, entry, line);
     close(lock_fd); /* releases the flock */

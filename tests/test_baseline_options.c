@@ -13,6 +13,7 @@
 #include "bench/result/max_rows.h"
 #include "tests/cli_test_util.h"
 #include "tests/test_registry.h"
+#include "tests/test_util.h"
 
 /* --- options --------------------------------------------------------------------- */
 
@@ -150,13 +151,11 @@ static void test_max_rows_take_the_faster_layout(void **state)
 
 static char *csv_of(const hb_config_result *r)
 {
-    char *text = NULL;
-    size_t size = 0;
-    FILE *out = open_memstream(&text, &size);
-    assert_non_null(out);
+    hb_test_capture capture;
+    FILE *out = hb_test_capture_open(&capture);
     hb_csv_write_header(out);
     assert_int_equal(hb_csv_write_config(out, "id", "fp16", r), HB_OK);
-    fclose(out);
+    char *text = hb_test_capture_close(&capture);
     return text;
 }
 

@@ -11,6 +11,7 @@
 #include "bench/driver/options.h"
 #include "tests/cli_test_util.h"
 #include "tests/test_registry.h"
+#include "tests/test_util.h"
 
 /* --- helpers ---------------------------------------------------------------- */
 
@@ -124,15 +125,13 @@ static void test_cli_help_and_version(void **state)
 
 static char *help_text(hb_command command)
 {
-    char *text = NULL;
-    size_t size = 0;
-    FILE *stream = open_memstream(&text, &size);
-    assert_non_null(stream);
+    hb_test_capture capture;
+    FILE *stream = hb_test_capture_open(&capture);
     if (command == HB_CMD_NONE)
         hb_print_overview(stream);
     else
         hb_print_command_help(stream, command);
-    fclose(stream);
+    char *text = hb_test_capture_close(&capture);
     return text;
 }
 

@@ -259,18 +259,6 @@ static int run_binary(const char *args, const char *dir)
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-static int file_contains(const char *path, const char *needle)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    char text[8192];
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[n] = '\0';
-    return strstr(text, needle) != NULL;
-}
-
 static int folder_is_empty(const char *path)
 {
     DIR *d = opendir(path);
@@ -293,12 +281,12 @@ static void test_binary_usage_errors_exit_2(void **state)
 
     snprintf(args, sizeof args, "gate --candidate X --mnk 64,64,64 --vs nope --out %s", out);
     assert_int_equal(run_binary(args, dir), HB_ERR_USAGE);
-    assert_true(file_contains(err, "nope"));
+    assert_true(hb_test_file_contains(err, "nope"));
     assert_true(folder_is_empty(out)); /* usage is checked before anything is created */
 
     snprintf(args, sizeof args, "run --candidate X --mnk 64,64,64 --min-speedup 0.1 --out %s", out);
     assert_int_equal(run_binary(args, dir), HB_ERR_USAGE);
-    assert_true(file_contains(err, "--min-speedup"));
+    assert_true(hb_test_file_contains(err, "--min-speedup"));
     assert_true(folder_is_empty(out));
 
     snprintf(args, sizeof args, "check --candidate X --mnk 64,64,64 --vs torch --out %s", out);
@@ -308,14 +296,14 @@ static void test_binary_usage_errors_exit_2(void **state)
     assert_int_equal(run_binary(args, dir), HB_ERR_USAGE);
 
     assert_int_equal(run_binary("frob", dir), HB_ERR_USAGE);
-    assert_true(file_contains(err, "frob"));
+    assert_true(hb_test_file_contains(err, "frob"));
     assert_int_equal(run_binary("", dir), HB_ERR_USAGE);
 
     /* and the good paths of the same parser */
     assert_int_equal(run_binary("gate --help", dir), 0);
     char stdout_path[700];
     snprintf(stdout_path, sizeof stdout_path, "%s/stdout.txt", dir);
-    assert_true(file_contains(stdout_path, "--min-speedup"));
+    assert_true(hb_test_file_contains(stdout_path, "--min-speedup"));
     hb_test_remove_tree(dir);
 }
 

@@ -56,18 +56,6 @@ static void find_work_dir(const char *parent, char *out, size_t size)
         fail_msg("the example made no folder under %s", parent);
 }
 
-static int file_has(const char *path, const char *needle)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    char text[16384];
-    size_t n = fread(text, 1, sizeof text - 1, f);
-    fclose(f);
-    text[n] = '\0';
-    return strstr(text, needle) != NULL;
-}
-
 static void test_docs_worked_example(void **state)
 {
     (void)state;
@@ -99,11 +87,11 @@ static void test_docs_worked_example(void **state)
     if (hb_test_gpu_ready()) {
         if (status != 0)
             fail_msg("the worked example exited %d on a GPU; its log is %s", status, log);
-        assert_true(file_has(log, "verdict: pass"));
+        assert_true(hb_test_file_contains(log, "verdict: pass"));
     } else {
         if (status != HB_ERR_CUDA)
             fail_msg("without a GPU the worked example should stop with exit 5, got %d; its log is %s", status, log);
-        assert_true(file_has(log, "no usable CUDA GPU"));
+        assert_true(hb_test_file_contains(log, "no usable CUDA GPU"));
     }
     hb_test_remove_tree(dir);
 }

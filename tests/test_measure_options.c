@@ -14,6 +14,7 @@
 #include "bench/report/report_table.h"
 #include "tests/cli_test_util.h"
 #include "tests/test_registry.h"
+#include "tests/test_util.h"
 
 #define RUN_WORDS(...) WORDS("hgemm-bench", "run", "--candidate", "c", "--mnk", "8,8,8", __VA_ARGS__)
 
@@ -161,17 +162,15 @@ static hb_config_result *server_result(void)
 
 static char *render(const hb_config_result *r, int csv)
 {
-    char *text = NULL;
-    size_t size = 0;
-    FILE *out = open_memstream(&text, &size);
-    assert_non_null(out);
+    hb_test_capture capture;
+    FILE *out = hb_test_capture_open(&capture);
     if (csv) {
         hb_csv_write_header(out);
         assert_int_equal(hb_csv_write_config(out, "id", "fp32", r), HB_OK);
     } else {
         hb_report_config(out, r);
     }
-    fclose(out);
+    char *text = hb_test_capture_close(&capture);
     return text;
 }
 

@@ -15,6 +15,7 @@
 #include "bench/driver/sanitize_pass.h"
 #include "tests/cli_test_util.h"
 #include "tests/test_registry.h"
+#include "tests/test_util.h"
 
 /* A value other than the default for every flag of the table (NULL: a
  * switch).  A flag missing here fails test_every_flag_has_a_sample: a new
@@ -91,12 +92,10 @@ static void test_each_command_refuses_flags_it_does_not_take(void **state)
 
 static char *command_help(hb_command command)
 {
-    char *text = NULL;
-    size_t size = 0;
-    FILE *stream = open_memstream(&text, &size);
-    assert_non_null(stream);
+    hb_test_capture capture;
+    FILE *stream = hb_test_capture_open(&capture);
     hb_print_command_help(stream, command);
-    fclose(stream);
+    char *text = hb_test_capture_close(&capture);
     return text;
 }
 

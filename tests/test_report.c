@@ -12,6 +12,7 @@
 #include "bench/report/summary_columns.h"
 #include "bench/result/config_result.h"
 #include "tests/test_registry.h"
+#include "tests/test_util.h"
 
 /* --- a small RFC 4180 reader ------------------------------------------------- */
 
@@ -193,13 +194,11 @@ static hb_config_result *make_result(void)
 
 static char *write_csv(const char *run_id, const hb_config_result *r, hb_status *status)
 {
-    char *text = NULL;
-    size_t size = 0;
-    FILE *out = open_memstream(&text, &size);
-    assert_non_null(out);
+    hb_test_capture capture;
+    FILE *out = hb_test_capture_open(&capture);
     hb_csv_write_header(out);
     *status = hb_csv_write_config(out, run_id, "fp32", r);
-    assert_int_equal(fclose(out), 0);
+    char *text = hb_test_capture_close(&capture);
     return text;
 }
 
@@ -382,12 +381,10 @@ static void test_csv_write_error(void **state)
 
 static char *field_text(const char *text)
 {
-    char *out = NULL;
-    size_t size = 0;
-    FILE *stream = open_memstream(&out, &size);
-    assert_non_null(stream);
+    hb_test_capture capture;
+    FILE *stream = hb_test_capture_open(&capture);
     hb_csv_write_field(stream, text);
-    fclose(stream);
+    char *out = hb_test_capture_close(&capture);
     return out;
 }
 
@@ -418,12 +415,10 @@ static void test_csv_write_field_quoting(void **state)
 
 static char *report_text(const hb_config_result *r)
 {
-    char *out = NULL;
-    size_t size = 0;
-    FILE *stream = open_memstream(&out, &size);
-    assert_non_null(stream);
+    hb_test_capture capture;
+    FILE *stream = hb_test_capture_open(&capture);
     hb_report_config(stream, r);
-    fclose(stream);
+    char *out = hb_test_capture_close(&capture);
     return out;
 }
 
@@ -528,19 +523,14 @@ static void test_report_table_unsupported(void **state)
 static void test_csv_header_is_stable(void **state)
 {
     (void)state;
-    char *text = NULL;
-    size_t size = 0;
-    FILE *out = open_memstream(&text, &size);
-    assert_non_null(out);
+    hb_test_capture capture;
+    FILE *out = hb_test_capture_open(&capture);
     hb_csv_write_header(out);
-    assert_int_equal(fclose(out), 0);
-    FILE *fixture = fopen("tests/data/summary_header.csv", "r");
-    assert_non_null(fixture);
-    char expected[8192];
-    size_t n = fread(expected, 1, sizeof expected - 1, fixture);
-    fclose(fixture);
-    expected[n] = '\0';
+    char *text = hb_test_capture_close(&capture);
+    char *expected = hb_test_read_file("tests/data/summary_header.csv");
+    assert_non_null(expected);
     assert_string_equal(text, expected);
+    free(expected);
     free(text);
 }
 

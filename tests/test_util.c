@@ -4,6 +4,7 @@
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tests/test_registry.h"
 
@@ -22,4 +23,51 @@ void hb_test_make_temp_dir(const char *prefix, char *dir, size_t size)
     const char *base = getenv("TMPDIR");
     snprintf(dir, size, "%s/%s-XXXXXX", base && *base ? base : "/tmp", prefix);
     assert_non_null(mkdtemp(dir));
+}
+
+char *hb_test_read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *text = NULL;
+    size_t size = 0, used = 0;
+    for (;;) {
+        if (used + 4096 + 1 > size) {
+            size = size ? 2 * size : 8192;
+            char *grown = realloc(text, size);
+            assert_non_null(grown);
+            text = grown;
+        }
+        size_t n = fread(text + used, 1, size - used - 1, f);
+        used += n;
+        if (n == 0)
+            break;
+    }
+    fclose(f);
+    text[used] = '\0';
+    return text;
+}
+
+int hb_test_file_contains(const char *path, const char *needle)
+{
+    char *text = hb_test_read_file(path);
+    int found = text && strstr(text, needle) != NULL;
+    free(text);
+    return found;
+}
+
+FILE *hb_test_capture_open(hb_test_capture *capture)
+{
+    capture->text = NULL;
+    capture->size = 0;
+    capture->stream = open_memstream(&capture->text, &capture->size);
+    assert_non_null(capture->stream);
+    return capture->stream;
+}
+
+char *hb_test_capture_close(hb_test_capture *capture)
+{
+    assert_int_equal(fclose(capture->stream), 0);
+    return capture->text;
 }

@@ -3,10 +3,26 @@
 #define HB_TEST_UTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Creates a fresh folder $TMPDIR/<prefix>-<random> (or under /tmp) and writes its path; fails the test otherwise. */
 void hb_test_make_temp_dir(const char *prefix, char *dir, size_t size);
 /* Removes a folder and everything under it. */
 void hb_test_remove_tree(const char *path);
+
+/* A whole file as a NUL-terminated string (free it), NULL if it cannot be read. */
+char *hb_test_read_file(const char *path);
+/* 1 if the file can be read and holds `needle`. */
+int hb_test_file_contains(const char *path, const char *needle);
+
+/* Output captured in memory: open a stream, write to it, close it to get the
+ * text (free it).  Failing to open or close fails the test. */
+typedef struct hb_test_capture {
+    char *text;
+    size_t size;
+    FILE *stream;
+} hb_test_capture;
+FILE *hb_test_capture_open(hb_test_capture *capture);
+char *hb_test_capture_close(hb_test_capture *capture);
 
 #endif

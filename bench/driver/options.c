@@ -271,33 +271,37 @@ static hb_status parse_count(const option_spec *o, const char *text, hb_run_opti
     return HB_OK;
 }
 
+/* A number in the option's range, [low, high] or (low, high] when low_open,
+ * into *out; a usage error calling the value `noun` otherwise. */
+static hb_status parse_range(const option_spec *o, const char *text, int low_open, const char *noun, double *out)
+{
+    if (parse_real(text, o->low, low_open, o->high, out))
+        return HB_OK;
+    char range[64];
+    snprintf(range, sizeof range, low_open ? "(%g, %g]" : "%g..%g", o->low, o->high);
+    return usage_error("--%s expects %s in %s, got '%s'", o->flag, noun, range, text);
+}
+
 static hb_status parse_seconds(const option_spec *o, const char *text, hb_run_options *run)
 {
-    if (!parse_real(text, o->low, 0, o->high, field_of(o, run)))
-        return usage_error("--%s expects seconds in %.0f..%.0f, got '%s'", o->flag, o->low, o->high, text);
-    return HB_OK;
+    return parse_range(o, text, 0, "seconds", field_of(o, run));
 }
 
 static hb_status parse_number(const option_spec *o, const char *text, hb_run_options *run)
 {
-    if (!parse_real(text, o->low, 0, o->high, field_of(o, run)))
-        return usage_error("--%s expects a number in %g..%g, got '%s'", o->flag, o->low, o->high, text);
-    return HB_OK;
+    return parse_range(o, text, 0, "a number", field_of(o, run));
 }
 
 static hb_status parse_positive(const option_spec *o, const char *text, hb_run_options *run)
 {
-    if (!parse_real(text, o->low, 1, o->high, field_of(o, run)))
-        return usage_error("--%s expects a number in (%g, %g], got '%s'", o->flag, o->low, o->high, text);
-    return HB_OK;
+    return parse_range(o, text, 1, "a number", field_of(o, run));
 }
 
 /* Percent on the command line, a fraction in the settings (0.01 = 1 %). */
 static hb_status parse_percent(const option_spec *o, const char *text, hb_run_options *run)
 {
     double percent;
-    if (!parse_real(text, o->low, 1, o->high, &percent))
-        return usage_error("--%s expects a percentage in (%g, %g], got '%s'", o->flag, o->low, o->high, text);
+    HB_TRY(parse_range(o, text, 1, "a percentage", &percent));
     *(double *)field_of(o, run) = percent / 100.0;
     return HB_OK;
 }
@@ -306,8 +310,7 @@ static hb_status parse_percent(const option_spec *o, const char *text, hb_run_op
 static hb_status parse_qps(const option_spec *o, const char *text, hb_run_options *run)
 {
     double qps;
-    if (!parse_real(text, o->low, 1, o->high, &qps))
-        return usage_error("--%s expects calls per second in (%g, %g], got '%s'", o->flag, o->low, o->high, text);
+    HB_TRY(parse_range(o, text, 1, "calls per second", &qps));
     if (1000.0 / qps > 10000.0)
         return usage_error("--%s: a mean gap over 10 s is not a benchmark (got '%s')", o->flag, text);
     *(double *)field_of(o, run) = 1000.0 / qps;

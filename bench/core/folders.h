@@ -1,0 +1,13 @@
+/* Folders made on demand (`mkdir -p`): the results folder, the autotune
+ * cache's folder. */
+#ifndef HB_FOLDERS_H
+#define HB_FOLDERS_H
+
+#include "bench/core/status.h"
+
+/* Creates `path` and every missing folder above it.  HB_ERR_IO with a message
+ * naming `what` ("results folder", ...) and the path when a component cannot
+ * be created, the path is too long, or it exists and is not a folder. */
+hb_status hb_make_folders(const char *path, const char *what);
+
+#endif
