@@ -27,36 +27,25 @@ static json_t *version_string(int encoded, int major_div, int minor_div, int min
 
 static json_t *nvml_clocks(const hb_device_info *d)
 {
-    json_t *clocks = json_object();
-    json_object_set_new(clocks, "source_of_max", json_string("cudaDeviceGetAttribute"));
-    json_object_set_new(clocks, "sm_max_mhz", json_integer(d->max_sm_clock_mhz));
-    json_object_set_new(clocks, "mem_max_mhz", json_integer(d->max_mem_clock_mhz));
-    json_object_set_new(clocks, "nvml_status", json_string(d->nvml_status));
-    if (d->nvml_sm_clock_mhz >= 0) {
-        json_object_set_new(clocks, "nvml_sm_mhz_at_start", json_integer(d->nvml_sm_clock_mhz));
-        json_object_set_new(clocks, "nvml_mem_mhz_at_start", json_integer(d->nvml_mem_clock_mhz));
-        json_object_set_new(clocks, "nvml_sm_max_mhz", json_integer(d->nvml_max_sm_clock_mhz));
-        json_object_set_new(clocks, "nvml_temperature_c_at_start", json_integer(d->nvml_temperature_c));
-    }
+    json_t *clocks = json_pack("{s:s, s:i, s:i, s:s}", "source_of_max", "cudaDeviceGetAttribute", "sm_max_mhz",
+                               d->max_sm_clock_mhz, "mem_max_mhz", d->max_mem_clock_mhz, "nvml_status", d->nvml_status);
+    if (clocks && d->nvml_sm_clock_mhz >= 0) /* readings only where NVML gave them */
+        json_object_update_new(clocks, json_pack("{s:i, s:i, s:i, s:i}", "nvml_sm_mhz_at_start", d->nvml_sm_clock_mhz,
+                                             "nvml_mem_mhz_at_start", d->nvml_mem_clock_mhz, "nvml_sm_max_mhz",
+                                             d->nvml_max_sm_clock_mhz, "nvml_temperature_c_at_start",
+                                             d->nvml_temperature_c));
     return clocks;
 }
 
 static json_t *gpu_object(const hb_device_info *d)
 {
-    json_t *gpu = json_object();
     char sm[16];
     snprintf(sm, sizeof sm, "sm_%d", d->sm);
-    json_object_set_new(gpu, "ordinal", json_integer(d->ordinal));
-    json_object_set_new(gpu, "name", json_string(d->name));
-    json_object_set_new(gpu, "uuid", json_string(d->uuid));
-    json_object_set_new(gpu, "pci_bus_id", json_string(d->pci_bus_id));
-    json_object_set_new(gpu, "architecture", json_string(sm));
-    json_object_set_new(gpu, "sm_count", json_integer(d->sm_count));
-    json_object_set_new(gpu, "l2_bytes", json_integer((json_int_t)d->l2_bytes));
-    json_object_set_new(gpu, "global_memory_bytes", json_integer((json_int_t)d->global_mem_bytes));
-    json_object_set_new(gpu, "shared_memory_per_block_optin_bytes", json_integer((json_int_t)d->smem_per_block_optin));
-    json_object_set_new(gpu, "clocks", nvml_clocks(d));
-    return gpu;
+    return json_pack("{s:i, s:s, s:s, s:s, s:s, s:i, s:I, s:I, s:I, s:o}", "ordinal", d->ordinal, "name", d->name,
+                     "uuid", d->uuid, "pci_bus_id", d->pci_bus_id, "architecture", sm, "sm_count", d->sm_count,
+                     "l2_bytes", (json_int_t)d->l2_bytes, "global_memory_bytes", (json_int_t)d->global_mem_bytes,
+                     "shared_memory_per_block_optin_bytes", (json_int_t)d->smem_per_block_optin, "clocks",
+                     nvml_clocks(d));
 }
 
 static json_t *software_object(const hb_device_info *d)
