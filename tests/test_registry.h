@@ -34,6 +34,7 @@ hb_test_list hb_autotune_cache_tests(void);
 hb_test_list hb_telemetry_tests(void);
 hb_test_list hb_raw_samples_tests(void);
 hb_test_list hb_measure_option_tests(void);
+hb_test_list hb_stop_criterion_tests(void);
 hb_test_list hb_gpu_timing_tests(void);
 
 /* GPU tests call this instead of skip() so the closing line can count skips. */
