@@ -104,6 +104,13 @@ test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/cuda-free-check candida
 	tests/plot_smoke.sh
 	HB_BUILD=$(BUILD) HB_BENCH=$(BUILD)/hgemm-bench $(BUILD)/hgemm-tests
 
+# scripts/bench_target_ci.sh: --target-ci's costs on this CPU; never run by
+# `make test`.  The criterion and what it uses are CUDA-free.
+TARGET_CI_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(addprefix bench/measure/,stop_criterion.c time_criterion.c \
+                 target_ci_criterion.c ci_worker.c))
+$(BUILD)/bench-target-ci: $(BUILD)/obj/scripts/bench_target_ci.o $(TARGET_CI_OBJ) $(CUDA_FREE_OBJ)
+	$(CC) -o $@ $^ -l:libjansson.a -lm -lpthread
+
 # --- the main job on the built-in sample candidate ----------------------------
 DEMO_ARGS ?= --mnk 64,64,64 --mnk 1024,1024,1024 --mnk 4096,4096,4096
 demo: all

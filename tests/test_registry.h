@@ -36,6 +36,7 @@ hb_test_list hb_raw_samples_tests(void);
 hb_test_list hb_measure_option_tests(void);
 hb_test_list hb_option_table_tests(void);
 hb_test_list hb_docs_tests(void);
+hb_test_list hb_stop_criterion_tests(void);
 hb_test_list hb_gpu_timing_tests(void);
 
 /* GPU tests call this instead of skip() so the closing line can count skips. */

@@ -527,28 +527,35 @@ static void test_bootstrap_coverage_ar1(void **state)
     free(cand);
 }
 
-/* --target-ci's cheap check gives the very half-width the summary reports. */
-static void test_ci_halfwidth_matches_summary(void **state)
+/* --target-ci's worker computes the CI from stored log ratios alone
+ * (hb_speedup_from_log_ratios on hb_log_ratio values): it must give the very
+ * half-width the summary reports for the same rounds and seed. */
+static void test_ci_from_log_ratios_matches_summary(void **state)
 {
     (void)state;
     hb_rng rng;
     hb_rng_seed(&rng, 5);
     enum { N = 3000 };
-    static double base[N], cand[N];
+    static double base[N], cand[N], log_ratio[N];
     for (size_t i = 0; i < N; i++) {
         base[i] = 10 + hb_rng_uniform(&rng);
         cand[i] = 10 + hb_rng_uniform(&rng) + (i % 50 == 0 ? 5 : 0);
+        log_ratio[i] = hb_log_ratio(base[i], cand[i]);
     }
-    hb_speedup_summary s;
-    double halfwidth = -1;
+    hb_speedup_summary s, from_logs;
+    memset(&from_logs, 0, sizeof from_logs);
     assert_int_equal(hb_summarize_speedup(base, cand, N, 77, &s), HB_OK);
-    assert_int_equal(hb_speedup_ci_halfwidth(base, cand, N, 77, &halfwidth), HB_OK);
-    assert_true(halfwidth > 0);
-    assert_true(halfwidth == s.ci95_halfwidth);
-    assert_int_equal(hb_speedup_ci_halfwidth(base, cand, 1, 77, &halfwidth), HB_OK);
-    assert_true(isinf(halfwidth)); /* one round: no interval, so no target is ever met */
+    assert_int_equal(hb_speedup_from_log_ratios(log_ratio, N, 77, &from_logs), HB_OK);
+    assert_true(from_logs.ci95_halfwidth > 0);
+    assert_true(from_logs.ci95_halfwidth == s.ci95_halfwidth);
+    assert_true(from_logs.ci95_low == s.ci95_low && from_logs.ci95_high == s.ci95_high);
+    assert_true(from_logs.geomean == s.geomean && from_logs.log_stdev == s.log_stdev);
+    assert_int_equal(from_logs.bootstrap_block, s.bootstrap_block);
+    assert_int_equal(hb_speedup_from_log_ratios(log_ratio, 1, 77, &from_logs), HB_OK);
+    assert_true(isinf(from_logs.ci95_halfwidth)); /* one round: no interval, so no target is ever met */
+    assert_int_equal(hb_speedup_from_log_ratios(log_ratio, 0, 77, &from_logs), HB_ERR_INTERNAL);
     cand[7] = 0;
-    assert_int_equal(hb_speedup_ci_halfwidth(base, cand, N, 77, &halfwidth), HB_ERR_INTERNAL);
+    assert_int_equal(hb_summarize_speedup(base, cand, N, 77, &s), HB_ERR_INTERNAL);
 }
 
 static const struct CMUnitTest stats_tests[] = {
@@ -567,7 +574,7 @@ static const struct CMUnitTest stats_tests[] = {
     cmocka_unit_test(test_bootstrap_reproducible),
     cmocka_unit_test(test_bootstrap_coverage_iid),
     cmocka_unit_test(test_bootstrap_coverage_ar1),
-    cmocka_unit_test(test_ci_halfwidth_matches_summary),
+    cmocka_unit_test(test_ci_from_log_ratios_matches_summary),
 };
 
 hb_test_list hb_stats_tests(void) { return HB_TEST_LIST(stats_tests); }

@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static char last_error[1024];
+/* Each thread's own: --target-ci's worker thread may fail (out of memory)
+ * while the timing thread does, and neither may garble the other's reason. */
+static _Thread_local char last_error[1024];
 static int quiet_mode;
 
 hb_status hb_fail_at(const char *file, int line, hb_status status, const char *fmt, ...)

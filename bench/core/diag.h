@@ -19,7 +19,8 @@ hb_status hb_fail_at(const char *file, int line, hb_status status, const char *f
     HB_PRINTF(4, 5);
 void hb_warn(const char *fmt, ...) HB_PRINTF(1, 2);
 
-/* The last error message, kept so a result row can carry its reason. */
+/* The last error message of the calling thread, kept so a result row can
+ * carry its reason. */
 const char *hb_last_error(void);
 
 /* Tests silence stderr output of expected failures with this. */

@@ -20,6 +20,12 @@ hb_status hb_sample_vec_push(hb_sample_vec *vec, double value)
 
 void hb_sample_vec_clear(hb_sample_vec *vec) { vec->len = 0; }
 
+void hb_sample_vec_truncate(hb_sample_vec *vec, size_t len)
+{
+    if (len < vec->len)
+        vec->len = len;
+}
+
 void hb_sample_vec_free(hb_sample_vec *vec)
 {
     free(vec->data);

@@ -277,25 +277,22 @@ static hb_status paired_log_ratios(const double *t_base, const double *t_cand, s
             free(log_ratio);
             return hb_fail(HB_ERR_INTERNAL, "non-positive time in round %zu", i);
         }
-        log_ratio[i] = log(t_base[i] / t_cand[i]);
+        log_ratio[i] = hb_log_ratio(t_base[i], t_cand[i]);
     }
     *out = log_ratio;
     return HB_OK;
 }
 
-hb_status hb_speedup_ci_halfwidth(const double *t_base, const double *t_cand, size_t n, uint64_t bootstrap_seed,
-                                  double *halfwidth)
+hb_status hb_speedup_from_log_ratios(const double *log_ratio, size_t n, uint64_t bootstrap_seed,
+                                     hb_speedup_summary *out)
 {
-    double *log_ratio;
-    HB_TRY(paired_log_ratios(t_base, t_cand, n, &log_ratio));
-    hb_speedup_summary ci;
-    memset(&ci, 0, sizeof ci);
-    double mean_log, unused_stdev;
-    mean_and_stdev(log_ratio, n, &mean_log, &unused_stdev);
-    hb_status status = speedup_ci(log_ratio, n, mean_log, bootstrap_seed, &ci);
-    free(log_ratio);
-    *halfwidth = ci.ci95_halfwidth;
-    return status;
+    if (n == 0)
+        return hb_fail(HB_ERR_INTERNAL, "no paired samples to summarize");
+    double mean_log;
+    mean_and_stdev(log_ratio, n, &mean_log, &out->log_stdev);
+    out->n = n;
+    out->geomean = exp(mean_log) - 1.0;
+    return speedup_ci(log_ratio, n, mean_log, bootstrap_seed, out);
 }
 
 hb_status hb_summarize_speedup(const double *t_base, const double *t_cand, size_t n, uint64_t bootstrap_seed,
@@ -304,30 +301,20 @@ hb_status hb_summarize_speedup(const double *t_base, const double *t_cand, size_
     memset(out, 0, sizeof *out);
     double *log_ratio;
     HB_TRY(paired_log_ratios(t_base, t_cand, n, &log_ratio));
+    hb_status status = hb_speedup_from_log_ratios(log_ratio, n, bootstrap_seed, out);
+    free(log_ratio);
+    HB_TRY(status);
     double *speedup = malloc(n * sizeof *speedup);
-    if (!speedup) {
-        free(log_ratio);
+    if (!speedup)
         return hb_fail(HB_ERR_INTERNAL, "out of host memory for %zu paired samples", n);
-    }
     double sum_base = 0, sum_cand = 0;
     for (size_t i = 0; i < n; i++) {
         speedup[i] = t_base[i] / t_cand[i] - 1.0;
         sum_base += t_base[i];
         sum_cand += t_cand[i];
     }
-    double mean_log, mean_speedup, sd_speedup;
-    mean_and_stdev(log_ratio, n, &mean_log, &out->log_stdev);
-    mean_and_stdev(speedup, n, &mean_speedup, &sd_speedup);
-    hb_status status = speedup_ci(log_ratio, n, mean_log, bootstrap_seed, out);
-    free(log_ratio);
-    if (status != HB_OK) {
-        free(speedup);
-        return status;
-    }
-
-    out->n = n;
-    out->geomean = exp(mean_log) - 1.0;
-    out->paper = mean_speedup;
+    double sd_speedup;
+    mean_and_stdev(speedup, n, &out->paper, &sd_speedup);
     out->ratio_of_means = sum_base / sum_cand - 1.0;
 
     qsort(speedup, n, sizeof *speedup, compare_doubles);

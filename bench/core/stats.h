@@ -33,6 +33,7 @@
 #ifndef HB_STATS_H
 #define HB_STATS_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -75,11 +76,19 @@ hb_status hb_summarize_times(const double *times, size_t n, hb_time_summary *out
 hb_status hb_summarize_speedup(const double *t_base, const double *t_cand, size_t n, uint64_t bootstrap_seed,
                                hb_speedup_summary *out);
 
-/* Only the CI's half-width of hb_summarize_speedup (the same value for the
- * same seed), without its quantiles and sorts: what --target-ci checks
- * every second while the window runs. */
-hb_status hb_speedup_ci_halfwidth(const double *t_base, const double *t_cand, size_t n, uint64_t bootstrap_seed,
-                                  double *halfwidth);
+/* x_r = log(t_base / t_cand), one round's log ratio: the headline and its CI
+ * are statistics of these.  One inline definition, so the summary and
+ * --target-ci's per-round store (bench/measure/target_ci_criterion.c) get the
+ * same bits from the same two times. */
+static inline double hb_log_ratio(double t_base, double t_cand) { return log(t_base / t_cand); }
+
+/* Everything of hb_summarize_speedup that depends on the log ratios alone:
+ * n, geomean, log_stdev and the CI (ci95_low, ci95_high, ci95_halfwidth,
+ * bootstrap_block, bootstrap_resamples); the other fields are left as they
+ * are.  hb_summarize_speedup calls it, and so does --target-ci's worker: the
+ * same log ratios and seed give the same half-width, bit for bit.  n > 0. */
+hb_status hb_speedup_from_log_ratios(const double *log_ratio, size_t n, uint64_t bootstrap_seed,
+                                     hb_speedup_summary *out);
 
 /* The bootstrap behind the headline's CI, on the scale of x: 95 % percentile
  * interval [*low, *high] of mean(x) from HB_BOOTSTRAP_RESAMPLES circular

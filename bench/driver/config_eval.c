@@ -7,6 +7,7 @@
 #include "bench/candidate/candidate_set.h"
 #include "bench/candidate/cubin_candidate.h"
 #include "bench/core/clock.h"
+#include "bench/core/diag.h"
 #include "bench/core/heartbeat.h"
 #include "bench/driver/isolate.h"
 #include "bench/gpu/cuda_check.h"
@@ -33,6 +34,7 @@ typedef struct config_state {
     size_t count;
     hb_problem problem;
     hb_rng rng;
+    uint64_t bootstrap_seed; /* the summary's CIs (participant i: + i), and --target-ci's */
     hb_rng search_rng;      /* the autotune searches' inputs and orders */
     hb_input_policy inputs; /* --l2: untimed work around the timed calls */
     hb_progress progress;
@@ -45,6 +47,15 @@ uint64_t hb_config_seed(uint64_t run_seed, size_t index)
 {
     hb_rng rng;
     hb_rng_seed(&rng, run_seed ^ (0x9e3779b97f4a7c15ULL * (uint64_t)(index + 1)));
+    return hb_rng_next(&rng);
+}
+
+uint64_t hb_bootstrap_seed(uint64_t config_seed)
+{
+    /* An arbitrary constant: the configuration's generator is seeded with
+     * config_seed itself, and this stream must not repeat its draws. */
+    hb_rng rng;
+    hb_rng_seed(&rng, config_seed ^ 0xb0075eedc1c1c1c1ULL);
     return hb_rng_next(&rng);
 }
 
@@ -84,6 +95,22 @@ static hb_status summarize(hb_config_result *r, hb_participant_samples *samples,
     return HB_OK;
 }
 
+/* --target-ci: the widest half-width of the baselines' summaries.  When the
+ * criterion ended the window, it decided on these very values (same rounds,
+ * same seeds, same computation); a difference is a harness bug. */
+static void record_final_halfwidth(hb_config_result *r)
+{
+    double widest = 0;
+    for (size_t i = 0; i < r->count; i++)
+        if (!r->participants[i].is_candidate && r->participants[i].speedup_event.ci95_halfwidth > widest)
+            widest = r->participants[i].speedup_event.ci95_halfwidth;
+    hb_window_report *w = &r->window;
+    w->final_halfwidth = widest;
+    if (!strcmp(w->stopped_by, "target-ci") && w->decision_halfwidth != widest)
+        hb_warn("--target-ci decided on a widest CI half-width of %.9g, the summary reports %.9g: a harness bug, "
+                "please report it with this run's env.json", w->decision_halfwidth, widest);
+}
+
 /* Spot check, before a chosen timed round: NaN-fill the candidate's output. */
 static hb_status spot_before(void *context)
 {
@@ -114,7 +141,7 @@ static hb_window_options window_options(config_state *s, hb_spot_check *spot)
         .spot = spot,
         .inputs = hb_input_policy_hooks(&s->inputs),
         .pacing = {o->mode == HB_MODE_SERVER, o->gap == HB_GAP_PER_ROUND, o->mean_gap_ms * 1e-3},
-        .stop = {o->target_ci, o->min_time_s < o->time_s ? o->min_time_s : o->time_s},
+        .stop = {o->target_ci, o->min_time_s < o->time_s ? o->min_time_s : o->time_s, s->bootstrap_seed},
         .keep_detail = o->raw,
         .telemetry_uuid = s->device.uuid,
     };
@@ -182,7 +209,9 @@ static hb_status check_and_measure(config_state *s)
         status = hb_battery_after_timing(s->parts, s->count, CANDIDATE, &s->problem, &s->rng, s->timer.stream,
                                          &r->battery, &s->failure);
     if (status == HB_OK)
-        status = summarize(r, samples, hb_rng_next(&s->rng));
+        status = summarize(r, samples, s->bootstrap_seed);
+    if (status == HB_OK && s->options->target_ci > 0)
+        record_final_halfwidth(r);
     for (size_t i = 0; i < s->count; i++)
         hb_participant_samples_free(&samples[i]);
     return status;
@@ -325,6 +354,7 @@ hb_status hb_evaluate_config(const hb_run_options *options, size_t index, hb_con
     s->result = out;
     hb_config_result_init(out, &options->configs[index]);
     hb_rng_seed(&s->rng, hb_config_seed(options->seed, index));
+    s->bootstrap_seed = hb_bootstrap_seed(hb_config_seed(options->seed, index));
     hb_progress_init(&s->progress, options->progress);
     hb_progress_set_label(&s->progress, index, options->n_configs, out->mnk.m, out->mnk.n, out->mnk.k);
     const double start = hb_now_s();

@@ -14,6 +14,13 @@
  * run's seed and the index, so a child reproduces it alone. */
 uint64_t hb_config_seed(uint64_t run_seed, size_t index);
 
+/* Seed of the summary's bootstrap CIs (participant i's is this + i), from
+ * the configuration's seed alone.  Not a draw from the configuration's
+ * generator: it is known before the timed window, where --target-ci's
+ * criterion bootstraps with it, and the draws after the window (the check on
+ * fresh inputs) stay what they were. */
+uint64_t hb_bootstrap_seed(uint64_t config_seed);
+
 hb_status hb_evaluate_config(const hb_run_options *options, size_t index, hb_config_result *out);
 
 

@@ -1,9 +1,8 @@
-#define _POSIX_C_SOURCE 200809L /* pthread_condattr_setclock, pthread_sigmask */
+#define _POSIX_C_SOURCE 200809L /* pthread_condattr_setclock */
 #include "bench/gpu/telemetry.h"
 
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 
 #include "bench/core/clock.h"
 #include "bench/core/diag.h"
+#include "bench/core/helper_thread.h"
 
 /* --- reading one sample ------------------------------------------------- */
 
@@ -182,23 +182,6 @@ static void destroy_sync(hb_telemetry *t)
         hb_warn("telemetry: pthread_mutex_destroy: %s", strerror(err));
 }
 
-/* The thread blocks every signal, so process-directed ones (SIGINT, SIGTERM
- * from the isolating parent) reach the main thread and its handlers. */
-static int spawn(hb_telemetry *t)
-{
-    sigset_t all, previous;
-    if (sigfillset(&all) != 0)
-        return errno;
-    int err = pthread_sigmask(SIG_SETMASK, &all, &previous);
-    if (err)
-        return err;
-    err = pthread_create(&t->thread, NULL, sampler_main, t);
-    int restore_err = pthread_sigmask(SIG_SETMASK, &previous, NULL);
-    if (!err && restore_err) /* the thread runs; the caller's mask is what failed */
-        hb_warn("telemetry: restoring the signal mask: %s", strerror(restore_err));
-    return err;
-}
-
 static hb_status launch(hb_telemetry *t, hb_telemetry_read_fn read, void *context, int sm_device_max_mhz,
                         double period_s)
 {
@@ -210,7 +193,7 @@ static hb_status launch(hb_telemetry *t, hb_telemetry_read_fn read, void *contex
     t->start_s = hb_now_s();
     int err = record(t); /* the first sample at once: a window shorter than a period still gets two */
     if (!err)
-        err = spawn(t);
+        err = hb_helper_thread_create(&t->thread, sampler_main, t);
     if (err) {
         destroy_sync(t);
         free(t->samples);

@@ -11,7 +11,8 @@
 #include "bench/core/diag.h"
 #include "bench/core/heartbeat.h"
 #include "bench/core/shuffle.h"
-#include "bench/core/stats.h"
+#include "bench/measure/stop_criterion.h"
+#include "bench/measure/time_criterion.h"
 
 /* One window's state: what every helper below reads or updates. */
 typedef struct window {
@@ -24,10 +25,17 @@ typedef struct window {
     const hb_window_options *options;
     hb_participant_samples *samples; /* NULL in the warm-up */
     double start_s;            /* window start, hb_now_s() */
-    size_t rounds;
-    size_t gaps;
-    double gap_total_s;
+    hb_window_progress now;    /* rounds, gaps so far; elapsed_s as of the last poll */
+    double round_ms[HB_MAX_PARTICIPANTS]; /* this round's event times by participant: what the criteria see */
 } window;
+
+/* One window's settings beside its criteria. */
+typedef struct phase {
+    const char *name;        /* in the progress line */
+    double length_s;         /* for the progress line */
+    hb_spot_check *spot;     /* NULL: none */
+    double spot_probability; /* of a round being spot-checked */
+} phase;
 
 /* Sleeps `seconds` in slices of at most 0.5 s, with a heartbeat between
  * slices so a long gap is not mistaken for a hang. */
@@ -51,8 +59,8 @@ static double idle_gap(window *w)
     double before = hb_now_s();
     sleep_seconds(gap);
     double slept = hb_now_s() - before;
-    w->gaps++;
-    w->gap_total_s += slept;
+    w->now.gaps++;
+    w->now.gap_total_s += slept;
     return slept;
 }
 
@@ -80,6 +88,7 @@ static hb_status time_call(window *w, size_t i, size_t slot, double gap_s)
     double start_s = hb_now_s() - w->start_s;
     double event_ms, wall_ms;
     HB_TRY(hb_time_one_call(w->timer, w->participants[i], &w->ios[i], &event_ms, &wall_ms));
+    w->round_ms[i] = event_ms;
     return w->samples ? record_sample(w, i, slot, start_s, gap_s, event_ms, wall_ms) : HB_OK;
 }
 
@@ -122,64 +131,27 @@ static hb_status round_of(window *w, hb_spot_check *spot, double spot_probabilit
     return play_round(w);
 }
 
-/* The largest CI half-width of the headline over the baselines so far. */
-static hb_status widest_halfwidth(const window *w, double *widest)
-{
-    size_t cand = 0;
-    while (cand < w->count && !w->participants[cand]->is_candidate)
-        cand++;
-    *widest = 0;
-    for (size_t i = 0; i < w->count && cand < w->count; i++) {
-        if (i == cand)
-            continue;
-        double halfwidth;
-        HB_TRY(hb_speedup_ci_halfwidth(w->samples[i].event_ms.data, w->samples[cand].event_ms.data,
-                                       w->samples[i].event_ms.len, 0x5eed + w->rounds, &halfwidth));
-        if (halfwidth > *widest)
-            *widest = halfwidth;
-    }
-    return HB_OK;
-}
-
-/* --target-ci: 1 when the rule ends the window now. */
-static hb_status target_met(window *w, double elapsed, double *next_check, hb_window_report *report, int *met)
-{
-    const hb_stop_rule *rule = &w->options->stop;
-    *met = 0;
-    if (!w->samples || rule->halfwidth <= 0 || w->rounds < HB_TARGET_CI_MIN_ROUNDS || elapsed < rule->min_time_s ||
-        elapsed < *next_check)
-        return HB_OK;
-    *next_check = elapsed + HB_TARGET_CI_EVERY_S;
-    HB_TRY(widest_halfwidth(w, &report->final_halfwidth));
-    *met = report->final_halfwidth < rule->halfwidth;
-    return HB_OK;
-}
-
-/* Runs rounds for window_s seconds (and min_rounds), or until --target-ci is met. */
-static hb_status run_window(window *w, double window_s, size_t min_rounds, const char *phase, hb_progress *progress,
-                            hb_spot_check *spot, double spot_probability, hb_window_report *report)
+/* Plays rounds until a criterion of `stop` ends the window; *decision says
+ * at which round the window stands for the results. */
+static hb_status run_window(window *w, hb_stop_criteria *stop, const phase *ph, hb_progress *progress,
+                            hb_stop_decision *decision)
 {
     w->start_s = hb_now_s();
-    double next_check = 0;
-    snprintf(report->stopped_by, sizeof report->stopped_by, "time");
     for (;;) {
-        double elapsed = hb_now_s() - w->start_s;
-        int met;
-        HB_TRY(target_met(w, elapsed, &next_check, report, &met));
-        if (met) {
-            snprintf(report->stopped_by, sizeof report->stopped_by, "target-ci");
+        w->now.elapsed_s = hb_now_s() - w->start_s;
+        HB_TRY(hb_stop_criteria_poll(stop, &w->now, decision));
+        if (decision->finished)
             break;
-        }
-        if (elapsed >= window_s && w->rounds >= min_rounds)
-            break;
-        hb_progress_update(progress, phase, elapsed, window_s, w->rounds);
+        hb_progress_update(progress, ph->name, w->now.elapsed_s, ph->length_s, w->now.rounds);
         hb_heartbeat();
-        HB_TRY(round_of(w, spot, spot_probability));
-        w->rounds++;
+        HB_TRY(round_of(w, ph->spot, ph->spot_probability));
+        w->now.rounds++;
+        HB_TRY(hb_stop_criteria_add_round(stop, w->round_ms, w->count));
     }
-    /* A window cut short of its rounds still guarantees one spot check. */
-    if (spot && spot->max_checks > 0 && spot->done == 0)
-        HB_TRY(checked_round(w, spot));
+    /* A window cut short of its rounds still guarantees one spot check.  Its
+     * round comes after the decision's, so the window does not keep it. */
+    if (ph->spot && ph->spot->max_checks > 0 && ph->spot->done == 0)
+        HB_TRY(checked_round(w, ph->spot));
     return HB_OK;
 }
 
@@ -194,19 +166,69 @@ static double spot_probability(const hb_window_options *options, double round_s)
     return p > 1 ? 1 : p;
 }
 
-static void finish_report(const window *w, double timed_s, hb_window_report *report)
+/* The window as the decision has it: the samples of its first at.rounds
+ * rounds only (--target-ci decides on an earlier round than the last), and
+ * the counts of that round. */
+static void keep_decided_rounds(window *w, const hb_stop_decision *d, hb_window_report *report)
 {
-    const hb_window_options *o = w->options;
-    report->timed_rounds = w->rounds;
-    report->timed_s = timed_s;
-    report->gaps = w->gaps;
-    report->gap_mean_ms = w->gaps ? w->gap_total_s / (double)w->gaps * 1e3 : 0;
-    report->gap_fraction = timed_s > 0 ? w->gap_total_s / timed_s : 0;
-    report->achieved_rate_per_s = timed_s > 0 ? (double)w->gaps / timed_s : 0;
-    if (o->stop.halfwidth > 0 && strcmp(report->stopped_by, "target-ci") != 0)
-        snprintf(report->stopped_by, sizeof report->stopped_by, "time-cap");
+    const hb_window_progress *at = &d->at;
+    for (size_t i = 0; i < w->count; i++)
+        hb_participant_samples_truncate(&w->samples[i], at->rounds);
+    snprintf(report->stopped_by, sizeof report->stopped_by, "%s", d->by);
+    report->decision_halfwidth = d->halfwidth;
+    report->timed_rounds = at->rounds;
+    report->timed_s = at->elapsed_s;
+    report->gaps = at->gaps;
+    report->gap_mean_ms = at->gaps ? at->gap_total_s / (double)at->gaps * 1e3 : 0;
+    report->gap_fraction = at->elapsed_s > 0 ? at->gap_total_s / at->elapsed_s : 0;
+    report->achieved_rate_per_s = at->elapsed_s > 0 ? (double)at->gaps / at->elapsed_s : 0;
 }
 
+/* Adds the time criterion: `length_s` and `min_rounds`. */
+static hb_status push_time(hb_stop_criteria *stop, double length_s, size_t min_rounds, int caps_target)
+{
+    hb_stop_criterion time;
+    HB_TRY(hb_time_criterion_create(length_s, min_rounds, caps_target, &time));
+    return hb_stop_criteria_push(stop, time);
+}
+
+static hb_status push_target_ci(const window *w, hb_stop_criteria *stop)
+{
+    const hb_stop_rule *rule = &w->options->stop;
+    size_t cand = 0;
+    while (cand < w->count && !w->participants[cand]->is_candidate)
+        cand++;
+    if (cand == w->count)
+        return hb_fail(HB_ERR_INTERNAL, "--target-ci: no candidate among the %zu participants", w->count);
+    hb_target_ci_setup setup = {
+        .halfwidth = rule->halfwidth,
+        .min_time_s = rule->min_time_s,
+        .min_rounds = HB_TARGET_CI_MIN_ROUNDS,
+        .every_s = HB_TARGET_CI_EVERY_S,
+        .bootstrap_seed = rule->bootstrap_seed,
+        .candidate = cand,
+        .count = w->count,
+    };
+    hb_stop_criterion target;
+    HB_TRY(hb_target_ci_criterion_create(&setup, &target));
+    return hb_stop_criteria_push(stop, target);
+}
+
+/* The timed window's criteria: --target-ci first, so a target met at the
+ * same poll as the cap wins, then time (the cap when a target is set). */
+static hb_status timed_criteria(const window *w, hb_stop_criteria *stop)
+{
+    int target = w->options->stop.halfwidth > 0;
+    hb_status status = target ? push_target_ci(w, stop) : HB_OK;
+    if (status == HB_OK)
+        status = push_time(stop, w->options->time_s, HB_MIN_TIMED_ROUNDS, target);
+    if (status != HB_OK)
+        hb_stop_criteria_destroy(stop);
+    return status;
+}
+
+/* Runs the timed window between its criteria's creation and destruction
+ * (which joins --target-ci's worker) and NVML's start and stop. */
 static hb_status timed_window(window *w, hb_progress *progress, double round_s, hb_window_report *report,
                               hb_telemetry_summary *telemetry)
 {
@@ -214,17 +236,35 @@ static hb_status timed_window(window *w, hb_progress *progress, double round_s, 
     hb_telemetry sampler;
     memset(telemetry, 0, sizeof *telemetry);
     snprintf(telemetry->why, sizeof telemetry->why, "not requested");
-    if (o->telemetry_uuid)
-        HB_TRY(hb_telemetry_start(&sampler, o->telemetry_uuid, HB_TELEMETRY_PERIOD_S));
-    double start = hb_now_s();
-    hb_status status = run_window(w, o->time_s, HB_MIN_TIMED_ROUNDS, "timed", progress, o->spot,
-                                  spot_probability(o, round_s), report);
-    double timed_s = hb_now_s() - start;
+    hb_stop_criteria stop = {.count = 0};
+    HB_TRY(timed_criteria(w, &stop));
+    hb_status status = o->telemetry_uuid ? hb_telemetry_start(&sampler, o->telemetry_uuid, HB_TELEMETRY_PERIOD_S)
+                                         : HB_OK;
+    if (status != HB_OK) {
+        hb_stop_criteria_destroy(&stop);
+        return status;
+    }
+    phase timed = {"timed", o->time_s, o->spot, spot_probability(o, round_s)};
+    hb_stop_decision decision;
+    status = run_window(w, &stop, &timed, progress, &decision);
     if (o->telemetry_uuid)
         hb_telemetry_stop(&sampler, telemetry);
-    finish_report(w, timed_s, report);
-    if (status == HB_OK && o->stop.halfwidth > 0 && w->rounds > 1) /* where the rule stood at the end */
-        status = widest_halfwidth(w, &report->final_halfwidth);
+    hb_stop_criteria_destroy(&stop);
+    if (status == HB_OK)
+        keep_decided_rounds(w, &decision, report);
+    return status;
+}
+
+/* At least one warm-up round even with --warmup-s 0: the first call of a
+ * cuBLAS handle or a freshly loaded module pays one-time costs. */
+static hb_status warm_up(window *w, hb_progress *progress)
+{
+    hb_stop_criteria stop = {.count = 0};
+    HB_TRY(push_time(&stop, w->options->warmup_s, 1, 0));
+    phase warm = {"warm-up", w->options->warmup_s, NULL, 0};
+    hb_stop_decision decision;
+    hb_status status = run_window(w, &stop, &warm, progress, &decision);
+    hb_stop_criteria_destroy(&stop);
     return status;
 }
 
@@ -238,20 +278,16 @@ hb_status hb_measure_windows(hb_participant *const *participants, const hb_gemm_
     memset(report, 0, sizeof *report);
     hb_rng gap_rng;
     hb_rng_seed(&gap_rng, hb_rng_next(rng));
-    /* At least one warm-up round even with --warmup-s 0: the first call of
-     * a cuBLAS handle or a freshly loaded module pays one-time costs. */
     window warm = {.participants = participants, .ios = ios, .count = count, .timer = timer, .rng = rng,
                    .gap_rng = &gap_rng, .options = options, .samples = NULL};
-    hb_window_report warm_report = {0};
     double start = hb_now_s();
-    HB_TRY(run_window(&warm, options->warmup_s, 1, "warm-up", progress, NULL, 0, &warm_report));
+    HB_TRY(warm_up(&warm, progress));
     report->warmup_s = hb_now_s() - start;
-    report->warmup_rounds = warm.rounds;
-    double round_s = warm.rounds ? report->warmup_s / (double)warm.rounds : 0;
+    report->warmup_rounds = warm.now.rounds;
+    double round_s = warm.now.rounds ? report->warmup_s / (double)warm.now.rounds : 0;
     window timed = warm;
     timed.samples = samples;
-    timed.rounds = timed.gaps = 0;
-    timed.gap_total_s = 0;
+    timed.now = (hb_window_progress){.rounds = 0};
     HB_TRY(timed_window(&timed, progress, round_s, report, telemetry));
     hb_progress_done(progress);
     return HB_OK;

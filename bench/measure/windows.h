@@ -1,19 +1,24 @@
 /* The warm-up and timed windows of one configuration (protocol section 3).
- * A round times every participant once, in a freshly shuffled order;
- * rounds repeat until the window's length has passed (and, for the timed
- * window, at least HB_MIN_TIMED_ROUNDS rounds have run), or --target-ci is
- * met.  Around the timed calls, untimed: the L2 policy's work (fresh inputs
- * per round, or an L2 flush per call) and, in server mode, an exponential
- * idle gap before every call or round.  NVML is sampled through the timed
- * window. */
+ * A round times every participant once, in a freshly shuffled order; rounds
+ * repeat until a stopping criterion (bench/measure/stop_criterion.h) ends the
+ * window: its length has passed (and, for the timed window, at least
+ * HB_MIN_TIMED_ROUNDS rounds have run), or --target-ci is met at some round
+ * n, and then the samples and the window report are those of the first n
+ * rounds.  Around the timed calls, untimed: the L2 policy's work (fresh
+ * inputs per round, or an L2 flush per call) and, in server mode, an
+ * exponential idle gap before every call or round.  NVML is sampled through
+ * the timed window. */
 #ifndef HB_WINDOWS_H
 #define HB_WINDOWS_H
+
+#include <stdint.h>
 
 #include "bench/candidate/participant.h"
 #include "bench/core/progress.h"
 #include "bench/core/rng.h"
 #include "bench/gpu/telemetry.h"
 #include "bench/measure/sample_timer.h"
+#include "bench/measure/target_ci_criterion.h"
 #include "bench/result/window_report.h"
 #include "bench/result/window_samples.h"
 
@@ -50,15 +55,15 @@ typedef struct hb_pacing {
 } hb_pacing;
 
 /* --target-ci: end the timed window once every baseline's CI half-width of
- * the headline is below `halfwidth`, after `min_time_s` and
- * HB_TARGET_CI_MIN_ROUNDS rounds; the window's length stays the cap. */
+ * the headline is below `halfwidth`, judged after `min_time_s` and
+ * HB_TARGET_CI_MIN_ROUNDS rounds; the window's length stays the cap.  The
+ * criterion (bench/measure/target_ci_criterion.h) bootstraps with the
+ * summary's seed, so the half-widths it decides on are the summary's. */
 typedef struct hb_stop_rule {
-    double halfwidth;  /* fraction, 0.01 = 1 %; 0: off */
+    double halfwidth;        /* fraction, 0.01 = 1 %; 0: off */
     double min_time_s;
+    uint64_t bootstrap_seed; /* the summary's (participant i: + i), known before the window */
 } hb_stop_rule;
-
-#define HB_TARGET_CI_MIN_ROUNDS 100
-#define HB_TARGET_CI_EVERY_S 1.0 /* seconds between two checks of the rule: each costs a bootstrap */
 
 typedef struct hb_window_options {
     double warmup_s;

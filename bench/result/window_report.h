@@ -6,10 +6,13 @@
 #include <stddef.h>
 
 typedef struct hb_window_report {
-    size_t warmup_rounds, timed_rounds;
+    size_t warmup_rounds, timed_rounds; /* timed_rounds: the rounds kept, up to the decision's round */
     double warmup_s, timed_s;   /* wall length of each window, seconds */
     char stopped_by[16];        /* "time", "target-ci" or "time-cap" (--target-ci not met) */
-    double final_halfwidth;     /* with --target-ci: the largest CI half-width at the end (fraction) */
+    double final_halfwidth;     /* with --target-ci: the largest speedup_event.ci95_halfwidth of the baselines'
+                                   summaries, over the rounds kept (fraction; set after the summary) */
+    double decision_halfwidth;  /* stopped by target-ci: the largest half-width the criterion saw at timed_rounds,
+                                   equal to final_halfwidth by construction; else NAN */
     size_t gaps;                /* idle gaps slept in the timed window */
     double gap_mean_ms;         /* their measured mean, milliseconds */
     double gap_fraction;        /* share of the timed window spent in gaps */

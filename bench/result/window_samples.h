@@ -15,6 +15,10 @@ typedef struct hb_participant_samples {
     hb_sample_vec gap_ms;  /* idle gap slept just before this call, milliseconds (0 offline) */
 } hb_participant_samples;
 
+/* Keeps the first `rounds` rounds of every vector (a window decided at an
+ * earlier round than its last). */
+void hb_participant_samples_truncate(hb_participant_samples *samples, size_t rounds);
+
 /* Frees every vector of `samples`. */
 void hb_participant_samples_free(hb_participant_samples *samples);
 

@@ -1,0 +1,15 @@
+/* A helper thread of the harness (telemetry sampling, --target-ci's
+ * bootstrap worker): it blocks every signal, so process-directed ones
+ * (SIGINT, SIGTERM from the isolating parent) reach the main thread and its
+ * handlers, never a thread that does not expect them. */
+#ifndef HB_HELPER_THREAD_H
+#define HB_HELPER_THREAD_H
+
+#include <pthread.h>
+
+/* pthread_create with every signal blocked in the new thread.  Returns 0 or
+ * the errno-style code of the call that failed (the thread then does not
+ * exist). */
+int hb_helper_thread_create(pthread_t *thread, void *(*body)(void *), void *arg);
+
+#endif
