@@ -1,4 +1,4 @@
-/* GPU tests of the timing modes (protocol section 3): an A/A pair measures
+/* GPU tests of the timing modes (docs/methodology.md): an A/A pair measures
  * zero offline; server mode sleeps its gaps outside every time and counts
  * them; each L2 policy runs with its spot checks passing; --target-ci ends
  * a window early or says the cap did; NVML telemetry reaches the results;

@@ -1,5 +1,5 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
-/* Tests of bench/stats.c. Expected values are derived by hand in the comments. */
+/* Tests of bench/core/stats.c. Expected values are derived by hand in the comments. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
-/* Statistics over timing samples and paired speedups (protocol section 3).
+/* Statistics over timing samples and paired speedups (docs/methodology.md,
+ * "Estimators").
  *
  * Per round r the candidate and baseline b each give one time; the paired
  * ratio is q_r = t_b,r / t_cand,r and the paper's per-round speedup is

@@ -148,7 +148,7 @@ static hb_window_options window_options(config_state *s, hb_spot_check *spot)
     return w;
 }
 
-/* --raw: <run>/raw/<index>_<M>x<N>x<K>.bin (bench/raw_samples.h). */
+/* --raw: <run>/raw/<index>_<M>x<N>x<K>.bin (bench/report/raw_samples.h). */
 static hb_status write_raw(config_state *s, const hb_participant_samples *samples)
 {
     const hb_run_options *o = s->options;

@@ -1,5 +1,5 @@
 /* Evaluates one configuration end to end, in the process that calls it
- * (the child of bench/isolate.h in a normal run): opens the GPU, creates
+ * (the child of bench/driver/isolate.h in a normal run): opens the GPU, creates
  * the baselines and loads the candidate, runs the correctness battery,
  * times every participant with spot checks, checks the candidate again on
  * fresh inputs and summarises.  Everything it finds goes into `out`; the

@@ -1,4 +1,5 @@
-/* The warm-up and timed windows of one configuration (protocol section 3).
+/* The warm-up and timed windows of one configuration (docs/methodology.md,
+ * "Rounds and windows").
  * A round times every participant once, in a freshly shuffled order; rounds
  * repeat until a stopping criterion (bench/measure/stop_criterion.h) ends the
  * window: its length has passed (and, for the timed window, at least
@@ -24,7 +25,7 @@
 
 #define HB_MIN_TIMED_ROUNDS 10
 
-/* Spot checks of timed calls (protocol 4.4): in a few randomly chosen
+/* Spot checks of timed calls (docs/methodology.md): in a few randomly chosen
  * timed rounds the candidate's output is NaN-filled before the round and
  * compared after it, both outside the timed calls.  The rounds are drawn
  * with a probability set from the warm-up's round rate, so about
@@ -37,7 +38,7 @@ typedef struct hb_spot_check {
     int done;                           /* spot checks that ran */
 } hb_spot_check;
 
-/* Untimed work around the calls, set by the L2 policy (bench/timing_policy.h). */
+/* Untimed work around the calls, set by the L2 policy (bench/core/timing_policy.h). */
 typedef struct hb_input_hooks {
     /* Before every round (--l2 fresh): new inputs; `timing_inputs` asks for
      * the inputs the spot checks' reference belongs to.  NULL: none. */
@@ -82,6 +83,5 @@ hb_status hb_measure_windows(hb_participant *const *participants, const hb_gemm_
                              hb_progress *progress, hb_participant_samples *samples, hb_window_report *report,
                              hb_telemetry_summary *telemetry);
 
-void hb_participant_samples_free(hb_participant_samples *samples);
 
 #endif
