@@ -1,11 +1,8 @@
-#define _POSIX_C_SOURCE 200809L /* gmtime_r */
-
 #include "baselines/cublaslt_baselines.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "baselines/acc_class_types.h"
 #include "baselines/autotune_cache.h"
@@ -116,14 +113,6 @@ static hb_status try_cache(lt_baseline *b, const hb_autotune_key *key, const cha
     return heuristic_rank(b, &algo, record);
 }
 
-static void utc_now(char *out, size_t size)
-{
-    time_t now = time(NULL);
-    struct tm tm;
-    if (now == (time_t)-1 || !gmtime_r(&now, &tm) || strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
-        snprintf(out, size, "unknown");
-}
-
 /* Saves a fresh choice; a cache that cannot be written costs the next run a
  * search, never this run its result, so it is a warning. */
 static void save_choice(const lt_baseline *b, const hb_autotune_key *key, const char *path,
@@ -137,7 +126,7 @@ static void save_choice(const lt_baseline *b, const hb_autotune_key *key, const 
     entry.median_us = record->search_median_us;
     entry.candidates = record->heuristic_results;
     entry.search_s = record->search_s;
-    utc_now(entry.created, sizeof entry.created);
+    hb_utc_now(entry.created, sizeof entry.created);
     if (hb_autotune_cache_store(path, &entry) != HB_OK)
         hb_warn("the autotune choice for %s M=%ld N=%ld K=%ld was not saved in %s; the next run searches again",
                 key->layout, key->m, key->n, key->k, path);

@@ -1,18 +1,18 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bench/driver/run_loop.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "baselines/autotune_cache.h"
 #include "baselines/cublas_baselines.h"
 #include "baselines/cublaslt_autotune.h"
+#include "bench/core/clock.h"
 #include "bench/core/diag.h"
+#include "bench/core/folders.h"
 #include "bench/core/heartbeat.h"
 #include "bench/core/run_dir.h"
 #include "bench/driver/config_eval.h"
@@ -68,8 +68,7 @@ static hb_status make_raw_dir(run_state *s)
 {
     static char raw_dir[4200];
     snprintf(raw_dir, sizeof raw_dir, "%s/raw", s->run_path);
-    if (mkdir(raw_dir, 0777) != 0 && errno != EEXIST)
-        return hb_fail(HB_ERR_IO, "cannot create %s: %s", raw_dir, strerror(errno));
+    HB_TRY(hb_make_folders(raw_dir, "raw samples folder"));
     s->options->raw_dir = raw_dir;
     return HB_OK;
 }
@@ -89,14 +88,6 @@ static hb_engine_facts engine_facts(const hb_device_info *device)
     return facts;
 }
 
-static void utc_now(char *out, size_t size)
-{
-    time_t now = time(NULL);
-    struct tm utc;
-    gmtime_r(&now, &utc);
-    strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", &utc);
-}
-
 /* env.json, summary.csv, the table on stdout and verdict.json (with a copy at --verdict). */
 static hb_status add_sinks(run_state *s)
 {
@@ -110,7 +101,7 @@ static hb_status open_outputs(run_state *s, const char *command, const char *com
 {
     HB_TRY(hb_run_dir_create(s->options->out_dir, s->options->seed ^ (unsigned long long)getpid(), s->run_id,
                              s->run_path, sizeof s->run_path));
-    utc_now(s->started_utc, sizeof s->started_utc);
+    hb_utc_now(s->started_utc, sizeof s->started_utc);
     s->record = (hb_run_record){
         .command = command,
         .run_id = s->run_id,

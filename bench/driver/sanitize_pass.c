@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench/core/diag.h"
+#include "bench/core/folders.h"
 #include "bench/core/heartbeat.h"
 #include "bench/driver/config_eval.h"
 #include "bench/driver/isolate.h"
@@ -133,8 +133,7 @@ static hb_status prepare_job(const hb_run_options *o, const char *sanitizer, siz
     const hb_mnk *c = &o->configs[index];
     snprintf(job->out, sizeof job->out, "%s/memcheck", run_path);
     snprintf(job->log, sizeof job->log, "%s/memcheck/%ld_%ld_%ld.log", run_path, c->m, c->n, c->k);
-    if (mkdir(job->out, 0777) != 0 && errno != EEXIST)
-        return hb_fail(HB_ERR_IO, "cannot create %s: %s", job->out, strerror(errno));
+    HB_TRY(hb_make_folders(job->out, "memcheck folder"));
     return hb_sanitize_command(o, sanitizer, self, index, job->out, job->log, &job->argv);
 }
 
