@@ -89,7 +89,14 @@ $(BUILD)/candidates/%/manifest.json: candidates/%/manifest.json Makefile
 	sed "s|\"@CUBINS@\"|{$${map%, }}|" $< > $@
 
 # --- tests -------------------------------------------------------------------
-$(BUILD)/hgemm-tests: $(TEST_OBJ) $(LIB_OBJ)
+# The mma sample built for both sm_80 and sm_90 whatever CUDA_ARCHS says: the
+# load-error test hands this GPU a cubin of the other architecture.
+ARCH_FIXTURES := $(BUILD)/test-fixtures/hgemm_mma_pipelined.sm_80.cubin $(BUILD)/test-fixtures/hgemm_mma_pipelined.sm_90.cubin
+$(BUILD)/test-fixtures/hgemm_mma_pipelined.sm_%.cubin: candidates/sample_mma/hgemm_mma_pipelined.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -Werror all-warnings -cubin -gencode arch=compute_$*,code=sm_$* -o $@ $<
+
+$(BUILD)/hgemm-tests: $(TEST_OBJ) $(LIB_OBJ) | $(ARCH_FIXTURES)
 	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 
 # The CUDA-free layers (docs/architecture.md) link into a program without any

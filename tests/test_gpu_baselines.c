@@ -61,10 +61,10 @@ static void check_class(const char *acc, const char *sample, double bounds[N_SIZ
     const int fp16 = !strcmp(acc, "fp16");
     for (int i = 0; i < N_SIZES; i++) {
         const long m = sizes[i][0];
-        bounds[i] = hb_test_csv_number(csv, "candidate", m, "dev_bound");
+        bounds[i] = hb_test_csv_number(csv, "candidate", m, "paper_dev_bound");
         assert_true(bounds[i] > 0);
         for (int b = 0; b < N_BASELINES; b++) {
-            double deviation = hb_test_csv_number(csv, baselines[b], m, "max_abs_dev");
+            double deviation = hb_test_csv_number(csv, baselines[b], m, "paper_max_abs_dev");
             printf("  %s M,N,K=%ld,%ld,%ld %-22s max|C-ref| %.5g (bound %.5g)\n", acc, m, sizes[i][1], sizes[i][2],
                    baselines[b], deviation, bounds[i]);
             assert_true(deviation <= bounds[i]);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "bench/driver/config_eval.h"
+#include "bench/result/deviation_rule.h"
 #include "tests/test_registry.h"
 #include "verify/problem.h"
 #include "verify/reference_crosscheck.h"
@@ -157,7 +158,72 @@ static void test_config_seed(void **state)
     assert_true(differing >= 16);
 }
 
+/* --- the deviation rule (bench/result/deviation_rule.h) ------------------------------------- */
+
+/* The analytic tolerance is 16 u sqrt(K) rms(ref): at K = 16384 with
+ * N(0,1) inputs (rms = 128) that is 16 * 2^-24 * 128 * 128 = 2^-6. */
+static void test_rule_analytic_tolerance(void **state)
+{
+    (void)state;
+    hb_rule_figures f;
+    hb_rule_judge(HB_ACC_FP32, 16384, 128.0, 0.0, 0.0, 0.1, 0.05, &f);
+    assert_true(f.analytic == 0x1p-6);
+    assert_true(f.tolerance == f.analytic);
+    assert_true(f.excess_pass && f.paper_pass);
+    /* fp16 class: u = 2^-11, 2^13 times wider */
+    hb_rule_judge(HB_ACC_FP16, 16384, 128.0, 0.0, 0.0, 0.1, 0.05, &f);
+    assert_true(f.analytic == 0x1p7);
+}
+
+/* The larger of the two terms sets the tolerance; the candidate passes up
+ * to it and fails above it; the paper's rule is judged on its own figures. */
+static void test_rule_decides_on_the_larger_term(void **state)
+{
+    (void)state;
+    hb_rule_figures f;
+    hb_rule_judge(HB_ACC_FP32, 64, 8.0, 0.01, 0.02, 0.004, 0.0041, &f);
+    assert_true(f.tolerance == 0.02); /* 2 x baseline excess beats 16 * 2^-24 * 8 * 8 */
+    assert_true(f.excess_pass);
+    assert_true(f.ratio == 1.0);
+    assert_false(f.paper_pass); /* 0.0041 > 0.004: the paper's rule alone would reject */
+    assert_true(hb_rule_passes(HB_RULE_ULP_EXCESS, &f));
+    assert_false(hb_rule_passes(HB_RULE_PAPER, &f));
+    hb_rule_judge(HB_ACC_FP32, 64, 8.0, 0.01, 0.0200001, 0.004, 0.001, &f);
+    assert_false(f.excess_pass);
+    assert_true(f.paper_pass);
+    /* NaN fails both */
+    hb_rule_judge(HB_ACC_FP32, 64, 8.0, 0.01, NAN, 0.004, NAN, &f);
+    assert_false(f.excess_pass || f.paper_pass);
+}
+
+static void test_rule_record_keeps_the_worst(void **state)
+{
+    (void)state;
+    hb_deviation_record r;
+    memset(&r, 0, sizeof r);
+    hb_rule_figures f;
+    hb_rule_judge(HB_ACC_FP32, 1024, 32.0, 0.001, 0.001, 0.01, 0.02, &f); /* paper fails */
+    hb_deviation_record_add(&r, &f);
+    hb_rule_judge(HB_ACC_FP32, 1024, 32.0, 0.001, 0.0015, 0.01, 0.005, &f);
+    hb_deviation_record_add(&r, &f);
+    hb_rule_judge(HB_ACC_FP32, 1024, 32.0, 0.001, 0.0005, 0.01, 0.001, &f);
+    hb_deviation_record_add(&r, &f);
+    assert_int_equal(r.checks, 3);
+    assert_int_equal(r.paper_failures, 1);
+    assert_true(r.worst_ratio == 0.0015 / 0.002);
+    assert_true(r.tolerance == 0.002);
+    assert_true(r.paper_worst_ratio == 2.0);
+    hb_deviation_rule rule;
+    assert_true(hb_deviation_rule_parse("paper", &rule) && rule == HB_RULE_PAPER);
+    assert_true(hb_deviation_rule_parse("ulp-excess", &rule) && rule == HB_RULE_ULP_EXCESS);
+    assert_false(hb_deviation_rule_parse("max", &rule));
+    assert_string_equal(hb_deviation_rule_name(HB_RULE_PAPER), "paper");
+}
+
 static const struct CMUnitTest helper_tests[] = {
+    cmocka_unit_test(test_rule_analytic_tolerance),
+    cmocka_unit_test(test_rule_decides_on_the_larger_term),
+    cmocka_unit_test(test_rule_record_keeps_the_worst),
     cmocka_unit_test(test_half_to_double_known_bits),
     cmocka_unit_test(test_half_to_double_all_codes),
     cmocka_unit_test(test_fp32_error_bound),

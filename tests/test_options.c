@@ -29,7 +29,7 @@ static const struct {
     {"no-isolate", NULL},        {"acc", "fp16"},          {"workspace", "1MiB"},    {"autotune-cache", "/tmp/c.tsv"},
     {"retune", NULL},            {"no-autotune-search", NULL}, {"warmup-s", "0.1"}, {"time-s", "1e3"},
     {"mode", "server"},          {"qps", "250"},           {"mean-gap-ms", "0.3"},   {"gap", "per-round"},
-    {"l2", "warm"},              {"target-ci", "1.5"},     {"min-time-s", "0.7"},    {"aa", "cublas-tn"},
+    {"l2", "warm"}, {"deviation-reps", "3"}, {"deviation-rule", "paper"},              {"target-ci", "1.5"},     {"min-time-s", "0.7"},    {"aa", "cublas-tn"},
     {"raw", NULL},               {"vs", "cublaslt-autotune-max"}, {"min-speedup", "-0.25"},
 };
 #define SAMPLE_COUNT (sizeof samples / sizeof samples[0])

@@ -248,7 +248,7 @@ static void test_csv_full_config(void **state)
         assert_string_equal(cell(&t, row, "algorithm"), p->desc.algorithm);
         assert_string_equal(cell(&t, row, "b_layout"), row == 4 ? "col" : "row");
         ASSERT_NUM(&t, row, "workspace_bytes", row == 1 ? 4096 : 0);
-        ASSERT_NUM(&t, row, "max_abs_dev", 0.03125 * (double)row);
+        ASSERT_NUM(&t, row, "paper_max_abs_dev", 0.03125 * (double)row);
         ASSERT_NUM(&t, row, "non_finite", 0);
         ASSERT_NUM(&t, row, "samples", 123);
         /* times are written in microseconds */
@@ -268,12 +268,12 @@ static void test_csv_full_config(void **state)
             ASSERT_NUM(&t, row, "padded_m", 1024);
             ASSERT_NUM(&t, row, "padded_n", 2048);
             ASSERT_NUM(&t, row, "padded_k", 512);
-            ASSERT_NUM(&t, row, "dev_bound", 0.0625);
+            ASSERT_NUM(&t, row, "paper_dev_bound", 0.0625);
             for (const char *const *c = speedup_columns; *c; c++)
                 assert_string_equal(cell(&t, row, *c), "");
         } else {
             assert_string_equal(cell(&t, row, "padded_m"), "");
-            assert_string_equal(cell(&t, row, "dev_bound"), "");
+            assert_string_equal(cell(&t, row, "paper_dev_bound"), "");
             const hb_speedup_summary *s = &p->speedup_event;
             ASSERT_NUM(&t, row, "speedup_geomean", s->geomean);
             ASSERT_NUM(&t, row, "speedup_ci95_low", s->ci95_low);
@@ -317,7 +317,7 @@ static void test_csv_incorrect_with_quoted_reason(void **state)
             assert_string_equal(cell(&t, row, *c), "");
         for (const char *const *c = speedup_columns; *c; c++)
             assert_string_equal(cell(&t, row, *c), "");
-        ASSERT_NUM(&t, row, "max_abs_dev", 0.03125 * (double)row);
+        ASSERT_NUM(&t, row, "paper_max_abs_dev", 0.03125 * (double)row);
     }
     assert_string_equal(cell(&t, 1, "verdict"), "incorrect");
     assert_string_equal(cell(&t, 1, "reason"), reason);
@@ -358,7 +358,7 @@ static void test_csv_unsupported_config(void **state)
         assert_string_equal(cell(&t, 1, *c), "");
     for (const char *const *c = speedup_columns; *c; c++)
         assert_string_equal(cell(&t, 1, *c), "");
-    const char *unchecked[] = {"max_abs_dev", "dev_bound", "non_finite", "padded_m", "padded_n", "padded_k", NULL};
+    const char *unchecked[] = {"paper_max_abs_dev", "paper_dev_bound", "non_finite", "padded_m", "padded_n", "padded_k", NULL};
     for (const char **c = unchecked; *c; c++)
         assert_string_equal(cell(&t, 1, *c), "");
     csv_free(&t);
@@ -643,7 +643,7 @@ static void check_row_cells(const hb_row *row)
     const hb_config_result *r = row->config;
     int candidate = row->participant->is_candidate;
     assert_int_equal(value_of("event_median_us", row).kind, r->measured ? HB_CELL_NUMBER : HB_CELL_EMPTY);
-    assert_int_equal(value_of("max_abs_dev", row).kind, r->checked ? HB_CELL_NUMBER : HB_CELL_EMPTY);
+    assert_int_equal(value_of("paper_max_abs_dev", row).kind, r->checked ? HB_CELL_NUMBER : HB_CELL_EMPTY);
     assert_int_equal(value_of("speedup_geomean", row).kind,
                      r->measured && !candidate ? HB_CELL_NUMBER : HB_CELL_EMPTY);
     assert_int_equal(value_of("exact_binary_reps", row).kind,

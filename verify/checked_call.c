@@ -60,11 +60,15 @@ hb_status hb_check_guards(cudaStream_t stream, hb_check_failure *failure)
     return HB_OK;
 }
 
+hb_status hb_prepare_call(hb_participant *p, const hb_gemm_io *io, cudaStream_t stream)
+{
+    HB_TRY(p->ops->prepare(p, io, stream));
+    return p->ops->poison(p, io, stream);
+}
+
 static hb_status run_and_sync(hb_participant *p, const hb_gemm_io *io, cudaStream_t stream,
                               hb_check_failure *failure)
 {
-    HB_TRY(p->ops->poison(p, io, stream));
-    HB_CUDA_TRY(cudaStreamSynchronize(stream));
     hb_status status = p->ops->launch(p, io, stream);
     cudaError_t err = status == HB_OK ? cudaStreamSynchronize(stream) : cudaSuccess;
     if (status == HB_ERR_CANDIDATE_FAULT || (err != cudaSuccess && p->is_candidate))
@@ -80,6 +84,8 @@ static hb_status run_and_sync(hb_participant *p, const hb_gemm_io *io, cudaStrea
 hb_status hb_checked_call(hb_participant *p, const hb_gemm_io *io, const hb_gemm_io *shared, cudaStream_t stream,
                           hb_check_failure *failure)
 {
+    HB_TRY(hb_prepare_call(p, io, stream));
+    HB_CUDA_TRY(cudaStreamSynchronize(stream));
     if (!p->is_candidate) {
         HB_TRY(run_and_sync(p, io, stream, failure));
         HB_TRY(p->ops->collect(p, io, stream));

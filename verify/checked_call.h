@@ -1,5 +1,5 @@
-/* One participant call under the per-call checks (docs/methodology.md, "Correctness before timing"): its
- * output NaN-filled first; for the candidate, the inputs it can reach are
+/* One participant call under the per-call checks (docs/methodology.md, "Correctness before timing"): the
+ * same untimed preparation as every timed call first (hb_prepare_call); for the candidate, the inputs it can reach are
  * hashed before and after and every guard band is scanned after, before
  * its output is looked at.  The caller then compares the output. */
 #ifndef HB_CHECKED_CALL_H
@@ -7,6 +7,14 @@
 
 #include "bench/candidate/participant.h"
 #include "verify/check_failure.h"
+
+/* The untimed preparation every call of every participant gets, checked or
+ * timed, so that a kernel cannot tell them apart by its buffers
+ * (docs/methodology.md, "Indistinguishable calls"): its inputs re-made
+ * from the shared ones (a padding candidate's padded copies), then every
+ * buffer it writes poisoned (its output with the NaN fill; a candidate's
+ * workspace too).  Enqueued on `stream`; the caller synchronizes. */
+hb_status hb_prepare_call(hb_participant *participant, const hb_gemm_io *io, cudaStream_t stream);
 
 /* `shared` holds the problem's own A, B, B_col (the candidate may see
  * padded copies of them).  HB_OK when the call ran clean;

@@ -1,6 +1,7 @@
-/* The correctness checks' own GPU kernels: the fp32 reference product and
- * the two comparisons of an output with it.  Implemented in CUDA C
- * (reference.cu, deviation.cu, exact_compare.cu), callable from C11; each
+/* The correctness checks' own GPU kernels: the fp32 reference product, the
+ * comparisons of an output with the fp32 and the fp64 reference, and the
+ * helpers of the fp64 reference.  Implemented in CUDA C (reference.cu,
+ * deviation.cu, exact_compare.cu, excess.cu), callable from C11; each
  * returns the CUDA runtime's error code. */
 #ifndef HB_COMPARE_KERNELS_H
 #define HB_COMPARE_KERNELS_H
@@ -39,6 +40,17 @@ typedef struct hb_exact_compare {
  * Synchronous. */
 cudaError_t hb_compare_exact_f16(const uint16_t *c, const float *ref, size_t n, float limit,
                                  hb_exact_compare *out, cudaStream_t stream);
+
+/* Excess of an fp16 output over the fp64 reference (bench/result/battery_record.h):
+ * per element max(0, |c - ref| - ulp16(c) / 2), the largest with its
+ * position, how many are nonzero, NaN/Inf count.  Synchronous; n < 2^32. */
+cudaError_t hb_excess_f16(const uint16_t *c, const double *ref, size_t n, hb_excess *out, cudaStream_t stream);
+
+/* Sum of squares of n doubles (for the reference's root mean square).  Synchronous. */
+cudaError_t hb_sum_squares_f64(const double *x, size_t n, double *out, cudaStream_t stream);
+
+/* dst[i] = (double)src[i] for n fp16 values (exact). */
+cudaError_t hb_widen_f16_f64(const uint16_t *src, double *dst, size_t n, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

@@ -1,35 +1,46 @@
-/* Baseline-bounded deviation (paper 2.3.2; docs/methodology.md, "Correctness before timing"): on random-normal
- * inputs, every participant's output is compared element by element with
- * an fp32 reference; the bound is the largest deviation among the bounding
- * baselines (cuBLAS; cuBLASLt when it joins); the candidate passes if it
- * wrote every element (outputs are NaN-filled before each call), produced
- * no NaN/Inf, and its largest deviation is at most the bound.  Each call
- * runs under the per-call checks of verify/checked_call.h. */
+/* The deviation check (docs/methodology.md, "The deviation rule"): every
+ * participant's output of one call on the same random-normal inputs is
+ * compared element by element with the exact (fp64) and the fp32
+ * reference of those inputs; the bounding baselines' outputs of that very
+ * call set the tolerance; bench/result/deviation_rule.h decides.  Used
+ * before timing (hb_check_deviation, which also makes the calls), and on
+ * the outputs a timed round left (spot checks) and after timing
+ * (hb_judge_outputs). */
 #ifndef HB_DEVIATION_CHECK_H
 #define HB_DEVIATION_CHECK_H
 
 #include "bench/candidate/participant.h"
+#include "bench/core/rng.h"
+#include "bench/result/deviation_rule.h"
 #include "verify/check_failure.h"
 #include "verify/compare_kernels.h"
+#include "verify/problem.h"
 
 typedef struct hb_check_result {
     int passed;
-    double bound;                               /* max |baseline - ref| over bounding baselines */
-    hb_deviation deviation[HB_MAX_PARTICIPANTS]; /* per participant, index as given */
-    hb_check_failure failure;                   /* why the candidate failed */
+    hb_rule_figures figures;                     /* the candidate's, under both rules */
+    hb_deviation deviation[HB_MAX_PARTICIPANTS]; /* per participant vs the fp32 reference (the paper's rule) */
+    hb_excess excess[HB_MAX_PARTICIPANTS];       /* per participant vs the fp64 reference */
+    hb_check_failure failure;                    /* why the candidate failed */
 } hb_check_result;
 
-/* `inputs` holds the shared A, B, B_col; `ref` is scratch for M*N floats.
- * A candidate verdict (incorrect, fault) is in out->failure with passed =
- * 0 and the matching status returned; HB_OK means every call ran. */
-hb_status hb_check_deviation(hb_participant *const *participants, const hb_gemm_io *ios, size_t count,
-                             const hb_gemm_io *inputs, float *ref, cudaStream_t stream, hb_check_result *out);
+typedef struct hb_judge_setup {
+    hb_deviation_rule rule; /* the one that decides */
+    hb_acc_class acc;       /* the run's class: the analytic tolerance's precision */
+    const char *check;      /* the check name a failure records (deviation, spot-check, post-timing) */
+} hb_judge_setup;
 
-/* Compares the candidate's output alone with `ref` against an already
- * known bound (spot checks of timed calls).  HB_ERR_INCORRECT with
- * `failure` filled (check `check`) when it exceeds the bound. */
-hb_status hb_check_against_bound(const hb_participant *candidate, const hb_gemm_io *io, const float *ref,
-                                  double bound, const char *check, cudaStream_t stream, hb_check_failure *failure,
-                                  hb_deviation *out);
+/* Judges the outputs in ios[i].c, each participant's last call on the
+ * problem's current inputs (already collected).  A candidate verdict
+ * (incorrect) is in out->failure with passed = 0 and HB_ERR_INCORRECT
+ * returned; a baseline with NaN/Inf is the harness's error (HB_ERR_CUDA). */
+hb_status hb_judge_outputs(hb_participant *const *participants, const hb_gemm_io *ios, size_t count,
+                           hb_problem *problem, const hb_judge_setup *setup, cudaStream_t stream,
+                           hb_check_result *out);
+
+/* One checked call of every participant on the problem's current inputs,
+ * in an order shuffled with `rng` (as a timed round), then the judgement. */
+hb_status hb_check_deviation(hb_participant *const *participants, size_t count, hb_problem *problem,
+                             const hb_judge_setup *setup, hb_rng *rng, cudaStream_t stream, hb_check_result *out);
 
 #endif

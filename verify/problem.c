@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "bench/gpu/buffer_check.h"
 #include "bench/gpu/cuda_check.h"
 #include "bench/gpu/fill.h"
 #include "bench/gpu/guarded_alloc.h"
@@ -33,6 +34,8 @@ hb_status hb_problem_create(const hb_mnk *mnk, size_t count, uint64_t seed, cuda
     out->inputs.n = mnk->n;
     out->inputs.k = mnk->k;
     hb_status status = allocate(mnk, count, out);
+    if (status == HB_OK)
+        status = hb_reference64_create(mnk->m, mnk->n, mnk->k, stream, &out->ref64);
     if (status != HB_OK) {
         hb_problem_free(out);
         return status;
@@ -66,6 +69,16 @@ static cudaError_t fill_one(uint16_t *dst, long rows, long cols, int col_major, 
     return hb_fill_normal_f16(dst, rows, cols, col_major, seed, stream);
 }
 
+static hb_status hash_inputs(const hb_problem *p, uint64_t hash[3], cudaStream_t stream)
+{
+    const hb_gemm_io *in = &p->inputs;
+    const size_t a_bytes = (size_t)in->m * (size_t)in->k * 2u, b_bytes = (size_t)in->k * (size_t)in->n * 2u;
+    HB_CUDA_TRY(hb_hash_buffer(in->a, a_bytes, &hash[0], stream));
+    HB_CUDA_TRY(hb_hash_buffer(in->b, b_bytes, &hash[1], stream));
+    HB_CUDA_TRY(hb_hash_buffer(in->b_col, b_bytes, &hash[2], stream));
+    return HB_OK;
+}
+
 hb_status hb_problem_fill(hb_problem *p, hb_input_kind kind, uint64_t seed, cudaStream_t stream)
 {
     const hb_gemm_io *in = &p->inputs;
@@ -78,6 +91,18 @@ hb_status hb_problem_fill(hb_problem *p, hb_input_kind kind, uint64_t seed, cuda
     HB_CUDA_TRY(fill_one(b_col, in->k, in->n, 1, kind, seed + 1, density, stream));
     HB_CUDA_TRY(cudaStreamSynchronize(stream));
     p->seed = seed;
+    return hash_inputs(p, p->input_hash, stream);
+}
+
+hb_status hb_problem_inputs_intact(hb_problem *p, cudaStream_t stream, const char **changed)
+{
+    static const char *const names[3] = {"A", "B", "B_col"};
+    uint64_t now[3];
+    HB_TRY(hash_inputs(p, now, stream));
+    *changed = NULL;
+    for (int i = 0; i < 3 && !*changed; i++)
+        if (now[i] != p->input_hash[i])
+            *changed = names[i];
     return HB_OK;
 }
 
@@ -97,5 +122,6 @@ void hb_problem_free(hb_problem *p)
     for (size_t i = 0; i < HB_MAX_PARTICIPANTS; i++)
         hb_guarded_free(p->outputs[i]);
     cudaFree(p->reference);
+    hb_reference64_free(&p->ref64);
     memset(p, 0, sizeof *p);
 }

@@ -1,18 +1,22 @@
 /* The device buffers of one configuration: shared inputs, one output per
- * participant, and the fp32 reference scratch of the check. */
+ * participant, and the two references of the deviation check (fp32 for the
+ * paper's rule, fp64 for the verdict). */
 #ifndef HB_PROBLEM_H
 #define HB_PROBLEM_H
 
 #include "bench/candidate/participant.h"
 #include "bench/core/gemm_types.h"
+#include "verify/reference_f64.h"
 
 typedef struct hb_problem {
     hb_gemm_io inputs;                  /* a, b, b_col; c unused */
     uint16_t *outputs[HB_MAX_PARTICIPANTS];
     hb_gemm_io ios[HB_MAX_PARTICIPANTS]; /* inputs plus participant i's output */
-    float *reference;
+    float *reference;                    /* fp32 reference (the paper's rule) */
+    hb_reference64 ref64;                /* fp64 reference (the verdict) */
     size_t count;
-    uint64_t seed;             /* seed of the last fill: --l2 fresh restores the timing inputs from it */
+    uint64_t seed;             /* seed of the last fill */
+    uint64_t input_hash[3];    /* A, B, B_col fingerprints after the last fill: a later write into them shows */
 } hb_problem;
 
 typedef enum hb_input_kind {
@@ -28,6 +32,10 @@ void hb_problem_free(hb_problem *problem);
 
 /* Refills A, B and B_col in place (same buffers) with fresh values. */
 hb_status hb_problem_fill(hb_problem *problem, hb_input_kind kind, uint64_t seed, cudaStream_t stream);
+
+/* Whether A, B and B_col still hold what the last fill wrote; *changed
+ * names the first that does not ("A", "B", "B_col"), NULL when intact. */
+hb_status hb_problem_inputs_intact(hb_problem *problem, cudaStream_t stream, const char **changed);
 
 /* Every participant's untimed prepare after the inputs changed (a padding
  * candidate copies them), then a synchronize. */

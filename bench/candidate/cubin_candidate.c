@@ -67,8 +67,10 @@ static hb_status candidate_collect(hb_participant *self, const hb_gemm_io *io, c
     return HB_OK;
 }
 
-/* NaN-fills every output the kernel writes: the padded C too, so a kernel
- * that leaves part of it unwritten cannot pass with last call's values. */
+/* NaN-fills every buffer the kernel may write, before every call: the
+ * padded C too, so a kernel that leaves part of it unwritten cannot pass
+ * with last call's values, and the workspace, so nothing a call leaves
+ * there (a cached result, a sign of having been checked) reaches the next. */
 static hb_status candidate_poison(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream)
 {
     candidate_impl *impl = self->impl;
@@ -76,6 +78,8 @@ static hb_status candidate_poison(hb_participant *self, const hb_gemm_io *io, cu
     if (impl->needs_padding)
         HB_CUDA_TRY(cudaMemsetAsync(impl->pad_c, HB_NAN_FILL_BYTE,
                                     (size_t)impl->padded[0] * (size_t)impl->padded[1] * HALF_BYTES, stream));
+    if (impl->workspace_bytes)
+        HB_CUDA_TRY(cudaMemsetAsync(impl->workspace, HB_NAN_FILL_BYTE, impl->workspace_bytes, stream));
     return HB_OK;
 }
 

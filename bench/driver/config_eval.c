@@ -38,7 +38,7 @@ typedef struct config_state {
     hb_rng search_rng;      /* the autotune searches' inputs and orders */
     hb_input_policy inputs; /* --l2: untimed work around the timed calls */
     hb_progress progress;
-    hb_check_result check;  /* deviation check of the timing inputs: the spot checks' bound */
+    hb_check_result check;  /* the first deviation check: every participant's figures for the results */
     hb_check_failure failure;
     hb_config_result *result;
 } config_state;
@@ -111,25 +111,29 @@ static void record_final_halfwidth(hb_config_result *r)
                 "please report it with this run's env.json", w->decision_halfwidth, widest);
 }
 
-/* Spot check, before a chosen timed round: NaN-fill the candidate's output. */
-static hb_status spot_before(void *context)
-{
-    config_state *s = context;
-    HB_TRY(s->candidate.ops->poison(&s->candidate, &s->problem.ios[CANDIDATE], s->timer.stream));
-    HB_CUDA_TRY(cudaStreamSynchronize(s->timer.stream));
-    return HB_OK;
-}
-
-/* After it: guards, then the output against the reference and bound of these inputs. */
+/* A spot check, after a timed round drawn at random: guards and inputs,
+ * then every participant's output of that round against the references of
+ * its inputs (docs/methodology.md, "Indistinguishable calls"). */
 static hb_status spot_after(void *context)
 {
     config_state *s = context;
-    const hb_gemm_io *io = &s->problem.ios[CANDIDATE];
     HB_TRY(hb_check_guards(s->timer.stream, &s->failure));
-    HB_TRY(s->candidate.ops->collect(&s->candidate, io, s->timer.stream));
-    hb_deviation d;
-    return hb_check_against_bound(&s->candidate, io, s->problem.reference, s->check.bound, HB_CHECK_SPOT,
-                                  s->timer.stream, &s->failure, &d);
+    const char *changed = NULL;
+    HB_TRY(hb_problem_inputs_intact(&s->problem, s->timer.stream, &changed));
+    if (changed)
+        return hb_check_failed(&s->failure, HB_ERR_INCORRECT, HB_CHECK_INPUT_WRITE,
+                               "a timed round changed the input %s (its hash differs from the fill's)", changed);
+    for (size_t i = 0; i < s->count; i++)
+        HB_TRY(s->parts[i]->ops->collect(s->parts[i], &s->problem.ios[i], s->timer.stream));
+    static hb_check_result check; /* large: keep it off the stack */
+    const hb_judge_setup setup = {s->options->deviation_rule, s->options->acc, HB_CHECK_SPOT};
+    hb_status status = hb_judge_outputs(s->parts, s->problem.ios, s->count, &s->problem, &setup, s->timer.stream,
+                                        &check);
+    if (status == HB_OK || status == HB_ERR_INCORRECT)
+        hb_deviation_record_add(&s->result->battery.deviation, &check.figures);
+    if (status == HB_ERR_INCORRECT)
+        s->failure = check.failure;
+    return status;
 }
 
 static hb_window_options window_options(config_state *s, hb_spot_check *spot)
@@ -174,7 +178,7 @@ static hb_status write_raw(config_state *s, const hb_participant_samples *sample
 
 static hb_status measure(config_state *s, hb_participant_samples *samples)
 {
-    hb_spot_check spot = {s->options->spot_checks, spot_before, spot_after, s, 0};
+    hb_spot_check spot = {s->options->spot_checks, spot_after, s, 0};
     HB_TRY(hb_input_policy_init(&s->inputs, s->options->l2, s->device.l2_bytes, &s->problem, s->parts, s->count,
                                 hb_rng_next(&s->rng), s->timer.stream));
     hb_window_options windows = window_options(s, &spot);
@@ -187,17 +191,31 @@ static hb_status measure(config_state *s, hb_participant_samples *samples)
     return status;
 }
 
+static hb_battery_options battery_options(const hb_run_options *o)
+{
+    hb_battery_options b = {
+        .exact_reps = o->exact_reps,
+        .exact_time_s = o->exact_time_s,
+        .deviation_reps = o->deviation_reps,
+        .rule = o->deviation_rule,
+        .acc = o->acc,
+    };
+    return b;
+}
+
 static hb_status check_and_measure(config_state *s)
 {
     hb_config_result *r = s->result;
-    hb_battery_options battery = {s->options->exact_reps, s->options->exact_time_s};
+    const hb_battery_options battery = battery_options(s->options);
     hb_status status = hb_battery_before_timing(s->parts, s->count, CANDIDATE, &s->problem, &battery, &s->rng,
                                                 s->timer.stream, &r->battery, &s->check, &s->failure);
-    if (r->battery.deviation_ran) { /* both figures go into the results, pass or fail */
+    if (r->battery.deviation_ran) { /* the figures go into the results, pass or fail */
         r->checked = 1;
-        r->deviation_bound = s->check.bound;
-        for (size_t i = 0; i < s->count; i++)
+        r->deviation_bound = s->check.figures.paper_bound;
+        for (size_t i = 0; i < s->count; i++) {
             r->participants[i].deviation = s->check.deviation[i];
+            r->participants[i].excess = s->check.excess[i];
+        }
     }
     HB_TRY(status);
     if (s->options->check_only)
@@ -206,7 +224,7 @@ static hb_status check_and_measure(config_state *s)
     memset(samples, 0, sizeof samples);
     status = measure(s, samples);
     if (status == HB_OK)
-        status = hb_battery_after_timing(s->parts, s->count, CANDIDATE, &s->problem, &s->rng, s->timer.stream,
+        status = hb_battery_after_timing(s->parts, s->count, &s->problem, &battery, &s->rng, s->timer.stream,
                                          &r->battery, &s->failure);
     if (status == HB_OK)
         status = summarize(r, samples, s->bootstrap_seed);

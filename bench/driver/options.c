@@ -62,6 +62,7 @@ static hb_status parse_acc(const option_spec *o, const char *text, hb_run_option
 static hb_status parse_mode(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_gap(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_l2(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_rule(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_vs(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_aa(const option_spec *o, const char *text, hb_run_options *run);
 static int format_text(const option_spec *o, const hb_run_options *run, char *out, size_t size);
@@ -75,6 +76,7 @@ static int format_acc(const option_spec *o, const hb_run_options *run, char *out
 static int format_mode(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 static int format_gap(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 static int format_l2(const option_spec *o, const hb_run_options *run, char *out, size_t size);
+static int format_rule(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 
 /* Every flag, once.  Seconds lie in 0..86400 (a day); counts are bounded so
  * a typo cannot ask for a month of repetitions. */
@@ -98,6 +100,11 @@ static const option_spec table[] = {
      format_int, FIELD(exact_reps), 1, 1000, 0},
     {"exact-time-s", "S", EVALUATING, CHECKS, "10", "stop repeating them after S seconds; the first always runs",
      parse_seconds, format_double, FIELD(exact_time_s), 0, 86400, 0},
+    {"deviation-reps", "N", EVALUATING, CHECKS, "1", "deviation checks before timing, each on fresh random inputs",
+     parse_count, format_int, FIELD(deviation_reps), 1, 1000, 0},
+    {"deviation-rule", "RULE", EVALUATING, CHECKS, "ulp-excess",
+     "the deviation rule whose verdict counts: ulp-excess, or paper (the paper's literal rule); both are reported",
+     parse_rule, format_rule, FIELD(deviation_rule), 0, 0, 0},
     {"spot-checks", "N", TIMING_CMDS, CHECKS, "4", "timed calls whose output is checked", parse_count, format_int,
      FIELD(spot_checks), 0, 1000, 0},
     {"sanitize", NULL, EVALUATING, CHECKS, NULL, "also run each configuration's checks under compute-sanitizer memcheck",
@@ -368,6 +375,13 @@ static hb_status parse_l2(const option_spec *o, const char *text, hb_run_options
                : usage_error("--%s expects fresh, flush or warm, got '%s'", o->flag, text);
 }
 
+static hb_status parse_rule(const option_spec *o, const char *text, hb_run_options *run)
+{
+    return hb_deviation_rule_parse(text, &run->deviation_rule)
+               ? HB_OK
+               : usage_error("--%s expects ulp-excess or paper, got '%s'", o->flag, text);
+}
+
 static hb_status parse_vs(const option_spec *o, const char *text, hb_run_options *run)
 {
     if (!hb_baseline_name_known(text))
@@ -451,6 +465,12 @@ static int format_l2(const option_spec *o, const hb_run_options *run, char *out,
 {
     (void)o;
     return snprintf(out, size, "%s", hb_l2_policy_name(run->l2)) >= 0;
+}
+
+static int format_rule(const option_spec *o, const hb_run_options *run, char *out, size_t size)
+{
+    (void)o;
+    return snprintf(out, size, "%s", hb_deviation_rule_name(run->deviation_rule)) >= 0;
 }
 
 /* --- defaults ------------------------------------------------------------------- */

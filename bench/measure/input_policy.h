@@ -17,14 +17,13 @@ typedef struct hb_input_policy {
     size_t count;
     cudaStream_t stream;
     hb_rng rng;               /* seeds of the fresh inputs */
-    uint64_t timing_seed;     /* the inputs the spot checks' reference belongs to */
     unsigned char *flush;     /* --l2 flush: a device buffer of flush_bytes */
     size_t flush_bytes;       /* twice the L2 size: a write of it leaves none of the inputs in L2 */
     unsigned flushes;
 } hb_input_policy;
 
-/* Call after the checks that precede timing: the problem then holds the
- * timing inputs, whose seed the spot-checked rounds restore. */
+/* Call after the checks that precede timing: fills the timing inputs
+ * (fresh ones, drawn from `seed`). */
 hb_status hb_input_policy_init(hb_input_policy *policy, hb_l2_policy kind, size_t l2_bytes, hb_problem *problem,
                                hb_participant *const *parts, size_t count, uint64_t seed, cudaStream_t stream);
 

@@ -13,6 +13,7 @@
 #include "bench/core/shuffle.h"
 #include "bench/measure/stop_criterion.h"
 #include "bench/measure/time_criterion.h"
+#include "verify/checked_call.h"
 
 /* One window's state: what every helper below reads or updates. */
 typedef struct window {
@@ -77,10 +78,13 @@ static hb_status record_sample(window *w, size_t i, size_t slot, double start_s,
     return hb_sample_vec_push(&s->gap_ms, gap_s * 1e3);
 }
 
-/* One call: the untimed flush and gap first, then Listing 1. */
+/* One call: the untimed preparation every call gets (checked or not), the
+ * flush and the gap first, then Listing 1 (whose first synchronize ends the
+ * preparation before the clock starts). */
 static hb_status time_call(window *w, size_t i, size_t slot, double gap_s)
 {
     const hb_window_options *o = w->options;
+    HB_TRY(hb_prepare_call(w->participants[i], &w->ios[i], w->timer->stream));
     if (o->inputs.before_call)
         HB_TRY(o->inputs.before_call(o->inputs.context)); /* returns with the GPU idle */
     if (o->pacing.server && !o->pacing.per_round)
@@ -107,28 +111,32 @@ static hb_status play_round(window *w)
     return HB_OK;
 }
 
-static hb_status refresh_inputs(window *w, int timing_inputs)
+static hb_status refresh_inputs(window *w)
 {
     const hb_input_hooks *h = &w->options->inputs;
-    return h->before_round ? h->before_round(h->context, timing_inputs) : HB_OK;
+    return h->before_round ? h->before_round(h->context) : HB_OK;
 }
 
-/* A spot-checked round runs on the inputs the check's reference belongs to. */
-static hb_status checked_round(window *w, hb_spot_check *spot)
+/* Every round is played the same way; whether it is checked is drawn
+ * before it and acted on only after it, on the outputs it left. */
+static hb_status round_of(window *w, hb_spot_check *spot, double spot_probability)
 {
-    HB_TRY(refresh_inputs(w, 1));
-    HB_TRY(spot->before(spot->context));
+    const int checked = spot && spot->done < spot->max_checks && hb_rng_uniform(w->rng) < spot_probability;
+    HB_TRY(refresh_inputs(w));
     HB_TRY(play_round(w));
+    if (!checked)
+        return HB_OK;
     spot->done++;
     return spot->after(spot->context);
 }
 
-static hb_status round_of(window *w, hb_spot_check *spot, double spot_probability)
+/* The guaranteed spot check of a window cut short: one more ordinary round, checked. */
+static hb_status checked_round(window *w, hb_spot_check *spot)
 {
-    if (spot && spot->done < spot->max_checks && hb_rng_uniform(w->rng) < spot_probability)
-        return checked_round(w, spot);
-    HB_TRY(refresh_inputs(w, 0));
-    return play_round(w);
+    HB_TRY(refresh_inputs(w));
+    HB_TRY(play_round(w));
+    spot->done++;
+    return spot->after(spot->context);
 }
 
 /* Plays rounds until a criterion of `stop` ends the window; *decision says

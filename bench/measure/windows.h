@@ -5,8 +5,9 @@
  * window: its length has passed (and, for the timed window, at least
  * HB_MIN_TIMED_ROUNDS rounds have run), or --target-ci is met at some round
  * n, and then the samples and the window report are those of the first n
- * rounds.  Around the timed calls, untimed: the L2 policy's work (fresh
- * inputs per round, or an L2 flush per call) and, in server mode, an
+ * rounds.  Around the timed calls, untimed: every call's preparation
+ * (verify/checked_call.h: its buffers re-made and poisoned), the L2
+ * policy's work (fresh inputs per round, or an L2 flush per call) and, in server mode, an
  * exponential idle gap before every call or round.  NVML is sampled through
  * the timed window. */
 #ifndef HB_WINDOWS_H
@@ -25,24 +26,24 @@
 
 #define HB_MIN_TIMED_ROUNDS 10
 
-/* Spot checks of timed calls (docs/methodology.md): in a few randomly chosen
- * timed rounds the candidate's output is NaN-filled before the round and
- * compared after it, both outside the timed calls.  The rounds are drawn
+/* Spot checks of timed calls (docs/methodology.md, "Indistinguishable
+ * calls"): a few timed rounds, drawn at random, are checked after they ran,
+ * on the outputs every participant left and the inputs of that round (the
+ * baselines' outputs of the round set the tolerance).  Nothing before or
+ * during a checked round differs from any other.  The rounds are drawn
  * with a probability set from the warm-up's round rate, so about
  * `max_checks` of them fall in the window; at least one always runs. */
 typedef struct hb_spot_check {
     int max_checks;
-    hb_status (*before)(void *context); /* untimed: NaN-fill the candidate's output */
-    hb_status (*after)(void *context);  /* untimed: check it */
+    hb_status (*after)(void *context);  /* untimed: check the round's outputs */
     void *context;
     int done;                           /* spot checks that ran */
 } hb_spot_check;
 
 /* Untimed work around the calls, set by the L2 policy (bench/core/timing_policy.h). */
 typedef struct hb_input_hooks {
-    /* Before every round (--l2 fresh): new inputs; `timing_inputs` asks for
-     * the inputs the spot checks' reference belongs to.  NULL: none. */
-    hb_status (*before_round)(void *context, int timing_inputs);
+    /* Before every round (--l2 fresh): new inputs.  NULL: none. */
+    hb_status (*before_round)(void *context);
     /* Before every call (--l2 flush): evict the inputs from L2.  NULL: none. */
     hb_status (*before_call)(void *context);
     void *context;

@@ -9,10 +9,13 @@
  * it, and a NaN value is empty too. */
 #include "bench/report/summary_columns.h"
 
+#include "bench/result/deviation_rule.h"
+
 #include <string.h>
 
 #include "bench/core/gemm_types.h"
 #include "bench/core/timing_policy.h"
+#include "bench/result/deviation_rule.h"
 #include "bench/result/telemetry_summary.h"
 #include "bench/result/verdict.h"
 
@@ -65,7 +68,8 @@ static int target_ci(const hb_row *r) { return timing(r)->target_ci > 0; }
 static int telemetry_on(const hb_row *r) { return timed_candidate(r) && tel(r)->available; }
 static int binary_ran(const hb_row *r) { return candidate(r) && exact_binary(r)->ran; }
 static int signed_ran(const hb_row *r) { return candidate(r) && exact_signed(r)->ran; }
-static int post_ran(const hb_row *r) { return candidate(r) && battery(r)->post_ran; }
+static const hb_deviation_record *dev(const hb_row *r) { return &r->config->battery.deviation; }
+static int dev_ran(const hb_row *r) { return candidate(r) && dev(r)->checks > 0; }
 
 /* --- values that need more than an expression ----------------------------------- */
 
@@ -138,11 +142,14 @@ static hb_cell clock_warning(const hb_row *r)
     X(padded_n, num_if(desc(r)->padded[1] != 0, desc(r)->padded[1]))                                                   \
     X(padded_k, num_if(desc(r)->padded[2] != 0, desc(r)->padded[2]))
 
-/* The deviation check before timing: every participant once it completed;
- * the bound is the candidate's. */
+/* The first deviation check before timing: every participant once it
+ * completed, against the fp32 reference (the paper's rule) and the fp64
+ * one (the ulp-excess rule); the paper's bound is the candidate's. */
 #define CHECK_COLUMNS(X)                                                                                               \
-    X(max_abs_dev, num_if(cfg(r)->checked, part(r)->deviation.max_abs))                                                \
-    X(dev_bound, num_if(cfg(r)->checked && candidate(r), cfg(r)->deviation_bound))                                     \
+    X(paper_max_abs_dev, num_if(cfg(r)->checked, part(r)->deviation.max_abs))                                          \
+    X(paper_dev_bound, num_if(cfg(r)->checked && candidate(r), cfg(r)->deviation_bound))                               \
+    X(excess_max, num_if(cfg(r)->checked, part(r)->excess.max))                                                        \
+    X(excess_beyond, num_if(cfg(r)->checked, (double)part(r)->excess.beyond))                                          \
     X(non_finite, num_if(cfg(r)->checked, (double)part(r)->deviation.non_finite))
 
 /* Times exist once the windows ran (a candidate that failed a check is not timed). */
@@ -185,8 +192,15 @@ static hb_cell clock_warning(const hb_row *r)
     X(exact_signed_reps, num_if(signed_ran(r), exact_signed(r)->reps))                                                 \
     X(exact_signed_compared, num_if(signed_ran(r), (double)exact_signed(r)->compared))                                 \
     X(spot_checks, num_if(candidate(r) && measured(r), cfg(r)->spot_checks))                                           \
-    X(post_max_abs_dev, num_if(post_ran(r), battery(r)->post_deviation))                                               \
-    X(post_dev_bound, num_if(post_ran(r), battery(r)->post_bound))                                                     \
+    X(deviation_rule, text_if(dev_ran(r), hb_deviation_rule_name((hb_deviation_rule)dev(r)->rule)))                    \
+    X(deviation_checks, num_if(dev_ran(r), dev(r)->checks))                                                            \
+    X(excess_ratio, num_if(dev_ran(r), dev(r)->worst_ratio))                                                           \
+    X(excess_tolerance, num_if(dev_ran(r), dev(r)->tolerance))                                                         \
+    X(excess_analytic_tolerance, num_if(dev_ran(r), dev(r)->analytic_tolerance))                                       \
+    X(excess_baseline, num_if(dev_ran(r), dev(r)->baseline_excess))                                                    \
+    X(paper_rule, text_if(dev_ran(r), dev(r)->paper_failures ? "fail" : "pass"))                                       \
+    X(paper_failures, num_if(dev_ran(r), dev(r)->paper_failures))                                                      \
+    X(paper_ratio, num_if(dev_ran(r), dev(r)->paper_worst_ratio))                                                      \
     X(check_seconds, num_if(binary_ran(r), battery(r)->seconds_before + battery(r)->seconds_after))                    \
     X(config_seconds, num_if(candidate(r), cfg(r)->seconds))
 

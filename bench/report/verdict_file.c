@@ -39,6 +39,21 @@ static json_t *exact_object(const hb_exact_record *e)
     return o;
 }
 
+/* Every deviation check of the configuration (before timing, spot, post):
+ * the deciding rule and the worst figures of both rules. */
+static json_t *deviation_object(const hb_deviation_record *d)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "rule", json_string(hb_deviation_rule_name((hb_deviation_rule)d->rule)));
+    json_object_set_new(o, "checks", json_integer(d->checks));
+    json_object_set_new(o, "excess_ratio", number(d->checks ? d->worst_ratio : NAN));
+    json_object_set_new(o, "excess_tolerance", number(d->checks ? d->tolerance : NAN));
+    json_object_set_new(o, "paper_rule", json_string(!d->checks ? "not run" : d->paper_failures ? "fail" : "pass"));
+    json_object_set_new(o, "paper_failures", json_integer(d->paper_failures));
+    json_object_set_new(o, "paper_ratio", number(d->checks ? d->paper_worst_ratio : NAN));
+    return o;
+}
+
 static json_t *checks_object(const hb_config_result *r)
 {
     const hb_battery_record *b = &r->battery;
@@ -47,10 +62,10 @@ static json_t *checks_object(const hb_config_result *r)
     json_object_set_new(o, "exact_signed", exact_object(&b->exact_signed));
     json_object_set_new(o, "max_abs_dev", number(r->checked ? r->participants[0].deviation.max_abs : NAN));
     json_object_set_new(o, "dev_bound", number(r->checked ? r->deviation_bound : NAN));
+    json_object_set_new(o, "deviation", deviation_object(&b->deviation));
     json_object_set_new(o, "reference_crosscheck_samples", json_integer(b->crosscheck.samples));
     json_object_set_new(o, "spot_checks", json_integer(r->spot_checks));
-    json_object_set_new(o, "post_timing_max_abs_dev", number(b->post_ran ? b->post_deviation : NAN));
-    json_object_set_new(o, "post_timing_dev_bound", number(b->post_ran ? b->post_bound : NAN));
+    json_object_set_new(o, "post_timing_ran", json_boolean(b->post_ran));
     json_object_set_new(o, "seconds_before_timing", json_real(b->seconds_before));
     json_object_set_new(o, "seconds_after_timing", json_real(b->seconds_after));
     return o;

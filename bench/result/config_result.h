@@ -17,7 +17,8 @@ typedef struct hb_participant_result {
     int is_candidate;
     char max_of[64];                 /* a -max row (bench/result/max_rows.h): the variant it takes its figures from; "" otherwise */
     hb_participant_desc desc;
-    hb_deviation deviation;          /* vs the fp32 reference, before timing */
+    hb_deviation deviation;          /* vs the fp32 reference, first check before timing (the paper's rule) */
+    hb_excess excess;                /* vs the fp64 reference, same check (the verdict's rule) */
     hb_time_summary event_ms;        /* CUDA-event times, milliseconds */
     hb_time_summary wall_ms;         /* host wall times, milliseconds */
     /* Candidate over this participant (baselines only): paired per round. */
@@ -43,7 +44,7 @@ typedef struct hb_config_result {
     char reason[512];                /* one line, when status != HB_OK */
     char manifest_path[4096];
     int checked;                     /* the deviation check ran to completion */
-    double deviation_bound;
+    double deviation_bound;          /* the paper's bound in the first check: max |b - ref32| */
     hb_battery_record battery;       /* what the correctness battery compared, and its time */
     int spot_checks;                 /* timed calls whose output was checked */
     double seconds;                  /* wall time of the whole configuration, seconds */

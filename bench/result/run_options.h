@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "bench/core/gemm_types.h"
+#include "bench/result/deviation_rule.h"
 #include "bench/core/timing_policy.h"
 
 #define HB_MAX_CONFIGS 4096 /* --mnk flags one run takes */
@@ -35,6 +36,8 @@ typedef struct hb_run_options {
     int exact_reps;        /* repetitions of each exact-match check (default 3) */
     double exact_time_s;   /* cap on the time spent repeating them (default 10) */
     int spot_checks;       /* timed calls whose output is checked (default 4) */
+    int deviation_reps;    /* deviation checks before timing, fresh inputs each (default 1) */
+    hb_deviation_rule deviation_rule; /* the rule whose verdict counts (default ulp-excess) */
     int sanitize;          /* also run the checks under compute-sanitizer memcheck */
     /* isolation (docs/cli.md) */
     int isolate;           /* each configuration in a child process (default 1) */
