@@ -8,14 +8,16 @@
  * whose exact value sits on a rounding midpoint costs an honest kernel
  * nothing, whichever way it rounds.  The candidate passes when its largest
  * excess is at most the tolerance
- *     max(16 u sqrt(K) rms(ref64), 2 x the largest baseline excess),
- * u = 2^-24 for the fp32 class (2^-11 for fp16).  The first term is the
- * accumulation error of any summation order in that precision with room to
- * spare: sequential fp32 summation of K products of N(0, 1) values errs by
- * about 0.4 u K rms per element (partial sums grow like sqrt(k)), at most
- * about 2.5 u K over 10^8 elements, 5 u K with truncating adders; rms(ref) is
- * sqrt(K) for these inputs, so 16 u sqrt(K) rms = 16 u K is 3x the worst of
- * those.  fp16 accumulation errs by ~2^-11 of the partial sums, far beyond.
+ *     max(32 u sqrt(K) rms(ref64), 2 x the largest baseline excess),
+ * u = 2^-24 for the fp32 class (2^-11 for fp16).  For these N(0, 1)
+ * inputs rms(ref64) = sqrt(K), so the first term is 32 u K.  The largest
+ * excess of an honest fp32 kernel grows like u K (partial sums grow like
+ * sqrt(k), and so does each addition's error; tensor cores truncate, which
+ * biases the errors); the largest measured was 9.5 u K (cuBLAS and the mma
+ * sample at 128 x 4096 x 16384 on an H100), while 16-deep fp16 chunks
+ * added in fp32 gave 112 u K there and more at every other size: 32 lies
+ * between them, about 3.4x from each (docs/validation.md, "The deviation
+ * rule").
  * The second term keeps a baseline's own accumulation from ever making
  * the rule stricter than the library it is compared with.
  *
@@ -30,7 +32,7 @@
 #include "bench/core/gemm_types.h"
 #include "bench/result/battery_record.h"
 
-#define HB_RULE_ANALYTIC_FACTOR 16.0 /* on u sqrt(K) rms(ref64) */
+#define HB_RULE_ANALYTIC_FACTOR 32.0 /* on u sqrt(K) rms(ref64) */
 #define HB_RULE_BASELINE_FACTOR 2.0  /* on the largest baseline excess */
 
 typedef enum hb_deviation_rule { HB_RULE_ULP_EXCESS, HB_RULE_PAPER } hb_deviation_rule;
@@ -43,7 +45,7 @@ int hb_deviation_rule_parse(const char *text, hb_deviation_rule *out);
 
 /* Both rules' figures for one check of the candidate. */
 typedef struct hb_rule_figures {
-    double analytic;         /* 16 u sqrt(K) rms(ref64) */
+    double analytic;         /* 32 u sqrt(K) rms(ref64) */
     double baseline_excess;  /* largest excess among the bounding baselines */
     double tolerance;        /* max(analytic, 2 baseline_excess) */
     double excess;           /* the candidate's largest excess */
