@@ -60,10 +60,20 @@ hb_status hb_check_guards(cudaStream_t stream, hb_check_failure *failure)
     return HB_OK;
 }
 
+hb_status hb_poison_call(hb_participant *p, const hb_gemm_io *io, cudaStream_t stream)
+{
+    return p->ops->poison(p, io, stream);
+}
+
+hb_status hb_remake_inputs(hb_participant *p, const hb_gemm_io *io, cudaStream_t stream)
+{
+    return p->ops->prepare(p, io, stream);
+}
+
 hb_status hb_prepare_call(hb_participant *p, const hb_gemm_io *io, cudaStream_t stream)
 {
-    HB_TRY(p->ops->prepare(p, io, stream));
-    return p->ops->poison(p, io, stream);
+    HB_TRY(hb_poison_call(p, io, stream));
+    return hb_remake_inputs(p, io, stream);
 }
 
 static hb_status run_and_sync(hb_participant *p, const hb_gemm_io *io, cudaStream_t stream,

@@ -10,10 +10,15 @@
 
 /* The untimed preparation every call of every participant gets, checked or
  * timed, so that a kernel cannot tell them apart by its buffers
- * (docs/methodology.md, "Indistinguishable calls"): its inputs re-made
- * from the shared ones (a padding candidate's padded copies), then every
- * buffer it writes poisoned (its output with the NaN fill; a candidate's
- * workspace too).  Enqueued on `stream`; the caller synchronizes. */
+ * (docs/methodology.md, "Indistinguishable calls"): every buffer it writes
+ * poisoned (hb_poison_call: its output with the NaN fill, a candidate's
+ * workspace and padded output too), and its own copies of the inputs re-made
+ * from the shared ones (hb_remake_inputs: a padding candidate's padded
+ * copies).  The timing windows do both for a whole round before it
+ * (bench/measure/windows.c); a checked call does both right before it
+ * (hb_prepare_call).  Enqueued on `stream`; the caller synchronizes. */
+hb_status hb_poison_call(hb_participant *participant, const hb_gemm_io *io, cudaStream_t stream);
+hb_status hb_remake_inputs(hb_participant *participant, const hb_gemm_io *io, cudaStream_t stream);
 hb_status hb_prepare_call(hb_participant *participant, const hb_gemm_io *io, cudaStream_t stream);
 
 /* `shared` holds the problem's own A, B, B_col (the candidate may see

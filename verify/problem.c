@@ -106,14 +106,6 @@ hb_status hb_problem_inputs_intact(hb_problem *p, cudaStream_t stream, const cha
     return HB_OK;
 }
 
-hb_status hb_problem_prepare_all(hb_problem *p, hb_participant *const *parts, size_t count, cudaStream_t stream)
-{
-    for (size_t i = 0; i < count; i++)
-        HB_TRY(parts[i]->ops->prepare(parts[i], &p->ios[i], stream));
-    HB_CUDA_TRY(cudaStreamSynchronize(stream));
-    return HB_OK;
-}
-
 void hb_problem_free(hb_problem *p)
 {
     hb_guarded_free((void *)p->inputs.a);

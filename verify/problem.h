@@ -37,10 +37,6 @@ hb_status hb_problem_fill(hb_problem *problem, hb_input_kind kind, uint64_t seed
  * names the first that does not ("A", "B", "B_col"), NULL when intact. */
 hb_status hb_problem_inputs_intact(hb_problem *problem, cudaStream_t stream, const char **changed);
 
-/* Every participant's untimed prepare after the inputs changed (a padding
- * candidate copies them), then a synchronize. */
-hb_status hb_problem_prepare_all(hb_problem *problem, hb_participant *const *parts, size_t count, cudaStream_t stream);
-
 /* Probability that an element of the {0, 1} inputs is 1, for this K. */
 double hb_exact_input_density(long k);
 

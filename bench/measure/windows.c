@@ -11,6 +11,7 @@
 #include "bench/core/diag.h"
 #include "bench/core/heartbeat.h"
 #include "bench/core/shuffle.h"
+#include "bench/gpu/cuda_check.h"
 #include "bench/measure/stop_criterion.h"
 #include "bench/measure/time_criterion.h"
 #include "verify/checked_call.h"
@@ -78,13 +79,10 @@ static hb_status record_sample(window *w, size_t i, size_t slot, double start_s,
     return hb_sample_vec_push(&s->gap_ms, gap_s * 1e3);
 }
 
-/* One call: the untimed preparation every call gets (checked or not), the
- * flush and the gap first, then Listing 1 (whose first synchronize ends the
- * preparation before the clock starts). */
+/* One call: the untimed flush and gap first, then Listing 1. */
 static hb_status time_call(window *w, size_t i, size_t slot, double gap_s)
 {
     const hb_window_options *o = w->options;
-    HB_TRY(hb_prepare_call(w->participants[i], &w->ios[i], w->timer->stream));
     if (o->inputs.before_call)
         HB_TRY(o->inputs.before_call(o->inputs.context)); /* returns with the GPU idle */
     if (o->pacing.server && !o->pacing.per_round)
@@ -111,10 +109,26 @@ static hb_status play_round(window *w)
     return HB_OK;
 }
 
-static hb_status refresh_inputs(window *w)
+/* The untimed preparation of a round, the same for every round, checked
+ * or not (docs/methodology.md, "Indistinguishable calls"): every
+ * participant's output and workspace poisoned, then the L2 policy's inputs
+ * (fresh ones under --l2 fresh), then each participant's copies of them
+ * re-made (a padding candidate's).  Each participant is called once per
+ * round, so this precedes every call; done for the whole round up front, it
+ * leaves the calls back to back as they were before it existed, and the
+ * inputs, written last, are what the L2 holds as the round starts. */
+static hb_status prepare_round(window *w)
 {
+    cudaStream_t stream = w->timer->stream;
+    for (size_t i = 0; i < w->count; i++)
+        HB_TRY(hb_poison_call(w->participants[i], &w->ios[i], stream));
     const hb_input_hooks *h = &w->options->inputs;
-    return h->before_round ? h->before_round(h->context) : HB_OK;
+    if (h->before_round)
+        HB_TRY(h->before_round(h->context));
+    for (size_t i = 0; i < w->count; i++)
+        HB_TRY(hb_remake_inputs(w->participants[i], &w->ios[i], stream));
+    HB_CUDA_TRY(cudaStreamSynchronize(stream));
+    return HB_OK;
 }
 
 /* Every round is played the same way; whether it is checked is drawn
@@ -122,7 +136,7 @@ static hb_status refresh_inputs(window *w)
 static hb_status round_of(window *w, hb_spot_check *spot, double spot_probability)
 {
     const int checked = spot && spot->done < spot->max_checks && hb_rng_uniform(w->rng) < spot_probability;
-    HB_TRY(refresh_inputs(w));
+    HB_TRY(prepare_round(w));
     HB_TRY(play_round(w));
     if (!checked)
         return HB_OK;
@@ -133,7 +147,7 @@ static hb_status round_of(window *w, hb_spot_check *spot, double spot_probabilit
 /* The guaranteed spot check of a window cut short: one more ordinary round, checked. */
 static hb_status checked_round(window *w, hb_spot_check *spot)
 {
-    HB_TRY(refresh_inputs(w));
+    HB_TRY(prepare_round(w));
     HB_TRY(play_round(w));
     spot->done++;
     return spot->after(spot->context);
