@@ -29,6 +29,7 @@ typedef struct window {
     double start_s;            /* window start, hb_now_s() */
     hb_window_progress now;    /* rounds, gaps so far; elapsed_s as of the last poll */
     double round_ms[HB_MAX_PARTICIPANTS]; /* this round's event times by participant: what the criteria see */
+    int keep_outputs;          /* a checked round: poison the outputs after its check, not after each call */
 } window;
 
 /* One window's settings beside its criteria. */
@@ -91,6 +92,8 @@ static hb_status time_call(window *w, size_t i, size_t slot, double gap_s)
     double event_ms, wall_ms;
     HB_TRY(hb_time_one_call(w->timer, w->participants[i], &w->ios[i], &event_ms, &wall_ms));
     w->round_ms[i] = event_ms;
+    if (!w->keep_outputs) /* enqueued: the next call's first synchronize waits for it */
+        HB_TRY(hb_poison_call(w->participants[i], &w->ios[i], w->timer->stream));
     return w->samples ? record_sample(w, i, slot, start_s, gap_s, event_ms, wall_ms) : HB_OK;
 }
 
@@ -109,19 +112,25 @@ static hb_status play_round(window *w)
     return HB_OK;
 }
 
-/* The untimed preparation of a round, the same for every round, checked
- * or not (docs/methodology.md, "Indistinguishable calls"): every
- * participant's output and workspace poisoned, then the L2 policy's inputs
- * (fresh ones under --l2 fresh), then each participant's copies of them
- * re-made (a padding candidate's).  Each participant is called once per
- * round, so this precedes every call; done for the whole round up front, it
- * leaves the calls back to back as they were before it existed, and the
- * inputs, written last, are what the L2 holds as the round starts. */
+/* The untimed preparation every call gets, checked or not
+ * (docs/methodology.md, "Indistinguishable calls"): every participant's
+ * output and workspace are poisoned right after its call (after the round's
+ * check, in a checked round: the check reads them), so they are poisoned
+ * when it is next called; its own copies of the inputs are re-made after
+ * the round's inputs (hb_remake_inputs).  Poisoning right after the call
+ * rewrites lines that call just wrote: the L2 holds what it held before
+ * the poisoning existed, and the calls stay back to back. */
+static hb_status poison_all(window *w)
+{
+    for (size_t i = 0; i < w->count; i++)
+        HB_TRY(hb_poison_call(w->participants[i], &w->ios[i], w->timer->stream));
+    HB_CUDA_TRY(cudaStreamSynchronize(w->timer->stream));
+    return HB_OK;
+}
+
 static hb_status prepare_round(window *w)
 {
     cudaStream_t stream = w->timer->stream;
-    for (size_t i = 0; i < w->count; i++)
-        HB_TRY(hb_poison_call(w->participants[i], &w->ios[i], stream));
     const hb_input_hooks *h = &w->options->inputs;
     if (h->before_round)
         HB_TRY(h->before_round(h->context));
@@ -131,26 +140,31 @@ static hb_status prepare_round(window *w)
     return HB_OK;
 }
 
+static hb_status checked_round(window *w, hb_spot_check *spot);
+
 /* Every round is played the same way; whether it is checked is drawn
  * before it and acted on only after it, on the outputs it left. */
 static hb_status round_of(window *w, hb_spot_check *spot, double spot_probability)
 {
     const int checked = spot && spot->done < spot->max_checks && hb_rng_uniform(w->rng) < spot_probability;
+    if (checked)
+        return checked_round(w, spot);
     HB_TRY(prepare_round(w));
-    HB_TRY(play_round(w));
-    if (!checked)
-        return HB_OK;
-    spot->done++;
-    return spot->after(spot->context);
+    return play_round(w);
 }
 
-/* The guaranteed spot check of a window cut short: one more ordinary round, checked. */
+/* A round whose outputs are checked after it: the outputs are kept for
+ * the check and poisoned after it. */
 static hb_status checked_round(window *w, hb_spot_check *spot)
 {
     HB_TRY(prepare_round(w));
-    HB_TRY(play_round(w));
+    w->keep_outputs = 1;
+    hb_status status = play_round(w);
+    w->keep_outputs = 0;
+    HB_TRY(status);
     spot->done++;
-    return spot->after(spot->context);
+    HB_TRY(spot->after(spot->context));
+    return poison_all(w);
 }
 
 /* Plays rounds until a criterion of `stop` ends the window; *decision says
@@ -158,6 +172,7 @@ static hb_status checked_round(window *w, hb_spot_check *spot)
 static hb_status run_window(window *w, hb_stop_criteria *stop, const phase *ph, hb_progress *progress,
                             hb_stop_decision *decision)
 {
+    HB_TRY(poison_all(w)); /* the first calls too find their buffers poisoned */
     w->start_s = hb_now_s();
     for (;;) {
         w->now.elapsed_s = hb_now_s() - w->start_s;
