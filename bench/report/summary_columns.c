@@ -53,6 +53,7 @@ static const hb_algo_record *algo(const hb_row *r) { return &r->participant->des
 static const hb_timing_record *timing(const hb_row *r) { return &r->config->timing; }
 static const hb_window_report *window(const hb_row *r) { return &r->config->window; }
 static const hb_telemetry_summary *tel(const hb_row *r) { return &r->config->telemetry; }
+static const hb_module_state *module(const hb_row *r) { return &r->config->module_state; }
 
 /* When a group applies: the candidate's own figures and the baselines'
  * comparisons with it exist only in their rows, and only when timed. */
@@ -66,6 +67,7 @@ static int telemetry_on(const hb_row *r) { return timed_candidate(r) && tel(r)->
 static int binary_ran(const hb_row *r) { return candidate(r) && exact_binary(r)->ran; }
 static int signed_ran(const hb_row *r) { return candidate(r) && exact_signed(r)->ran; }
 static int post_ran(const hb_row *r) { return candidate(r) && battery(r)->post_ran; }
+static int module_scanned(const hb_row *r) { return candidate(r) && module(r)->scanned; }
 
 /* --- values that need more than an expression ----------------------------------- */
 
@@ -255,11 +257,17 @@ static hb_cell clock_warning(const hb_row *r)
     X(throttle_reasons, throttle_reasons(r))                                                                           \
     X(clock_warning, clock_warning(r))
 
+/* What the candidate's cubin can keep between calls (bench/result/module_state.h),
+ * on its row once the cubin was read. */
+#define INTEGRITY_COLUMNS(X)                                                                                           \
+    X(module_global_bytes, num_if(module_scanned(r), (double)module(r)->global_bytes))                                 \
+    X(device_malloc, num_if(module_scanned(r), module(r)->device_malloc))
+
 /* New columns go at the end of the last group (or in a new group after it). */
 #define SUMMARY_COLUMNS(X)                                                                                             \
     IDENTITY_COLUMNS(X) VERDICT_COLUMNS(X) DESCRIPTION_COLUMNS(X) CHECK_COLUMNS(X) TIME_COLUMNS(X)                     \
     SPEEDUP_COLUMNS(X) BATTERY_COLUMNS(X) MAX_ROW_COLUMNS(X) ALGORITHM_COLUMNS(X) POLICY_COLUMNS(X)                    \
-    WINDOW_COLUMNS(X) TELEMETRY_COLUMNS(X)
+    WINDOW_COLUMNS(X) TELEMETRY_COLUMNS(X) INTEGRITY_COLUMNS(X)
 
 /* --- the table --------------------------------------------------------------------- */
 

@@ -7,6 +7,7 @@
 #include "bench/core/stats.h"
 #include "bench/core/timing_policy.h"
 #include "bench/result/battery_record.h"
+#include "bench/result/module_state.h"
 #include "bench/result/participant_desc.h"
 #include "bench/result/telemetry_summary.h"
 #include "bench/result/verdict.h"
@@ -54,6 +55,7 @@ typedef struct hb_config_result {
     hb_telemetry_summary telemetry;  /* NVML through the timed window */
     size_t count;
     hb_participant_result participants[HB_MAX_PARTICIPANTS];
+    hb_module_state module_state;    /* what the candidate's cubin can keep between calls (read at load) */
 } hb_config_result;
 
 /* The part of a configuration's result a parent knows before the
