@@ -13,6 +13,7 @@
 
 #include "bench/core/gemm_types.h"
 #include "bench/core/timing_policy.h"
+#include "bench/result/plausibility.h"
 #include "bench/result/telemetry_summary.h"
 #include "bench/result/verdict.h"
 
@@ -54,12 +55,14 @@ static const hb_timing_record *timing(const hb_row *r) { return &r->config->timi
 static const hb_window_report *window(const hb_row *r) { return &r->config->window; }
 static const hb_telemetry_summary *tel(const hb_row *r) { return &r->config->telemetry; }
 static const hb_module_state *module(const hb_row *r) { return &r->config->module_state; }
+static const hb_plausibility *plaus(const hb_row *r) { return &r->config->plausibility; }
 
 /* When a group applies: the candidate's own figures and the baselines'
  * comparisons with it exist only in their rows, and only when timed. */
 static int candidate(const hb_row *r) { return r->participant->is_candidate; }
 static int measured(const hb_row *r) { return r->config->measured; }
-static int timed_baseline(const hb_row *r) { return measured(r) && !candidate(r); }
+/* An implausible time keeps its times but gets no speedups (bench/result/plausibility.h). */
+static int timed_baseline(const hb_row *r) { return hb_result_has_speedups(cfg(r)) && !candidate(r); }
 static int timed_candidate(const hb_row *r) { return measured(r) && candidate(r); }
 static int server(const hb_row *r) { return timing(r)->mode == HB_MODE_SERVER; }
 static int target_ci(const hb_row *r) { return timing(r)->target_ci > 0; }
@@ -68,6 +71,9 @@ static int binary_ran(const hb_row *r) { return candidate(r) && exact_binary(r)-
 static int signed_ran(const hb_row *r) { return candidate(r) && exact_signed(r)->ran; }
 static int post_ran(const hb_row *r) { return candidate(r) && battery(r)->post_ran; }
 static int module_scanned(const hb_row *r) { return candidate(r) && module(r)->scanned; }
+static int peak_judged(const hb_row *r) { return candidate(r) && plaus(r)->source != HB_PEAK_NOT_JUDGED; }
+static int peak_known(const hb_row *r) { return peak_judged(r) && plaus(r)->peak_tflops > 0; }
+static int peak_clocked(const hb_row *r) { return peak_judged(r) && plaus(r)->source == HB_PEAK_TABLE; }
 
 /* --- values that need more than an expression ----------------------------------- */
 
@@ -258,10 +264,15 @@ static hb_cell clock_warning(const hb_row *r)
     X(clock_warning, clock_warning(r))
 
 /* What the candidate's cubin can keep between calls (bench/result/module_state.h),
- * on its row once the cubin was read. */
+ * on its row once the cubin was read; and its time against the GPU's peak
+ * (bench/result/plausibility.h) once a passing configuration was timed. */
 #define INTEGRITY_COLUMNS(X)                                                                                           \
     X(module_global_bytes, num_if(module_scanned(r), (double)module(r)->global_bytes))                                 \
-    X(device_malloc, num_if(module_scanned(r), module(r)->device_malloc))
+    X(device_malloc, num_if(module_scanned(r), module(r)->device_malloc))                                              \
+    X(peak_tflops, num_if(peak_known(r), plaus(r)->peak_tflops))                                                       \
+    X(peak_clock_mhz, num_if(peak_clocked(r), plaus(r)->clock_mhz))                                                    \
+    X(peak_source, text_if(peak_judged(r), hb_peak_source_name(plaus(r)->source)))                                     \
+    X(peak_clock_source, text_if(peak_clocked(r), plaus(r)->clock_source))
 
 /* New columns go at the end of the last group (or in a new group after it). */
 #define SUMMARY_COLUMNS(X)                                                                                             \
