@@ -99,13 +99,25 @@ $(BUILD)/test-fixtures/hgemm_mma_pipelined.sm_%.cubin: candidates/sample_mma/hge
 $(BUILD)/hgemm-tests: $(TEST_OBJ) $(LIB_OBJ) | $(ARCH_FIXTURES)
 	$(CC) $(LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 
+# Test-only kernels, tests/data/*.cu -> $(BUILD)/tests/data/<name>.sm_XX.cubin: the
+# module-state tests read them as ELF files (and load them on a GPU).  Built
+# here, never committed: no binary in the repository.
+TEST_CUBIN_SRC := $(wildcard tests/data/*.cu)
+TEST_CUBIN     := $(foreach s,$(TEST_CUBIN_SRC),$(foreach a,$(CUDA_ARCHS),$(BUILD)/$(s:.cu=).sm_$(a).cubin))
+define test_cubin_rule
+$(BUILD)/tests/data/%.sm_$(1).cubin: tests/data/%.cu
+	@mkdir -p $$(dir $$@)
+	$(NVCC) $(NVCCFLAGS) -Werror all-warnings -cubin -gencode arch=compute_$(1),code=sm_$(1) -o $$@ $$<
+endef
+$(foreach a,$(CUDA_ARCHS),$(eval $(call test_cubin_rule,$(a))))
+
 # The CUDA-free layers (docs/architecture.md) link into a program without any
 # CUDA library: a reference to one from them is a link error here.
 CUDA_FREE_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/core/*.c bench/result/*.c bench/report/*.c))
 $(BUILD)/cuda-free-check: $(BUILD)/obj/tests/cuda_free_main.o $(CUDA_FREE_OBJ)
 	$(CC) -o $@ $^ -l:libjansson.a -lm -lpthread
 
-test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/cuda-free-check candidates
+test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/cuda-free-check candidates $(TEST_CUBIN)
 	tests/check_layers.sh
 	tests/check_layers_selftest.sh
 	tests/plot_smoke.sh

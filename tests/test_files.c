@@ -114,7 +114,7 @@ static void test_status_names(void **state)
     (void)state;
     const hb_status all[] = {HB_OK,          HB_ERR_INTERNAL, HB_ERR_USAGE, HB_ERR_BAD_INPUT,
                              HB_ERR_UNSUPPORTED, HB_ERR_CUDA, HB_ERR_INCORRECT, HB_ERR_IO,
-                             HB_ERR_CANDIDATE_FAULT};
+                             HB_ERR_CANDIDATE_FAULT, HB_ERR_TOO_SLOW, HB_ERR_IMPLAUSIBLE};
     const size_t n = sizeof all / sizeof all[0];
     for (size_t i = 0; i < n; i++) {
         const char *name = hb_status_name(all[i]);
@@ -132,6 +132,9 @@ static void test_status_names(void **state)
     assert_int_equal(HB_ERR_UNSUPPORTED, 4);
     assert_int_equal(HB_ERR_IO, 7);
     assert_int_equal(HB_ERR_CANDIDATE_FAULT, 8);
+    assert_int_equal(HB_ERR_TOO_SLOW, 9);
+    assert_int_equal(HB_ERR_IMPLAUSIBLE, 10);
+    assert_string_equal(hb_status_name(HB_ERR_IMPLAUSIBLE), "implausible");
     assert_string_equal(hb_status_name(HB_OK), "ok");
     assert_string_equal(hb_status_name(HB_ERR_UNSUPPORTED), "unsupported");
     assert_string_equal(hb_status_name((hb_status)99), "unknown");
@@ -142,7 +145,7 @@ static void test_status_severity(void **state)
     (void)state;
     const hb_status all[] = {HB_OK,          HB_ERR_INTERNAL, HB_ERR_USAGE, HB_ERR_BAD_INPUT,
                              HB_ERR_UNSUPPORTED, HB_ERR_CUDA, HB_ERR_INCORRECT, HB_ERR_IO,
-                             HB_ERR_CANDIDATE_FAULT};
+                             HB_ERR_CANDIDATE_FAULT, HB_ERR_TOO_SLOW, HB_ERR_IMPLAUSIBLE};
     const size_t n = sizeof all / sizeof all[0];
     for (size_t i = 0; i < n; i++) {
         if (all[i] != HB_OK)
@@ -157,6 +160,9 @@ static void test_status_severity(void **state)
     assert_true(hb_status_severity(HB_ERR_IO) > hb_status_severity(HB_ERR_INCORRECT));
     assert_true(hb_status_severity(HB_ERR_CUDA) > hb_status_severity(HB_ERR_CANDIDATE_FAULT));
     assert_true(hb_status_severity(HB_ERR_INCORRECT) > hb_status_severity(HB_ERR_UNSUPPORTED));
+    /* a time faster than the hardware outranks the candidate's other verdicts, not the harness's failures */
+    assert_true(hb_status_severity(HB_ERR_IMPLAUSIBLE) > hb_status_severity(HB_ERR_CANDIDATE_FAULT));
+    assert_true(hb_status_severity(HB_ERR_IMPLAUSIBLE) < hb_status_severity(HB_ERR_BAD_INPUT));
     /* an unknown value counts as the worst */
     assert_true(hb_status_severity((hb_status)99) >= hb_status_severity(HB_ERR_INTERNAL));
 }

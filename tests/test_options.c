@@ -31,6 +31,7 @@ static const struct {
     {"mode", "server"},          {"qps", "250"},           {"mean-gap-ms", "0.3"},   {"gap", "per-round"},
     {"l2", "warm"}, {"deviation-reps", "3"}, {"deviation-rule", "paper"},              {"target-ci", "1.5"},     {"min-time-s", "0.7"},    {"aa", "cublas-tn"},
     {"raw", NULL},               {"vs", "cublaslt-autotune-max"}, {"min-speedup", "-0.25"},
+    {"peak-tflops", "850.5"},
 };
 #define SAMPLE_COUNT (sizeof samples / sizeof samples[0])
 
@@ -80,8 +81,8 @@ static void test_each_command_refuses_flags_it_does_not_take(void **state)
             refused++;
         }
     }
-    /* check refuses the timing flags (12) and the gate's (2), run the gate's (2), gate --aa (1). */
-    assert_int_equal(refused, 17);
+    /* check refuses the timing flags (13) and the gate's (2), run the gate's (2), gate --aa (1). */
+    assert_int_equal(refused, 18);
     /* The case the issue reported: accepted silently before. */
     expect_usage(WORDS("hgemm-bench", "check", "--candidate", "c", "--mnk", "8,8,8", "--mode", "server"));
     expect_usage(WORDS("hgemm-bench", "check", "--candidate", "c", "--mnk", "8,8,8", "--raw"));
@@ -182,7 +183,7 @@ static void test_options_round_trip_through_a_command_line(void **state)
                                        "--workspace", "1MiB", "--autotune-cache", "/tmp/c.tsv", "--retune",
                                        "--warmup-s", "0.1", "--time-s", "1e3", "--mode", "server", "--qps", "250",
                                        "--gap", "per-round", "--l2", "warm", "--target-ci", "1.5", "--min-time-s",
-                                       "0.7", "--raw"),
+                                       "0.7", "--raw", "--peak-tflops", "850.5"),
                                  parent),
                      HB_OK);
     hb_argv argv = {0};

@@ -74,6 +74,7 @@ static void test_verdict_names(void **state)
         {HB_VERDICT_UNSUPPORTED, "unsupported"}, {HB_VERDICT_INCORRECT, "incorrect"},
         {HB_VERDICT_CRASHED, "crashed"},     {HB_VERDICT_TIMED_OUT, "timed-out"},
         {HB_VERDICT_BAD_INPUT, "bad-input"}, {HB_VERDICT_ERROR, "error"},
+        {HB_VERDICT_IMPLAUSIBLE, "implausible"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         assert_string_equal(hb_verdict_name(cases[i].verdict), cases[i].name);
@@ -102,9 +103,10 @@ static void test_verdict_of_every_status(void **state)
         {HB_ERR_IO, HB_VERDICT_ERROR, "error"},
         {HB_ERR_CANDIDATE_FAULT, HB_VERDICT_CRASHED, "crashed"},
         {HB_ERR_TOO_SLOW, HB_VERDICT_TOO_SLOW, "too-slow"},
+        {HB_ERR_IMPLAUSIBLE, HB_VERDICT_IMPLAUSIBLE, "implausible"},
     };
-    /* the table covers every status 0..9 */
-    assert_int_equal(sizeof cases / sizeof cases[0], HB_ERR_TOO_SLOW + 1);
+    /* the table covers every status 0..10 */
+    assert_int_equal(sizeof cases / sizeof cases[0], HB_ERR_IMPLAUSIBLE + 1);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         assert_int_equal(cases[i].status, (hb_status)i);
         assert_int_equal(hb_verdict_of_status(cases[i].status), cases[i].verdict);

@@ -20,6 +20,7 @@
 #define HB_CHECK_SPOT "spot-check"           /* a timed call's output was wrong */
 #define HB_CHECK_POST_TIMING "post-timing"   /* wrong on fresh inputs after timing */
 #define HB_CHECK_MEMCHECK "memcheck"         /* compute-sanitizer memcheck found errors */
+#define HB_CHECK_MODULE_STATE "module-state" /* the cubin can keep a result between calls (verify/module_state_check.h) */
 
 typedef struct hb_check_failure {
     char check[24];   /* one of the names above; "" while nothing failed */

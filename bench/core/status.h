@@ -16,7 +16,8 @@ typedef enum hb_status {
     HB_ERR_INCORRECT = 6,   /* candidate output failed the pre-timing check */
     HB_ERR_IO = 7,          /* results could not be written */
     HB_ERR_CANDIDATE_FAULT = 8, /* candidate crashed (CUDA error, signal) or hung */
-    HB_ERR_TOO_SLOW = 9     /* gate: every check passed, the speedup missed the threshold */
+    HB_ERR_TOO_SLOW = 9,    /* gate: every check passed, the speedup missed the threshold */
+    HB_ERR_IMPLAUSIBLE = 10 /* run, gate: the measured time implies more than the GPU's peak tensor-core throughput */
 } hb_status;
 
 /* Short stable name of a status, for results files ("ok", "usage", ...). */

@@ -18,6 +18,7 @@
 #include "verify/battery.h"
 #include "verify/checked_call.h"
 #include "verify/deviation_check.h"
+#include "verify/module_state_check.h"
 #include "verify/problem.h"
 
 #define CANDIDATE 0 /* the candidate is participant 0 */
@@ -243,8 +244,9 @@ static hb_status load_candidate(config_state *s)
     snprintf(r->manifest_path, sizeof r->manifest_path, "%s", manifest_path);
     static hb_manifest manifest;
     HB_TRY(hb_manifest_load(manifest_path, &manifest));
-    return hb_candidate_participant_create(&manifest, &s->limits, s->options->acc, r->mnk.m, r->mnk.n, r->mnk.k,
-                                           &s->candidate);
+    HB_TRY(hb_candidate_participant_create(&manifest, &s->limits, s->options->acc, r->mnk.m, r->mnk.n, r->mnk.k,
+                                           &s->candidate));
+    return hb_check_module_state(&manifest, s->limits.sm, &r->module_state, &s->failure); /* before any launch */
 }
 
 /* What every baseline of this configuration is created with. */

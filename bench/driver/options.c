@@ -77,6 +77,7 @@ static int format_mode(const option_spec *o, const hb_run_options *run, char *ou
 static int format_gap(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 static int format_l2(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 static int format_rule(const option_spec *o, const hb_run_options *run, char *out, size_t size);
+static int format_positive(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 
 /* Every flag, once.  Seconds lie in 0..86400 (a day); counts are bounded so
  * a typo cannot ask for a month of repetitions. */
@@ -157,6 +158,10 @@ static const option_spec table[] = {
      parse_aa, format_text, FIELD(aa), 0, 0, 0},
     {"raw", NULL, TIMING_CMDS, TIMING, NULL, "save every sample in <run>/raw/<config>.bin (docs/results.md)",
      parse_switch, format_switch, FIELD(raw), 0, 0, 1},
+    {"peak-tflops", "X", TIMING_CMDS, TIMING, NULL,
+     "the GPU's peak dense fp16 tensor-core TFLOP/s, in (0, 1e6], instead of the table's SMs x FLOP/clk x clock; "
+     "a candidate timed faster is implausible (exit 10)",
+     parse_positive, format_positive, FIELD(peak_tflops), 0, 1e6, 0},
 
     {"vs", "NAME", CMD(HB_CMD_GATE), GATE, "torch", "baseline for the threshold: a baseline or a -max figure",
      parse_vs, format_text, FIELD(vs), 0, 0, 0},
@@ -429,6 +434,13 @@ static int format_percent(const option_spec *o, const hb_run_options *run, char 
 {
     double fraction = *(const double *)field_in(o, run);
     return fraction > 0 && snprintf(out, size, "%.17g", fraction * 100.0) >= 0;
+}
+
+/* A number that is off at 0 (its default): written only when set. */
+static int format_positive(const option_spec *o, const hb_run_options *run, char *out, size_t size)
+{
+    double value = *(const double *)field_in(o, run);
+    return value > 0 && snprintf(out, size, "%.17g", value) >= 0;
 }
 
 static int format_bytes(const option_spec *o, const hb_run_options *run, char *out, size_t size)

@@ -17,6 +17,7 @@
 #include "bench/core/run_dir.h"
 #include "bench/driver/config_eval.h"
 #include "bench/driver/isolate.h"
+#include "bench/driver/plausibility_pass.h"
 #include "bench/driver/sanitize_pass.h"
 #include "bench/gpu/device.h"
 #include "bench/measure/windows.h"
@@ -42,6 +43,7 @@ typedef struct run_state {
     int sinks_begun;           /* every sink began: the run folder, env.json and summary.csv exist */
     hb_config_result *results; /* one per configuration, for verdict.json */
     size_t done;
+    hb_plausibility_warnings plausibility; /* said once per run */
 } run_state;
 
 static hb_status read_device(void *context, void *result, size_t size)
@@ -189,6 +191,8 @@ static hb_status record(run_state *s, hb_config_result *r)
 {
     record_timing_policy(s->options, r);
     warn_telemetry(r);
+    /* before the threshold: an implausible time must not count as fast enough */
+    hb_plausibility_pass(&s->plausibility, r, &s->device, s->options->peak_tflops);
     if (s->options->gate)
         hb_gate_apply(r, s->options->vs, s->options->min_speedup);
     s->done++;

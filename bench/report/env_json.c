@@ -9,6 +9,8 @@
 #include "bench/core/json_file.h"
 #include "bench/core/stats.h"
 #include "bench/core/version.h"
+#include "bench/result/module_state.h"
+#include "bench/result/peak_throughput.h"
 
 /* cuBLAS / cuBLASLt versions: major*10000 + minor*100 + patch. */
 static json_t *library_version(long encoded)
@@ -97,6 +99,21 @@ static json_t *stopping_object(const hb_run_options *o, const hb_engine_facts *e
     return stop;
 }
 
+/* The module-state limit and the peak the times are held to (docs/methodology.md). */
+static json_t *integrity_object(const hb_run_record *run)
+{
+    const hb_run_options *o = run->options;
+    const hb_peak_entry *entry = run->device ? hb_peak_entry_for(run->device->sm) : NULL;
+    json_t *i = json_object();
+    json_object_set_new(i, "module_state_limit_bytes", json_integer(HB_MODULE_STATE_LIMIT));
+    json_object_set_new(i, "device_malloc", json_string("refused"));
+    json_object_set_new(i, "peak_tflops_flag", o->peak_tflops > 0 ? json_real(o->peak_tflops) : json_null());
+    json_object_set_new(i, "peak_flop_per_clock_per_sm", entry ? json_integer(entry->flop_per_clock_per_sm) : json_null());
+    json_object_set_new(i, "peak_table_source", entry ? json_string(entry->source) : json_null());
+    json_object_set_new(i, "peak_clock", json_string("highest NVML SM clock in the timed window, else the device's maximum"));
+    return i;
+}
+
 static json_t *method_object(const hb_run_record *run)
 {
     const hb_run_options *o = run->options;
@@ -139,6 +156,7 @@ static json_t *method_object(const hb_run_record *run)
     json_object_set_new(m, "timeout_s", json_real(o->timeout_s));
     json_object_set_new(m, "torch_acc_class", json_string("fp32 (torch.matmul accumulates fp16 in fp32 in either class)"));
     json_object_set_new(m, "autotune", autotune_object(o, e));
+    json_object_set_new(m, "integrity", integrity_object(run));
     return m;
 }
 

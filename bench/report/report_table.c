@@ -4,6 +4,7 @@
 
 #include "bench/result/deviation_rule.h"
 #include "bench/result/participant_desc.h"
+#include "bench/result/plausibility.h"
 #include "bench/result/run_verdict.h"
 
 static void print_verdict(FILE *out, const hb_config_result *r)
@@ -76,6 +77,20 @@ static void print_telemetry(FILE *out, const hb_telemetry_summary *t)
         fprintf(out, "  WARNING: %s\n", warning);
 }
 
+/* The candidate's time against the GPU's peak, when it was judged. */
+static void print_peak(FILE *out, const hb_plausibility *p)
+{
+    if (p->source == HB_PEAK_TABLE)
+        fprintf(out, "  peak: %.1f TFLOP/s (%d SMs x %d FLOP/clk x %d MHz, %s); candidate %.1f TFLOP/s, %.1f%% of it\n",
+                p->peak_tflops, p->sm_count, p->flop_per_clock_per_sm, p->clock_mhz, p->clock_source,
+                p->achieved_tflops, p->achieved_tflops / p->peak_tflops * 100);
+    else if (p->source == HB_PEAK_FLAG)
+        fprintf(out, "  peak: %.4g TFLOP/s (--peak-tflops); candidate %.4g TFLOP/s\n", p->peak_tflops,
+                p->achieved_tflops);
+    else if (p->source != HB_PEAK_NOT_JUDGED)
+        fprintf(out, "  peak: not checked (%s)\n", hb_peak_source_name(p->source));
+}
+
 void hb_report_config(FILE *out, const hb_config_result *r)
 {
     print_verdict(out, r);
@@ -83,6 +98,8 @@ void hb_report_config(FILE *out, const hb_config_result *r)
         return;
     print_window(out, r);
     print_telemetry(out, &r->telemetry);
+    print_peak(out, &r->plausibility);
+    const int speedups = hb_result_has_speedups(r);
     fprintf(out, "  %-22s %12s %9s %7s %12s  %-19s %9s\n", "participant", "median(us)", "TFLOP/s", "noise",
             "speedup", "95% CI", "paper");
     double flops = hb_gemm_flops(r->mnk.m, r->mnk.n, r->mnk.k);
@@ -91,7 +108,7 @@ void hb_report_config(FILE *out, const hb_config_result *r)
         double median_s = p->event_ms.median * 1e-3;
         fprintf(out, "  %-22s %12.2f %9.2f %6.1f%%", p->name, median_s * 1e6, flops / median_s * 1e-12,
                 p->event_ms.rel_stdev * 100);
-        if (p->is_candidate) {
+        if (p->is_candidate || !speedups) {
             fputc('\n', out);
             continue;
         }
@@ -102,6 +119,8 @@ void hb_report_config(FILE *out, const hb_config_result *r)
     fputs("  (times: CUDA events; speedup: candidate over that baseline, geometric mean of paired ratios, with its "
           "95% block-bootstrap CI; paper: the paper's mean of ratios; -max: the faster of NN and TN by median time)\n",
           out);
+    if (!speedups)
+        fputs("  (no speedups: the candidate's time is implausible, faster than this GPU can compute the product)\n", out);
     print_algorithms(out, r);
 }
 

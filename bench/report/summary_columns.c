@@ -16,6 +16,7 @@
 #include "bench/core/gemm_types.h"
 #include "bench/core/timing_policy.h"
 #include "bench/result/deviation_rule.h"
+#include "bench/result/plausibility.h"
 #include "bench/result/telemetry_summary.h"
 #include "bench/result/verdict.h"
 
@@ -56,12 +57,15 @@ static const hb_algo_record *algo(const hb_row *r) { return &r->participant->des
 static const hb_timing_record *timing(const hb_row *r) { return &r->config->timing; }
 static const hb_window_report *window(const hb_row *r) { return &r->config->window; }
 static const hb_telemetry_summary *tel(const hb_row *r) { return &r->config->telemetry; }
+static const hb_module_state *module(const hb_row *r) { return &r->config->module_state; }
+static const hb_plausibility *plaus(const hb_row *r) { return &r->config->plausibility; }
 
 /* When a group applies: the candidate's own figures and the baselines'
  * comparisons with it exist only in their rows, and only when timed. */
 static int candidate(const hb_row *r) { return r->participant->is_candidate; }
 static int measured(const hb_row *r) { return r->config->measured; }
-static int timed_baseline(const hb_row *r) { return measured(r) && !candidate(r); }
+/* An implausible time keeps its times but gets no speedups (bench/result/plausibility.h). */
+static int timed_baseline(const hb_row *r) { return hb_result_has_speedups(cfg(r)) && !candidate(r); }
 static int timed_candidate(const hb_row *r) { return measured(r) && candidate(r); }
 static int server(const hb_row *r) { return timing(r)->mode == HB_MODE_SERVER; }
 static int target_ci(const hb_row *r) { return timing(r)->target_ci > 0; }
@@ -70,6 +74,10 @@ static int binary_ran(const hb_row *r) { return candidate(r) && exact_binary(r)-
 static int signed_ran(const hb_row *r) { return candidate(r) && exact_signed(r)->ran; }
 static const hb_deviation_record *dev(const hb_row *r) { return &r->config->battery.deviation; }
 static int dev_ran(const hb_row *r) { return candidate(r) && dev(r)->checks > 0; }
+static int module_scanned(const hb_row *r) { return candidate(r) && module(r)->scanned; }
+static int peak_judged(const hb_row *r) { return candidate(r) && plaus(r)->source != HB_PEAK_NOT_JUDGED; }
+static int peak_known(const hb_row *r) { return peak_judged(r) && plaus(r)->peak_tflops > 0; }
+static int peak_clocked(const hb_row *r) { return peak_judged(r) && plaus(r)->source == HB_PEAK_TABLE; }
 
 /* --- values that need more than an expression ----------------------------------- */
 
@@ -269,11 +277,22 @@ static hb_cell clock_warning(const hb_row *r)
     X(throttle_reasons, throttle_reasons(r))                                                                           \
     X(clock_warning, clock_warning(r))
 
+/* What the candidate's cubin can keep between calls (bench/result/module_state.h),
+ * on its row once the cubin was read; and its time against the GPU's peak
+ * (bench/result/plausibility.h) once a passing configuration was timed. */
+#define INTEGRITY_COLUMNS(X)                                                                                           \
+    X(module_global_bytes, num_if(module_scanned(r), (double)module(r)->global_bytes))                                 \
+    X(device_malloc, num_if(module_scanned(r), module(r)->device_malloc))                                              \
+    X(peak_tflops, num_if(peak_known(r), plaus(r)->peak_tflops))                                                       \
+    X(peak_clock_mhz, num_if(peak_clocked(r), plaus(r)->clock_mhz))                                                    \
+    X(peak_source, text_if(peak_judged(r), hb_peak_source_name(plaus(r)->source)))                                     \
+    X(peak_clock_source, text_if(peak_clocked(r), plaus(r)->clock_source))
+
 /* New columns go at the end of the last group (or in a new group after it). */
 #define SUMMARY_COLUMNS(X)                                                                                             \
     IDENTITY_COLUMNS(X) VERDICT_COLUMNS(X) DESCRIPTION_COLUMNS(X) CHECK_COLUMNS(X) TIME_COLUMNS(X)                     \
     SPEEDUP_COLUMNS(X) BATTERY_COLUMNS(X) MAX_ROW_COLUMNS(X) ALGORITHM_COLUMNS(X) POLICY_COLUMNS(X)                    \
-    WINDOW_COLUMNS(X) TELEMETRY_COLUMNS(X)
+    WINDOW_COLUMNS(X) TELEMETRY_COLUMNS(X) INTEGRITY_COLUMNS(X)
 
 /* --- the table --------------------------------------------------------------------- */
 

@@ -6,6 +6,7 @@
 
 #include "bench/core/json_file.h"
 #include "bench/result/gate.h"
+#include "bench/result/plausibility.h"
 #include "bench/result/run_verdict.h"
 
 /* A JSON string; bytes that are not valid UTF-8 (a path, a reason cut
@@ -74,7 +75,7 @@ static json_t *checks_object(const hb_config_result *r)
 static json_t *speedup_object(const hb_config_result *r, const char *vs)
 {
     const hb_participant_result *base = hb_find_participant(r, vs);
-    if (!r->measured || !base)
+    if (!hb_result_has_speedups(r) || !base) /* not timed, or an implausible time */
         return json_null();
     const hb_speedup_summary *s = &base->speedup_event;
     json_t *o = json_object();

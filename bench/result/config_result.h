@@ -7,7 +7,9 @@
 #include "bench/core/stats.h"
 #include "bench/core/timing_policy.h"
 #include "bench/result/battery_record.h"
+#include "bench/result/module_state.h"
 #include "bench/result/participant_desc.h"
+#include "bench/result/plausibility_record.h"
 #include "bench/result/telemetry_summary.h"
 #include "bench/result/verdict.h"
 #include "bench/result/window_report.h"
@@ -55,6 +57,8 @@ typedef struct hb_config_result {
     hb_telemetry_summary telemetry;  /* NVML through the timed window */
     size_t count;
     hb_participant_result participants[HB_MAX_PARTICIPANTS];
+    hb_module_state module_state;    /* what the candidate's cubin can keep between calls (read at load) */
+    hb_plausibility plausibility;    /* its time against the GPU's peak (judged after timing) */
 } hb_config_result;
 
 /* The part of a configuration's result a parent knows before the

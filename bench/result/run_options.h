@@ -64,6 +64,7 @@ typedef struct hb_run_options {
     const char *aa;        /* --aa NAME: that baseline, a second instance, timed as the candidate; NULL: none */
     int raw;               /* --raw: every sample into <run>/raw/ */
     const char *raw_dir;   /* set by the run command: where --raw files go */
+    double peak_tflops;    /* --peak-tflops: the GPU's peak dense fp16 tensor TFLOP/s; 0: the table's (bench/result/peak_throughput.h) */
 } hb_run_options;
 
 /* What the results call the candidate: its path, or "aa:<baseline>" with --aa. */

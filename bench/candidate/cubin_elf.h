@@ -1,0 +1,19 @@
+/* Reads a cubin's ELF for what the module can keep from one call to the
+ * next (bench/result/module_state.h): the size of its writable module-scope
+ * device memory and whether it calls a device-heap allocator.  Plain file
+ * reading with <elf.h>: no CUDA, no GPU, so it is testable anywhere. */
+#ifndef HB_CUBIN_ELF_H
+#define HB_CUBIN_ELF_H
+
+#include "bench/core/status.h"
+#include "bench/result/module_state.h"
+
+/* Fills `out` from the cubin at `path` (out->scanned = 1 on success).
+ * HB_ERR_UNSUPPORTED when the file is not an ELF file at all (a fatbin or
+ * PTX: cuModuleLoad takes those, but their module state cannot be read here);
+ * HB_ERR_BAD_INPUT when it cannot be read, is not a CUDA ELF64 file, or is
+ * truncated or inconsistent.  Each with a message naming the file and what
+ * is wrong. */
+hb_status hb_cubin_module_state(const char *path, hb_module_state *out);
+
+#endif
