@@ -15,6 +15,7 @@
 #include "bench/core/folders.h"
 #include "bench/core/heartbeat.h"
 #include "bench/core/run_dir.h"
+#include "bench/driver/child_verdict.h"
 #include "bench/driver/config_eval.h"
 #include "bench/driver/isolate.h"
 #include "bench/driver/sanitize_pass.h"
@@ -132,21 +133,6 @@ static hb_status evaluate_in_child(void *context, void *result, size_t size)
     return hb_evaluate_config(job->options, job->index, result);
 }
 
-/* What a child that did not return leaves: crashed or timed-out, with why. */
-static void record_abnormal_end(hb_config_result *r, const hb_child_outcome *outcome)
-{
-    r->status = HB_ERR_CANDIDATE_FAULT;
-    r->seconds = outcome->seconds;
-    if (outcome->end == HB_CHILD_TIMED_OUT) {
-        r->verdict = HB_VERDICT_TIMED_OUT;
-        snprintf(r->check, sizeof r->check, "timeout");
-    } else {
-        r->verdict = HB_VERDICT_CRASHED;
-        snprintf(r->check, sizeof r->check, "execution");
-    }
-    snprintf(r->reason, sizeof r->reason, "the evaluating process %s", outcome->message);
-}
-
 static hb_status evaluate(run_state *s, size_t index, hb_config_result *r)
 {
     if (!s->options->isolate)
@@ -162,7 +148,7 @@ static hb_status evaluate(run_state *s, size_t index, hb_config_result *r)
         return status;
     }
     if (outcome.end != HB_CHILD_RETURNED)
-        record_abnormal_end(r, &outcome); /* r still holds what init wrote: the child's bytes never arrived */
+        hb_record_child_end(r, &outcome, "the evaluating process"); /* r holds what init wrote: no bytes arrived */
     return r->status;
 }
 
