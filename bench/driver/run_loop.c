@@ -18,6 +18,7 @@
 #include "bench/driver/child_verdict.h"
 #include "bench/driver/config_eval.h"
 #include "bench/driver/isolate.h"
+#include "bench/driver/preflight.h"
 #include "bench/driver/sanitize_pass.h"
 #include "bench/gpu/device.h"
 #include "bench/measure/windows.h"
@@ -42,6 +43,8 @@ typedef struct run_state {
     hb_sinks sinks;
     int sinks_begun;           /* every sink began: the run folder, env.json and summary.csv exist */
     hb_config_result *results; /* one per configuration, for verdict.json */
+    size_t pending;            /* configurations that passed the checks before the GPU (bench/driver/preflight.h) */
+    int device_read;           /* the GPU's facts are in `device` (not when no configuration needed the GPU) */
     size_t done;
 } run_state;
 
@@ -55,12 +58,16 @@ static hb_status read_device(void *context, void *result, size_t size)
 /* Reads the GPU's facts, in a child when isolated: the parent stays free of CUDA. */
 static hb_status open_device(run_state *s)
 {
-    if (!s->options->isolate)
-        return hb_device_open(s->options->device, &s->device);
+    if (!s->options->isolate) {
+        HB_TRY(hb_device_open(s->options->device, &s->device));
+        s->device_read = 1;
+        return HB_OK;
+    }
     hb_child_outcome outcome;
     HB_TRY(hb_run_isolated(read_device, s->options, &s->device, sizeof s->device, s->options->timeout_s, &outcome));
     if (outcome.end != HB_CHILD_RETURNED)
         return hb_fail(HB_ERR_CUDA, "reading the GPU's properties failed: the process %s", outcome.message);
+    s->device_read = outcome.status == HB_OK;
     return outcome.status;
 }
 
@@ -110,14 +117,18 @@ static hb_status open_outputs(run_state *s, const char *command, const char *com
         .command_line = command_line,
         .started_utc = s->started_utc,
         .options = s->options,
-        .device = &s->device,
+        .device = s->device_read ? &s->device : NULL,
         .engine = engine_facts(&s->device),
     };
     HB_TRY(add_sinks(s));
     HB_TRY(hb_sinks_begin(&s->sinks, &s->record));
     s->sinks_begun = 1;
-    fprintf(stderr, "hgemm-bench: %s %s on %s (%s), results in %s\n", command, s->run_id, s->device.name,
-            s->device.uuid, s->run_path);
+    if (s->device_read)
+        fprintf(stderr, "hgemm-bench: %s %s on %s (%s), results in %s\n", command, s->run_id, s->device.name,
+                s->device.uuid, s->run_path);
+    else
+        fprintf(stderr, "hgemm-bench: %s %s: no configuration passed the checks before the GPU, which was not "
+                        "opened; results in %s\n", command, s->run_id, s->run_path);
     return s->options->raw ? make_raw_dir(s) : HB_OK;
 }
 
@@ -181,6 +192,17 @@ static hb_status record(run_state *s, hb_config_result *r)
     return hb_sinks_config(&s->sinks, &s->record, r);
 }
 
+/* The memcheck pass (--sanitize), then the evaluation unless the pass decided. */
+static hb_status evaluate_on_gpu(run_state *s, size_t index, hb_config_result *r)
+{
+    hb_status status = HB_OK;
+    if (s->options->sanitize)
+        HB_TRY(hb_sanitize_config(s->options, s->sanitizer, index, s->run_path, r, &status));
+    if (status == HB_OK)
+        evaluate(s, index, r);
+    return HB_OK;
+}
+
 /* Harness-side failures end the run; verdicts about the candidate do not:
  * each configuration has a fresh process, so a crash or hang ends only its own. */
 static int ends_run(hb_status status, int isolated)
@@ -194,11 +216,8 @@ static hb_status run_all(run_state *s)
     hb_status worst = HB_OK;
     for (size_t i = 0; i < s->options->n_configs; i++) {
         hb_config_result *r = &s->results[i];
-        hb_status status = HB_OK;
-        if (s->options->sanitize)
-            HB_TRY(hb_sanitize_config(s->options, s->sanitizer, i, s->run_path, r, &status));
-        if (status == HB_OK)
-            evaluate(s, i, r);
+        if (r->status == HB_OK) /* else it failed the checks before the GPU: its verdict is in r */
+            HB_TRY(evaluate_on_gpu(s, i, r));
         HB_TRY(record(s, r));
         if (hb_status_severity(r->status) > hb_status_severity(worst))
             worst = r->status;
@@ -256,7 +275,9 @@ hb_status hb_run_command(const hb_command_entry *self, hb_cli *cli, const char *
     hb_status status = options->sanitize ? hb_sanitizer_available(s->sanitizer, sizeof s->sanitizer) : HB_OK;
     if (status == HB_OK)
         status = resolve_autotune_cache(options);
-    if (status == HB_OK)
+    if (status == HB_OK) /* before the GPU: input errors get their own exit code on any machine */
+        status = hb_preflight(options, s->results, &s->pending);
+    if (status == HB_OK && s->pending > 0)
         status = open_device(s);
     if (status == HB_OK)
         status = open_outputs(s, command, command_line);

@@ -31,7 +31,7 @@ typedef struct hb_run_record {
     const char *command_line;      /* as typed, for env.json */
     const char *started_utc;       /* ISO 8601 */
     const hb_run_options *options;
-    const hb_device_info *device;
+    const hb_device_info *device;  /* NULL: the GPU was never opened (no configuration passed the checks before it) */
     hb_engine_facts engine;
 } hb_run_record;
 
