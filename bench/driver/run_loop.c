@@ -15,8 +15,10 @@
 #include "bench/core/folders.h"
 #include "bench/core/heartbeat.h"
 #include "bench/core/run_dir.h"
+#include "bench/core/signal_name.h"
 #include "bench/driver/child_verdict.h"
 #include "bench/driver/config_eval.h"
+#include "bench/driver/interrupt.h"
 #include "bench/driver/isolate.h"
 #include "bench/driver/preflight.h"
 #include "bench/driver/sanitize_pass.h"
@@ -65,6 +67,8 @@ static hb_status open_device(run_state *s)
     }
     hb_child_outcome outcome;
     HB_TRY(hb_run_isolated(read_device, s->options, &s->device, sizeof s->device, s->options->timeout_s, &outcome));
+    if (outcome.end == HB_CHILD_INTERRUPTED)
+        return HB_OK; /* not read: the run writes what it has, with every configuration not run */
     if (outcome.end != HB_CHILD_RETURNED)
         return hb_fail(HB_ERR_CUDA, "reading the GPU's properties failed: the process %s", outcome.message);
     s->device_read = outcome.status == HB_OK;
@@ -127,8 +131,10 @@ static hb_status open_outputs(run_state *s, const char *command, const char *com
         fprintf(stderr, "hgemm-bench: %s %s on %s (%s), results in %s\n", command, s->run_id, s->device.name,
                 s->device.uuid, s->run_path);
     else
-        fprintf(stderr, "hgemm-bench: %s %s: no configuration passed the checks before the GPU, which was not "
-                        "opened; results in %s\n", command, s->run_id, s->run_path);
+        fprintf(stderr, "hgemm-bench: %s %s: %s; results in %s\n", command, s->run_id,
+                hb_interrupted() ? "interrupted before the GPU was read"
+                                 : "no configuration passed the checks before the GPU, which was not opened",
+                s->run_path);
     return s->options->raw ? make_raw_dir(s) : HB_OK;
 }
 
@@ -216,8 +222,12 @@ static hb_status run_all(run_state *s)
     hb_status worst = HB_OK;
     for (size_t i = 0; i < s->options->n_configs; i++) {
         hb_config_result *r = &s->results[i];
+        if (hb_interrupted())
+            break; /* this configuration and the rest are not run */
         if (r->status == HB_OK) /* else it failed the checks before the GPU: its verdict is in r */
             HB_TRY(evaluate_on_gpu(s, i, r));
+        if (hb_interrupted())
+            break; /* cut short (its worker killed): listed as not run, like the rest */
         HB_TRY(record(s, r));
         if (hb_status_severity(r->status) > hb_status_severity(worst))
             worst = r->status;
@@ -249,13 +259,32 @@ static hb_status resolve_autotune_cache(hb_run_options *options)
     return HB_OK;
 }
 
-/* The run's verdict goes to verdict.json and stdout; a failure to write it
- * becomes the run's status. */
-static hb_status end_run(run_state *s, hb_status status)
+/* The run's verdict goes to verdict.json and stdout, with the
+ * configurations never evaluated; a failure to write it becomes the run's
+ * status. */
+static hb_status end_run(run_state *s, hb_status status, int signal_number)
 {
-    hb_run_outcome outcome = {status, s->results, s->done};
+    const hb_run_options *o = s->options;
+    hb_run_outcome outcome = {
+        .status = status,
+        .results = s->results,
+        .count = s->done,
+        .interrupted_by = signal_number,
+        .not_run = o->configs + s->done,
+        .not_run_count = o->n_configs - s->done,
+    };
     hb_status written = hb_sinks_end(&s->sinks, &s->record, &outcome);
     return written != HB_OK ? written : status;
+}
+
+/* SIGINT, SIGTERM or SIGHUP: exit 128 + the signal, as a shell reports it. */
+static hb_status interrupted_status(const run_state *s, int signal_number)
+{
+    fprintf(stderr, "hgemm-bench: interrupted by %s after %zu of %zu configurations; %s\n",
+            hb_signal_name(signal_number), s->done, s->options->n_configs,
+            s->sinks_begun ? "the results so far, and the configurations not run, are in the run folder"
+                           : "no results were written");
+    return (hb_status)(128 + signal_number);
 }
 
 hb_status hb_run_command(const hb_command_entry *self, hb_cli *cli, const char *command_line)
@@ -272,20 +301,27 @@ hb_status hb_run_command(const hb_command_entry *self, hb_cli *cli, const char *
     s->results = calloc(options->n_configs, sizeof *s->results);
     if (!s->results)
         return hb_fail(HB_ERR_INTERNAL, "out of host memory for %zu results", options->n_configs);
-    hb_status status = options->sanitize ? hb_sanitizer_available(s->sanitizer, sizeof s->sanitizer) : HB_OK;
+    /* From here a signal is noted, not fatal: the run still writes what it has. */
+    hb_status status = hb_interrupt_install();
+    if (status == HB_OK && options->sanitize)
+        status = hb_sanitizer_available(s->sanitizer, sizeof s->sanitizer);
     if (status == HB_OK)
         status = resolve_autotune_cache(options);
     if (status == HB_OK) /* before the GPU: input errors get their own exit code on any machine */
         status = hb_preflight(options, s->results, &s->pending);
-    if (status == HB_OK && s->pending > 0)
+    if (status == HB_OK && s->pending > 0 && !hb_interrupted())
         status = open_device(s);
     if (status == HB_OK)
         status = open_outputs(s, command, command_line);
     if (status == HB_OK)
         status = run_all(s);
+    const int signal_number = hb_interrupted();
+    if (signal_number)
+        status = interrupted_status(s, signal_number);
     if (s->sinks_begun) /* else no verdict: the results folder is not there to hold it */
-        status = end_run(s, status);
+        status = end_run(s, status, signal_number);
     hb_sinks_close(&s->sinks);
+    hb_interrupt_restore();
     free(s->results);
     return status;
 }

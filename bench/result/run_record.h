@@ -37,9 +37,12 @@ typedef struct hb_run_record {
 
 /* How the run ended, for verdict.json and the last line on stdout. */
 typedef struct hb_run_outcome {
-    hb_status status;                /* the run's exit status */
+    hb_status status;                /* the run's exit status (128 + the signal when interrupted) */
     const hb_config_result *results; /* one per configuration evaluated */
     size_t count;
+    int interrupted_by;              /* the signal that interrupted the run (SIGINT, ...); 0: not interrupted */
+    const hb_mnk *not_run;           /* the configurations never evaluated, in --mnk order: after an */
+    size_t not_run_count;            /* interruption or a harness failure that stopped the run */
 } hb_run_outcome;
 
 #endif
