@@ -50,7 +50,10 @@ hb_status hb_interrupt_install(void)
     memset(&action, 0, sizeof action);
     action.sa_handler = on_signal;
     sigemptyset(&action.sa_mask);
-    action.sa_flags = 0; /* no SA_RESTART: a blocked poll or write returns, and the loop looks at the note */
+    /* SA_RESTART: a write of the results is not cut short by EINTR.  The watch
+     * still wakes at once: Linux never restarts poll or nanosleep, and the
+     * watch polls every 200 ms anyway. */
+    action.sa_flags = SA_RESTART;
     caught = 0;
     guarded_pid = 0;
     for (size_t i = 0; i < SIGNAL_COUNT; i++)

@@ -2,8 +2,9 @@
  * runs"): the handler only notes the signal and SIGKILLs the process group
  * of the worker being watched (both async-signal-safe), so the GPU is
  * released at once; the run loop sees the note between steps, lists the
- * configurations not run, still ends every sink (env.json, summary.csv and
- * verdict.json stay complete) and exits with 128 + the signal.
+ * configurations not run (the one whose worker was killed among them), still
+ * ends every sink (env.json, summary.csv and verdict.json stay complete) and
+ * exits with 128 + the signal.
  *
  * A second signal while the first is being handled ends the process at once,
  * by that signal's default action: the way out when a --no-isolate

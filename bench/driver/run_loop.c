@@ -150,7 +150,9 @@ static hb_status evaluate_in_child(void *context, void *result, size_t size)
     return hb_evaluate_config(job->options, job->index, result);
 }
 
-static hb_status evaluate(run_state *s, size_t index, hb_config_result *r)
+/* *cut = 1 when a caught signal killed the child before it reported: r then
+ * holds nothing worth recording. */
+static hb_status evaluate(run_state *s, size_t index, hb_config_result *r, int *cut)
 {
     if (!s->options->isolate)
         return hb_evaluate_config(s->options, index, r);
@@ -164,6 +166,7 @@ static hb_status evaluate(run_state *s, size_t index, hb_config_result *r)
         snprintf(r->reason, sizeof r->reason, "%s", hb_last_error());
         return status;
     }
+    *cut = outcome.end == HB_CHILD_INTERRUPTED;
     if (outcome.end != HB_CHILD_RETURNED)
         hb_record_child_end(r, &outcome, "the evaluating process"); /* r holds what init wrote: no bytes arrived */
     return r->status;
@@ -198,14 +201,16 @@ static hb_status record(run_state *s, hb_config_result *r)
     return hb_sinks_config(&s->sinks, &s->record, r);
 }
 
-/* The memcheck pass (--sanitize), then the evaluation unless the pass decided. */
-static hb_status evaluate_on_gpu(run_state *s, size_t index, hb_config_result *r)
+/* The memcheck pass (--sanitize), then the evaluation unless the pass
+ * decided.  A pass cut short by a signal leaves the flag set, and the
+ * evaluation's child then ends at once as cut too. */
+static hb_status evaluate_on_gpu(run_state *s, size_t index, hb_config_result *r, int *cut)
 {
     hb_status status = HB_OK;
     if (s->options->sanitize)
         HB_TRY(hb_sanitize_config(s->options, s->sanitizer, index, s->run_path, r, &status));
     if (status == HB_OK)
-        evaluate(s, index, r);
+        evaluate(s, index, r, cut);
     return HB_OK;
 }
 
@@ -224,11 +229,12 @@ static hb_status run_all(run_state *s)
         hb_config_result *r = &s->results[i];
         if (hb_interrupted())
             break; /* this configuration and the rest are not run */
+        int cut = 0;
         if (r->status == HB_OK) /* else it failed the checks before the GPU: its verdict is in r */
-            HB_TRY(evaluate_on_gpu(s, i, r));
-        if (hb_interrupted())
-            break; /* cut short (its worker killed): listed as not run, like the rest */
-        HB_TRY(record(s, r));
+            HB_TRY(evaluate_on_gpu(s, i, r, &cut));
+        if (cut)
+            break; /* its worker killed by the signal: listed as not run, like the rest */
+        HB_TRY(record(s, r)); /* finished, even if a signal came meanwhile (--no-isolate): kept */
         if (hb_status_severity(r->status) > hb_status_severity(worst))
             worst = r->status;
         if (ends_run(r->status, s->options->isolate)) {
