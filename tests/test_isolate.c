@@ -22,6 +22,9 @@
 
 #include "bench/core/clock.h"
 #include "bench/core/heartbeat.h"
+#include "bench/core/parent_watch.h"
+#include "bench/driver/child_verdict.h"
+#include "bench/driver/interrupt.h"
 #include "bench/driver/isolate.h"
 #include "tests/test_registry.h"
 
@@ -64,6 +67,17 @@ static size_t read_pids(int fd, pid_t *pids, size_t max)
         return 0;
     ssize_t n = read(fd, pids, max * sizeof *pids);
     return n > 0 ? (size_t)n / sizeof *pids : 0;
+}
+
+/* Reads one pid, waiting at most `seconds` for it. */
+static pid_t read_pid_within(int fd, double seconds)
+{
+    const double start = hb_now_s();
+    pid_t pid = 0;
+    while (hb_now_s() - start < seconds)
+        if (read_pids(fd, &pid, 1) == 1)
+            return pid;
+    return 0;
 }
 
 /* Gone, or a zombie nobody has reaped yet (an orphan waiting for init). */
@@ -199,6 +213,52 @@ static hb_status child_returns_size(void *context, void *result, size_t size)
     (void)context;
     (void)result;
     return size == 0 ? HB_ERR_UNSUPPORTED : HB_ERR_INTERNAL;
+}
+
+
+static hb_status child_announces_then_hangs(void *context, void *result, size_t size)
+{
+    (void)result;
+    (void)size;
+    hb_heartbeat_phase(HB_PHASE_CANDIDATE);
+    write_pid(*(const int *)context);
+    sleep_forever();
+    return HB_OK;
+}
+
+static hb_status child_announces_then_returns(void *context, void *result, size_t size)
+{
+    (void)context;
+    (void)result;
+    (void)size;
+    hb_heartbeat_phase(HB_PHASE_CANDIDATE);
+    return HB_OK;
+}
+
+/* Reports its pid, then sends `signal` to the harness watching it and waits to be killed. */
+typedef struct signal_job {
+    int fd;
+    int signal;
+} signal_job;
+
+static hb_status child_signals_parent(void *context, void *result, size_t size)
+{
+    (void)result;
+    (void)size;
+    const signal_job *job = context;
+    write_pid(job->fd);
+    kill(getppid(), job->signal);
+    sleep_forever();
+    return HB_OK;
+}
+
+static hb_status child_raises_sigterm(void *context, void *result, size_t size)
+{
+    (void)context;
+    (void)result;
+    (void)size;
+    raise(SIGTERM);
+    _exit(93); /* not reached: the harness's handler is not the worker's */
 }
 
 /* --- tests ----------------------------------------------------------------------- */
@@ -347,6 +407,184 @@ static void test_isolate_timeout_kills_process_group(void **state)
     close(fds[1]);
 }
 
+/* A harness killed by SIGKILL takes its worker with it (PR_SET_PDEATHSIG),
+ * even one that sends nothing: the case of a hung kernel. */
+static void test_isolate_worker_dies_with_killed_harness(void **state)
+{
+    (void)state;
+    int fds[2];
+    pid_pipe(fds);
+    fflush(stdout);
+    fflush(stderr);
+    pid_t harness = fork();
+    assert_true(harness >= 0);
+    if (harness == 0) { /* a stand-in harness: watches a hanging worker with a long timeout */
+        int result = 0;
+        hb_child_outcome outcome;
+        hb_run_isolated(child_hangs, &fds[1], &result, sizeof result, 600, &outcome);
+        _exit(0);
+    }
+    pid_t worker = read_pid_within(fds[0], 10);
+    assert_true(worker > 0);
+    assert_int_equal(kill(harness, SIGKILL), 0);
+    assert_int_equal(waitpid(harness, NULL, 0), harness);
+    if (!process_dies_soon(worker)) {
+        kill(worker, SIGKILL);
+        fail_msg("worker %ld outlived its killed harness", (long)worker);
+    }
+    close(fds[0]);
+    close(fds[1]);
+}
+
+/* A worker whose harness closed the pipe exits with HB_EXIT_PARENT_GONE at
+ * its next heartbeat, not by SIGPIPE. */
+static void test_isolate_heartbeat_to_gone_parent_exits(void **state)
+{
+    (void)state;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    assert_int_equal(close(fds[0]), 0); /* nobody will read */
+    pid_t worker = fork();
+    assert_true(worker >= 0);
+    if (worker == 0) {
+        hb_heartbeat_attach(fds[1]); /* its first beat meets EPIPE */
+        _exit(94);
+    }
+    close(fds[1]);
+    int status = 0;
+    assert_int_equal(waitpid(worker, &status, 0), worker);
+    if (WIFSIGNALED(status))
+        fail_msg("the worker died by signal %d instead of exiting", WTERMSIG(status));
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), HB_EXIT_PARENT_GONE);
+}
+
+static void expect_timeout_in_phase(hb_child_fn fn, hb_phase phase, const char *words)
+{
+    int fds[2];
+    pid_pipe(fds);
+    int result = 0;
+    hb_child_outcome outcome;
+    assert_int_equal(hb_run_isolated(fn, &fds[1], &result, sizeof result, 1.0, &outcome), HB_OK);
+    assert_int_equal(outcome.end, HB_CHILD_TIMED_OUT);
+    assert_int_equal(outcome.phase, phase);
+    if (!strstr(outcome.message, words))
+        fail_msg("expected '%s' in: %s", words, outcome.message);
+    close(fds[0]);
+    close(fds[1]);
+}
+
+/* Silence before the phase marker is the harness's set-up; after it, the candidate's. */
+static void test_isolate_timeout_names_the_phase(void **state)
+{
+    (void)state;
+    expect_timeout_in_phase(child_hangs, HB_PHASE_SETUP, "before any candidate code ran");
+    expect_timeout_in_phase(child_announces_then_hangs, HB_PHASE_CANDIDATE, "hung kernel");
+    int result = 0;
+    hb_child_outcome outcome;
+    assert_int_equal(hb_run_isolated(child_announces_then_returns, NULL, &result, sizeof result, 10, &outcome), HB_OK);
+    assert_int_equal(outcome.end, HB_CHILD_RETURNED);
+    assert_int_equal(outcome.phase, HB_PHASE_CANDIDATE);
+}
+
+static void test_child_verdict_blames_by_phase(void **state)
+{
+    (void)state;
+    hb_config_result *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    hb_child_outcome o = {.end = HB_CHILD_TIMED_OUT, .phase = HB_PHASE_SETUP, .seconds = 61};
+    snprintf(o.message, sizeof o.message, "made no progress for 60 s in the harness's own set-up");
+    hb_record_child_end(r, &o, "the evaluating process");
+    assert_int_equal(r->status, HB_ERR_CUDA);
+    assert_int_equal(r->verdict, HB_VERDICT_ERROR);
+    assert_string_equal(r->check, "");
+    assert_non_null(strstr(r->reason, "the evaluating process made no progress for 60 s"));
+    assert_non_null(strstr(r->reason, "not the candidate's"));
+    assert_true(r->seconds == 61);
+
+    o.phase = HB_PHASE_CANDIDATE;
+    hb_record_child_end(r, &o, "the evaluating process");
+    assert_int_equal(r->status, HB_ERR_CANDIDATE_FAULT);
+    assert_int_equal(r->verdict, HB_VERDICT_TIMED_OUT);
+    assert_string_equal(r->check, "timeout");
+
+    /* A crash is the candidate's in either phase (as before the marker existed). */
+    o = (hb_child_outcome){.end = HB_CHILD_SIGNALED, .signal = SIGSEGV, .phase = HB_PHASE_SETUP};
+    hb_record_child_end(r, &o, "the evaluating process");
+    assert_int_equal(r->status, HB_ERR_CANDIDATE_FAULT);
+    assert_int_equal(r->verdict, HB_VERDICT_CRASHED);
+    assert_string_equal(r->check, "execution");
+    free(r);
+}
+
+/* SIGINT, SIGTERM and SIGHUP to the harness: the worker's group is killed at
+ * once (the timeout here is a minute) and the watch ends as interrupted. */
+static void test_isolate_interrupt_kills_worker(void **state)
+{
+    (void)state;
+    const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        int fds[2];
+        pid_pipe(fds);
+        assert_int_equal(hb_interrupt_install(), HB_OK);
+        signal_job job = {fds[1], signals[i]};
+        int result = 0;
+        hb_child_outcome outcome;
+        const double start = hb_now_s();
+        assert_int_equal(hb_run_isolated(child_signals_parent, &job, &result, sizeof result, 60, &outcome), HB_OK);
+        const double wall = hb_now_s() - start;
+        const int caught = hb_interrupted();
+        hb_interrupt_restore();
+        assert_int_equal(outcome.end, HB_CHILD_INTERRUPTED);
+        assert_int_equal(outcome.signal, signals[i]);
+        assert_int_equal(caught, signals[i]);
+        assert_true(wall < 5);
+        pid_t worker = read_pid_within(fds[0], 1);
+        assert_true(worker > 0);
+        errno = 0;
+        assert_int_equal(kill(worker, 0), -1); /* killed and reaped */
+        assert_int_equal(errno, ESRCH);
+        assert_int_equal(hb_interrupted(), 0); /* restore forgets it */
+        close(fds[0]);
+        close(fds[1]);
+    }
+}
+
+/* A signal caught between workers: the next watch ends at once, its worker killed. */
+static void test_isolate_interrupt_before_worker(void **state)
+{
+    (void)state;
+    int fds[2];
+    pid_pipe(fds);
+    assert_int_equal(hb_interrupt_install(), HB_OK);
+    assert_int_equal(raise(SIGTERM), 0);
+    assert_int_equal(hb_interrupted(), SIGTERM);
+    int result = 0;
+    hb_child_outcome outcome;
+    const double start = hb_now_s();
+    assert_int_equal(hb_run_isolated(child_hangs, &fds[1], &result, sizeof result, 60, &outcome), HB_OK);
+    hb_interrupt_restore();
+    assert_int_equal(outcome.end, HB_CHILD_INTERRUPTED);
+    assert_true(hb_now_s() - start < 5);
+    close(fds[0]);
+    close(fds[1]);
+}
+
+/* The harness's handlers are not the worker's: SIGTERM still ends a worker. */
+static void test_isolate_worker_keeps_default_signals(void **state)
+{
+    (void)state;
+    assert_int_equal(hb_interrupt_install(), HB_OK);
+    int result = 0;
+    hb_child_outcome outcome;
+    assert_int_equal(hb_run_isolated(child_raises_sigterm, NULL, &result, sizeof result, 10, &outcome), HB_OK);
+    const int caught = hb_interrupted();
+    hb_interrupt_restore();
+    assert_int_equal(outcome.end, HB_CHILD_SIGNALED);
+    assert_int_equal(outcome.signal, SIGTERM);
+    assert_int_equal(caught, 0);
+}
+
 static const struct CMUnitTest isolate_tests[] = {
     cmocka_unit_test(test_isolate_result_round_trips),
     cmocka_unit_test(test_isolate_status_propagates),
@@ -355,6 +593,13 @@ static const struct CMUnitTest isolate_tests[] = {
     cmocka_unit_test(test_isolate_hang_times_out),
     cmocka_unit_test(test_isolate_heartbeats_keep_child_alive),
     cmocka_unit_test(test_isolate_timeout_kills_process_group),
+    cmocka_unit_test(test_isolate_worker_dies_with_killed_harness),
+    cmocka_unit_test(test_isolate_heartbeat_to_gone_parent_exits),
+    cmocka_unit_test(test_isolate_timeout_names_the_phase),
+    cmocka_unit_test(test_child_verdict_blames_by_phase),
+    cmocka_unit_test(test_isolate_interrupt_kills_worker),
+    cmocka_unit_test(test_isolate_interrupt_before_worker),
+    cmocka_unit_test(test_isolate_worker_keeps_default_signals),
 };
 
 hb_test_list hb_isolate_tests(void) { return HB_TEST_LIST(isolate_tests); }

@@ -368,7 +368,7 @@ static void test_plausibility_in_summary_and_verdict_file(void **state)
     o->vs = "torch";
     o->gate = 1;
     hb_run_record run = {.command = "gate", .run_id = "id", .run_path = dir, .options = o};
-    hb_run_outcome outcome = {HB_ERR_IMPLAUSIBLE, r, 1};
+    hb_run_outcome outcome = {.status = HB_ERR_IMPLAUSIBLE, .results = r, .count = 1};
     assert_int_equal(hb_verdict_file_write(path, &run, &outcome), HB_OK);
     json_error_t error;
     json_t *root = json_load_file(path, 0, &error);

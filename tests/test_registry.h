@@ -41,6 +41,9 @@ hb_test_list hb_gpu_timing_tests(void);
 hb_test_list hb_module_state_tests(void);
 hb_test_list hb_plausibility_tests(void);
 hb_test_list hb_gpu_integrity_tests(void);
+hb_test_list hb_preflight_tests(void);
+hb_test_list hb_interrupted_tests(void);
+hb_test_list hb_gpu_fault_tests(void);
 
 /* GPU tests call this instead of skip() so the closing line can count skips. */
 void hb_test_skip_no_gpu(void);

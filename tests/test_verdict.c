@@ -333,7 +333,7 @@ static void test_verdict_file_round_trip(void **state)
 
     hb_run_record run = {.command = "gate", .run_id = "20260101T000000Z-abcd",
                          .run_path = "results/20260101T000000Z-abcd", .options = o};
-    hb_run_outcome v = {HB_ERR_INCORRECT, r, 3};
+    hb_run_outcome v = {.status = HB_ERR_INCORRECT, .results = r, .count = 3};
     assert_int_equal(hb_verdict_file_write(path, &run, &v), HB_OK);
     assert_int_equal(access(tmp, F_OK), -1); /* renamed into place */
 

@@ -9,8 +9,11 @@
 #include "bench/core/status.h"
 
 /* Writes the manifest path for (m, n, k) into `path`.  HB_ERR_BAD_INPUT if
- * `candidate` does not exist; HB_ERR_UNSUPPORTED if the set holds no
- * manifest for this configuration. */
+ * `candidate` does not exist or cannot be read (a symbolic-link loop), or if
+ * the first of the three names that is there cannot be read (a link loop,
+ * a dangling link; a folder under such a name is passed over);
+ * HB_ERR_UNSUPPORTED if the set holds no manifest
+ * for this configuration. */
 hb_status hb_candidate_manifest_path(const char *candidate, long m, long n, long k,
                                      char path[HB_PATH_MAX]);
 

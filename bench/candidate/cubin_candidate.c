@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/candidate/launch_plan.h"
 #include "bench/gpu/cuda_check.h"
 #include "bench/gpu/guarded_alloc.h"
 
@@ -128,17 +129,12 @@ static hb_status allocate_buffers(candidate_impl *impl)
 static hb_status setup(candidate_impl *impl, const hb_manifest *manifest, const hb_device_limits *limits,
                        hb_acc_class run_acc, long m, long n, long k)
 {
-    if (manifest->accumulator != run_acc)
-        return hb_fail(HB_ERR_UNSUPPORTED, "candidate %s claims the %s accumulator class; this run is %s", manifest->name,
-                       hb_acc_class_name(manifest->accumulator), hb_acc_class_name(run_acc));
-    HB_TRY(hb_manifest_padded_dims(manifest, m, n, k, impl->padded));
-    impl->needs_padding = impl->padded[0] != m || impl->padded[1] != n || impl->padded[2] != k;
-    HB_TRY(hb_candidate_grid(manifest, impl->padded, impl->grid));
-    uint64_t workspace = 0;
-    const uint64_t workspace_limit = 64ull << 30; /* 64 GiB: larger is a manifest error, not a real need */
-    HB_TRY(hb_dim_expr_eval(&manifest->workspace_bytes, impl->padded[0], impl->padded[1], impl->padded[2],
-                            workspace_limit, &workspace));
-    impl->workspace_bytes = (size_t)workspace;
+    hb_launch_plan plan;
+    HB_TRY(hb_launch_plan_make(manifest, run_acc, m, n, k, &plan));
+    memcpy(impl->padded, plan.padded, sizeof impl->padded);
+    impl->needs_padding = plan.needs_padding;
+    memcpy(impl->grid, plan.grid, sizeof impl->grid);
+    impl->workspace_bytes = plan.workspace_bytes;
     HB_TRY(hb_candidate_kernel_load(manifest, limits, &impl->kernel));
     return allocate_buffers(impl);
 }

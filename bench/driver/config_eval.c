@@ -208,6 +208,7 @@ static hb_status check_and_measure(config_state *s)
 {
     hb_config_result *r = s->result;
     const hb_battery_options battery = battery_options(s->options);
+    hb_heartbeat_phase(HB_PHASE_CANDIDATE); /* a silence from here on is the candidate's (bench/driver/child_verdict.h) */
     hb_status status = hb_battery_before_timing(s->parts, s->count, CANDIDATE, &s->problem, &battery, &s->rng,
                                                 s->timer.stream, &r->battery, &s->check, &s->failure);
     if (r->battery.deviation_ran) { /* the figures go into the results, pass or fail */

@@ -14,15 +14,14 @@
 
 #include "bench/core/clock.h"
 #include "bench/core/diag.h"
-#include "bench/core/heartbeat.h"
+#include "bench/core/parent_watch.h"
+#include "bench/driver/interrupt.h"
 
-/* Wire format, child to parent: any number of HEARTBEAT bytes, then one
- * RESULT byte, the int32 status and result_size bytes of result. */
-/* Heartbeat bytes (bench/core/heartbeat.c) carry no payload: anything but RESULT is one. */
+/* Wire format, child to parent: any number of heartbeat and phase bytes
+ * (bench/core/heartbeat.h), then one RESULT byte, the int32 status and
+ * result_size bytes of result.  Any byte before RESULT is a sign of life. */
 #define MSG_RESULT 'R'
 #define REAP_GRACE_S 10.0 /* after its result or EOF, a child has this long to exit */
-
-static volatile pid_t running_child; /* for the parent's signal handler */
 
 static int write_all(int fd, const void *data, size_t size)
 {
@@ -39,9 +38,12 @@ static int write_all(int fd, const void *data, size_t size)
     return 1;
 }
 
-static void child_main(int fd, hb_child_fn fn, void *context, void *result, size_t result_size)
+/* `parent`: the harness's pid, read before fork (bench/core/parent_watch.h). */
+static void child_main(int fd, pid_t parent, hb_child_fn fn, void *context, void *result, size_t result_size)
 {
     setpgid(0, 0); /* its own group: a timeout kills whatever it started too */
+    hb_die_with_parent(parent);
+    hb_interrupt_forget_in_child();
     hb_heartbeat_attach(fd);
     int32_t status = (int32_t)fn(context, result, result_size);
     char tag = MSG_RESULT;
@@ -51,17 +53,21 @@ static void child_main(int fd, hb_child_fn fn, void *context, void *result, size
     _exit(ok ? 0 : 120);
 }
 
-/* Parent side of the pipe: the bytes after the RESULT tag. */
+/* Parent side of the pipe: the phase the child announced, then the bytes
+ * after the RESULT tag. */
 typedef struct reader {
     char *payload; /* status + result */
     size_t payload_size, received;
     int in_payload;
+    hb_phase phase;
 } reader;
 
 static void consume(reader *r, const char *data, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         if (!r->in_payload) {
+            if (data[i] == HB_WIRE_PHASE_CANDIDATE)
+                r->phase = HB_PHASE_CANDIDATE;
             r->in_payload = data[i] == MSG_RESULT;
             continue;
         }
@@ -76,17 +82,21 @@ static void kill_group(pid_t pid)
     kill(pid, SIGKILL);
 }
 
-/* Reads until EOF, the whole result, or silence; 1 when the child went
- * silent too long.  Stops at the whole result even while the pipe stays
- * open (something the child started may still hold it). */
-static int watch(int fd, pid_t pid, reader *r, double timeout_s, int *reaped, int *wait_status)
+typedef enum watch_end { WATCH_DONE, WATCH_SILENT, WATCH_INTERRUPTED } watch_end;
+
+/* Reads until EOF, the whole result, silence or a caught signal.  Stops at
+ * the whole result even while the pipe stays open (something the child
+ * started may still hold it). */
+static watch_end watch(int fd, pid_t pid, reader *r, double timeout_s, int *reaped, int *wait_status)
 {
     double last = hb_now_s();
     char buffer[4096];
     while (r->received < r->payload_size) {
+        if (hb_interrupted())
+            return WATCH_INTERRUPTED; /* checked every 200 ms at most: poll below wakes that often */
         double left = timeout_s - (hb_now_s() - last);
         if (left <= 0)
-            return 1;
+            return WATCH_SILENT;
         struct pollfd p = {fd, POLLIN, 0};
         int ready = poll(&p, 1, left > 0.2 ? 200 : (int)(left * 1000) + 1);
         if (ready < 0 && errno == EINTR)
@@ -94,22 +104,23 @@ static int watch(int fd, pid_t pid, reader *r, double timeout_s, int *reaped, in
         if (ready == 0 && !*reaped && waitpid(pid, wait_status, WNOHANG) == pid)
             *reaped = 1; /* it died while something it started holds the pipe: drain, then stop */
         if (ready == 0 && *reaped)
-            return 0;
+            return WATCH_DONE;
         if (ready <= 0)
             continue; /* the loop re-checks the deadline */
         ssize_t n = read(fd, buffer, sizeof buffer);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
-            return 0; /* EOF: the child exited or closed the pipe */
+            return WATCH_DONE; /* EOF: the child exited or closed the pipe */
         consume(r, buffer, (size_t)n);
         last = hb_now_s();
     }
-    return 0;
+    return WATCH_DONE;
 }
 
-/* Reaps the child, waiting at most grace_s before killing its group: a
- * child that closed the pipe and then hung must not hang the harness. */
+/* Reaps the child, waiting at most grace_s before killing its group (at
+ * once after a caught signal): a child that closed the pipe and then hung
+ * must not hang the harness. */
 static int reap(pid_t pid, double grace_s, int *killed)
 {
     int wait_status = 0;
@@ -118,7 +129,7 @@ static int reap(pid_t pid, double grace_s, int *killed)
         pid_t done = waitpid(pid, &wait_status, WNOHANG);
         if (done == pid || (done < 0 && errno != EINTR))
             return wait_status;
-        if (hb_now_s() > deadline && !*killed) {
+        if ((hb_now_s() > deadline || hb_interrupted()) && !*killed) {
             kill_group(pid);
             *killed = 1;
         }
@@ -127,9 +138,25 @@ static int reap(pid_t pid, double grace_s, int *killed)
     }
 }
 
-static void describe(hb_child_outcome *out, int wait_status, int timed_out, int complete, const reader *r,
+static void describe_timeout(hb_child_outcome *out, double timeout_s)
+{
+    out->end = HB_CHILD_TIMED_OUT;
+    if (out->phase == HB_PHASE_SETUP)
+        snprintf(out->message, sizeof out->message,
+                 "made no progress for %.0f s in the harness's own set-up (device open, cuBLAS handles, autotune "
+                 "search), before any candidate code ran; killed (a stuck driver or GPU? raise --timeout-s if an "
+                 "autotune search is only slow)",
+                 timeout_s);
+    else
+        snprintf(out->message, sizeof out->message,
+                 "no progress for %.0f s (hung kernel or endless loop); killed (raise --timeout-s if it is only slow)",
+                 timeout_s);
+}
+
+static void describe(hb_child_outcome *out, int wait_status, watch_end how, int complete, const reader *r,
                      void *result, size_t result_size, double timeout_s)
 {
+    out->phase = r->phase;
     if (complete) {
         out->end = HB_CHILD_RETURNED;
         int32_t status;
@@ -137,11 +164,13 @@ static void describe(hb_child_outcome *out, int wait_status, int timed_out, int 
         out->status = (hb_status)status;
         memcpy(result, r->payload + sizeof status, result_size);
         snprintf(out->message, sizeof out->message, "returned %s", hb_status_name(out->status));
-    } else if (timed_out) {
-        out->end = HB_CHILD_TIMED_OUT;
-        snprintf(out->message, sizeof out->message,
-                 "no progress for %.0f s (hung kernel or endless loop); killed (raise --timeout-s if it is only slow)",
-                 timeout_s);
+    } else if (how == WATCH_INTERRUPTED) {
+        out->end = HB_CHILD_INTERRUPTED;
+        out->signal = hb_interrupted();
+        snprintf(out->message, sizeof out->message, "was killed: the harness caught signal %d (%s)", out->signal,
+                 strsignal(out->signal));
+    } else if (how == WATCH_SILENT) {
+        describe_timeout(out, timeout_s);
     } else if (WIFSIGNALED(wait_status)) {
         out->end = HB_CHILD_SIGNALED;
         out->signal = WTERMSIG(wait_status);
@@ -155,18 +184,11 @@ static void describe(hb_child_outcome *out, int wait_status, int timed_out, int 
     }
 }
 
-static void forward_and_die(int signal_number)
-{
-    if (running_child > 0)
-        kill_group(running_child);
-    _exit(128 + signal_number);
-}
-
 hb_status hb_run_isolated(hb_child_fn fn, void *context, void *result, size_t result_size, double silence_timeout_s,
                           hb_child_outcome *outcome)
 {
     memset(outcome, 0, sizeof *outcome);
-    reader r = {malloc(sizeof(int32_t) + result_size), sizeof(int32_t) + result_size, 0, 0};
+    reader r = {malloc(sizeof(int32_t) + result_size), sizeof(int32_t) + result_size, 0, 0, HB_PHASE_SETUP};
     int fds[2];
     if (!r.payload || pipe(fds) != 0) {
         free(r.payload);
@@ -175,6 +197,7 @@ hb_status hb_run_isolated(hb_child_fn fn, void *context, void *result, size_t re
     fflush(stdout);
     fflush(stderr);
     const double start = hb_now_s();
+    const pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(fds[0]);
@@ -184,29 +207,24 @@ hb_status hb_run_isolated(hb_child_fn fn, void *context, void *result, size_t re
     }
     if (pid == 0) {
         close(fds[0]);
-        child_main(fds[1], fn, context, result, result_size);
+        child_main(fds[1], parent, fn, context, result, result_size);
     }
     close(fds[1]);
     setpgid(pid, pid); /* also here: no race with the child's own call */
-    running_child = pid;
-    signal(SIGINT, forward_and_die);
-    signal(SIGTERM, forward_and_die);
+    hb_interrupt_guard_child(pid);
     int reaped = 0, wait_status = 0;
-    int timed_out = watch(fds[0], pid, &r, silence_timeout_s, &reaped, &wait_status);
-    if (timed_out)
-        kill_group(pid);
+    watch_end how = watch(fds[0], pid, &r, silence_timeout_s, &reaped, &wait_status);
+    if (how != WATCH_DONE && !reaped)
+        kill_group(pid); /* silent, or the harness was interrupted (the handler has killed it already) */
     else if (reaped)
         kill(-pid, SIGKILL); /* leftovers of a dead child; its own pid may already be reused */
+    hb_interrupt_guard_child(0); /* before the reap below: a reaped pid may be reused */
     close(fds[0]);
-    int killed = timed_out;
+    int killed = how != WATCH_DONE;
     if (!reaped)
         wait_status = reap(pid, REAP_GRACE_S, &killed);
-    running_child = 0;
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
     outcome->seconds = hb_now_s() - start;
-    describe(outcome, wait_status, timed_out, r.received == r.payload_size, &r, result, result_size,
-             silence_timeout_s);
+    describe(outcome, wait_status, how, r.received == r.payload_size, &r, result, result_size, silence_timeout_s);
     free(r.payload);
     return HB_OK;
 }

@@ -3,13 +3,20 @@
  * ends that child, never the harness.  The parent holds no CUDA context;
  * it waits on a pipe and kills the child (its whole process group) when
  * nothing arrives for `silence_timeout_s` seconds.  The child proves it is
- * alive with hb_heartbeat() (bench/core/heartbeat.h) between steps and returns its result as bytes
- * through the same pipe. */
+ * alive with hb_heartbeat() (bench/core/heartbeat.h) between steps, says
+ * when candidate code starts to run (hb_heartbeat_phase), and returns its
+ * result as bytes through the same pipe.
+ *
+ * The child dies with the parent (bench/core/parent_watch.h): a harness
+ * killed by SIGKILL leaves no worker holding the GPU, even one stuck in a
+ * hung kernel.  A signal the harness catches (bench/driver/interrupt.h)
+ * kills the child's group at once and ends the watch as HB_CHILD_INTERRUPTED. */
 #ifndef HB_ISOLATE_H
 #define HB_ISOLATE_H
 
 #include <stddef.h>
 
+#include "bench/core/heartbeat.h"
 #include "bench/core/status.h"
 
 /* The work: fills `result` (result_size bytes) and returns a status. */
@@ -19,13 +26,15 @@ typedef enum hb_child_end {
     HB_CHILD_RETURNED,  /* the function returned; status and result are its own */
     HB_CHILD_SIGNALED,  /* killed by a signal before returning (a crash) */
     HB_CHILD_EXITED,    /* exited before returning (e.g. a library called exit) */
-    HB_CHILD_TIMED_OUT  /* silent for longer than the timeout; killed */
+    HB_CHILD_TIMED_OUT, /* silent for longer than the timeout; killed */
+    HB_CHILD_INTERRUPTED /* the harness caught SIGINT, SIGTERM or SIGHUP; killed */
 } hb_child_end;
 
 typedef struct hb_child_outcome {
     hb_child_end end;
     hb_status status;   /* the function's, when end == HB_CHILD_RETURNED */
-    int signal;         /* when SIGNALED */
+    int signal;         /* when SIGNALED; when INTERRUPTED, the signal the harness caught */
+    hb_phase phase;     /* the last phase the child announced: HB_PHASE_SETUP until candidate code ran */
     int exit_code;      /* when EXITED */
     double seconds;     /* wall time of the child */
     char message[256];  /* one line describing the end, for a verdict reason */

@@ -15,9 +15,13 @@
 #include "bench/core/folders.h"
 #include "bench/core/heartbeat.h"
 #include "bench/core/run_dir.h"
+#include "bench/core/signal_name.h"
+#include "bench/driver/child_verdict.h"
 #include "bench/driver/config_eval.h"
+#include "bench/driver/interrupt.h"
 #include "bench/driver/isolate.h"
 #include "bench/driver/plausibility_pass.h"
+#include "bench/driver/preflight.h"
 #include "bench/driver/sanitize_pass.h"
 #include "bench/gpu/device.h"
 #include "bench/measure/windows.h"
@@ -42,6 +46,8 @@ typedef struct run_state {
     hb_sinks sinks;
     int sinks_begun;           /* every sink began: the run folder, env.json and summary.csv exist */
     hb_config_result *results; /* one per configuration, for verdict.json */
+    size_t pending;            /* configurations that passed the checks before the GPU (bench/driver/preflight.h) */
+    int device_read;           /* the GPU's facts are in `device` (not when no configuration needed the GPU) */
     size_t done;
     hb_plausibility_warnings plausibility; /* said once per run */
 } run_state;
@@ -56,12 +62,18 @@ static hb_status read_device(void *context, void *result, size_t size)
 /* Reads the GPU's facts, in a child when isolated: the parent stays free of CUDA. */
 static hb_status open_device(run_state *s)
 {
-    if (!s->options->isolate)
-        return hb_device_open(s->options->device, &s->device);
+    if (!s->options->isolate) {
+        HB_TRY(hb_device_open(s->options->device, &s->device));
+        s->device_read = 1;
+        return HB_OK;
+    }
     hb_child_outcome outcome;
     HB_TRY(hb_run_isolated(read_device, s->options, &s->device, sizeof s->device, s->options->timeout_s, &outcome));
+    if (outcome.end == HB_CHILD_INTERRUPTED)
+        return HB_OK; /* not read: the run writes what it has, with every configuration not run */
     if (outcome.end != HB_CHILD_RETURNED)
         return hb_fail(HB_ERR_CUDA, "reading the GPU's properties failed: the process %s", outcome.message);
+    s->device_read = outcome.status == HB_OK;
     return outcome.status;
 }
 
@@ -111,14 +123,20 @@ static hb_status open_outputs(run_state *s, const char *command, const char *com
         .command_line = command_line,
         .started_utc = s->started_utc,
         .options = s->options,
-        .device = &s->device,
+        .device = s->device_read ? &s->device : NULL,
         .engine = engine_facts(&s->device),
     };
     HB_TRY(add_sinks(s));
     HB_TRY(hb_sinks_begin(&s->sinks, &s->record));
     s->sinks_begun = 1;
-    fprintf(stderr, "hgemm-bench: %s %s on %s (%s), results in %s\n", command, s->run_id, s->device.name,
-            s->device.uuid, s->run_path);
+    if (s->device_read)
+        fprintf(stderr, "hgemm-bench: %s %s on %s (%s), results in %s\n", command, s->run_id, s->device.name,
+                s->device.uuid, s->run_path);
+    else
+        fprintf(stderr, "hgemm-bench: %s %s: %s; results in %s\n", command, s->run_id,
+                hb_interrupted() ? "interrupted before the GPU was read"
+                                 : "no configuration passed the checks before the GPU, which was not opened",
+                s->run_path);
     return s->options->raw ? make_raw_dir(s) : HB_OK;
 }
 
@@ -134,22 +152,9 @@ static hb_status evaluate_in_child(void *context, void *result, size_t size)
     return hb_evaluate_config(job->options, job->index, result);
 }
 
-/* What a child that did not return leaves: crashed or timed-out, with why. */
-static void record_abnormal_end(hb_config_result *r, const hb_child_outcome *outcome)
-{
-    r->status = HB_ERR_CANDIDATE_FAULT;
-    r->seconds = outcome->seconds;
-    if (outcome->end == HB_CHILD_TIMED_OUT) {
-        r->verdict = HB_VERDICT_TIMED_OUT;
-        snprintf(r->check, sizeof r->check, "timeout");
-    } else {
-        r->verdict = HB_VERDICT_CRASHED;
-        snprintf(r->check, sizeof r->check, "execution");
-    }
-    snprintf(r->reason, sizeof r->reason, "the evaluating process %s", outcome->message);
-}
-
-static hb_status evaluate(run_state *s, size_t index, hb_config_result *r)
+/* *cut = 1 when a caught signal killed the child before it reported: r then
+ * holds nothing worth recording. */
+static hb_status evaluate(run_state *s, size_t index, hb_config_result *r, int *cut)
 {
     if (!s->options->isolate)
         return hb_evaluate_config(s->options, index, r);
@@ -163,8 +168,9 @@ static hb_status evaluate(run_state *s, size_t index, hb_config_result *r)
         snprintf(r->reason, sizeof r->reason, "%s", hb_last_error());
         return status;
     }
+    *cut = outcome.end == HB_CHILD_INTERRUPTED;
     if (outcome.end != HB_CHILD_RETURNED)
-        record_abnormal_end(r, &outcome); /* r still holds what init wrote: the child's bytes never arrived */
+        hb_record_child_end(r, &outcome, "the evaluating process"); /* r holds what init wrote: no bytes arrived */
     return r->status;
 }
 
@@ -199,6 +205,19 @@ static hb_status record(run_state *s, hb_config_result *r)
     return hb_sinks_config(&s->sinks, &s->record, r);
 }
 
+/* The memcheck pass (--sanitize), then the evaluation unless the pass
+ * decided.  A pass cut short by a signal leaves the flag set, and the
+ * evaluation's child then ends at once as cut too. */
+static hb_status evaluate_on_gpu(run_state *s, size_t index, hb_config_result *r, int *cut)
+{
+    hb_status status = HB_OK;
+    if (s->options->sanitize)
+        HB_TRY(hb_sanitize_config(s->options, s->sanitizer, index, s->run_path, r, &status));
+    if (status == HB_OK)
+        evaluate(s, index, r, cut);
+    return HB_OK;
+}
+
 /* Harness-side failures end the run; verdicts about the candidate do not:
  * each configuration has a fresh process, so a crash or hang ends only its own. */
 static int ends_run(hb_status status, int isolated)
@@ -212,12 +231,14 @@ static hb_status run_all(run_state *s)
     hb_status worst = HB_OK;
     for (size_t i = 0; i < s->options->n_configs; i++) {
         hb_config_result *r = &s->results[i];
-        hb_status status = HB_OK;
-        if (s->options->sanitize)
-            HB_TRY(hb_sanitize_config(s->options, s->sanitizer, i, s->run_path, r, &status));
-        if (status == HB_OK)
-            evaluate(s, i, r);
-        HB_TRY(record(s, r));
+        if (hb_interrupted())
+            break; /* this configuration and the rest are not run */
+        int cut = 0;
+        if (r->status == HB_OK) /* else it failed the checks before the GPU: its verdict is in r */
+            HB_TRY(evaluate_on_gpu(s, i, r, &cut));
+        if (cut)
+            break; /* its worker killed by the signal: listed as not run, like the rest */
+        HB_TRY(record(s, r)); /* finished, even if a signal came meanwhile (--no-isolate): kept */
         if (hb_status_severity(r->status) > hb_status_severity(worst))
             worst = r->status;
         if (ends_run(r->status, s->options->isolate)) {
@@ -248,13 +269,32 @@ static hb_status resolve_autotune_cache(hb_run_options *options)
     return HB_OK;
 }
 
-/* The run's verdict goes to verdict.json and stdout; a failure to write it
- * becomes the run's status. */
-static hb_status end_run(run_state *s, hb_status status)
+/* The run's verdict goes to verdict.json and stdout, with the
+ * configurations never evaluated; a failure to write it becomes the run's
+ * status. */
+static hb_status end_run(run_state *s, hb_status status, int signal_number)
 {
-    hb_run_outcome outcome = {status, s->results, s->done};
+    const hb_run_options *o = s->options;
+    hb_run_outcome outcome = {
+        .status = status,
+        .results = s->results,
+        .count = s->done,
+        .interrupted_by = signal_number,
+        .not_run = o->configs + s->done,
+        .not_run_count = o->n_configs - s->done,
+    };
     hb_status written = hb_sinks_end(&s->sinks, &s->record, &outcome);
     return written != HB_OK ? written : status;
+}
+
+/* SIGINT, SIGTERM or SIGHUP: exit 128 + the signal, as a shell reports it. */
+static hb_status interrupted_status(const run_state *s, int signal_number)
+{
+    fprintf(stderr, "hgemm-bench: interrupted by %s after %zu of %zu configurations; %s\n",
+            hb_signal_name(signal_number), s->done, s->options->n_configs,
+            s->sinks_begun ? "the results so far, and the configurations not run, are in the run folder"
+                           : "no results were written");
+    return (hb_status)(128 + signal_number);
 }
 
 hb_status hb_run_command(const hb_command_entry *self, hb_cli *cli, const char *command_line)
@@ -271,18 +311,27 @@ hb_status hb_run_command(const hb_command_entry *self, hb_cli *cli, const char *
     s->results = calloc(options->n_configs, sizeof *s->results);
     if (!s->results)
         return hb_fail(HB_ERR_INTERNAL, "out of host memory for %zu results", options->n_configs);
-    hb_status status = options->sanitize ? hb_sanitizer_available(s->sanitizer, sizeof s->sanitizer) : HB_OK;
+    /* From here a signal is noted, not fatal: the run still writes what it has. */
+    hb_status status = hb_interrupt_install();
+    if (status == HB_OK && options->sanitize)
+        status = hb_sanitizer_available(s->sanitizer, sizeof s->sanitizer);
     if (status == HB_OK)
         status = resolve_autotune_cache(options);
-    if (status == HB_OK)
+    if (status == HB_OK) /* before the GPU: input errors get their own exit code on any machine */
+        status = hb_preflight(options, s->results, &s->pending);
+    if (status == HB_OK && s->pending > 0 && !hb_interrupted())
         status = open_device(s);
     if (status == HB_OK)
         status = open_outputs(s, command, command_line);
     if (status == HB_OK)
         status = run_all(s);
+    const int signal_number = hb_interrupted();
+    if (signal_number)
+        status = interrupted_status(s, signal_number);
     if (s->sinks_begun) /* else no verdict: the results folder is not there to hold it */
-        status = end_run(s, status);
+        status = end_run(s, status, signal_number);
     hb_sinks_close(&s->sinks);
+    hb_interrupt_restore();
     free(s->results);
     return status;
 }

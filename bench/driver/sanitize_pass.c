@@ -2,6 +2,7 @@
 #include "bench/driver/sanitize_pass.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "bench/core/diag.h"
 #include "bench/core/folders.h"
 #include "bench/core/heartbeat.h"
+#include "bench/driver/child_verdict.h"
 #include "bench/driver/config_eval.h"
 #include "bench/driver/isolate.h"
 
@@ -73,7 +75,13 @@ static hb_status exec_sanitizer(void *context, void *result, size_t size)
     sanitize_job *job = context;
     char fd[16];
     snprintf(fd, sizeof fd, "%d", hb_heartbeat_descriptor());
-    setenv(HB_HEARTBEAT_FD_ENV, fd, 1);
+    if (setenv(HB_HEARTBEAT_FD_ENV, fd, 1) != 0)
+        fprintf(stderr, "hgemm-bench: warning: cannot pass the heartbeat to the memcheck pass (setenv: %s): it "
+                        "will look silent\n", strerror(errno));
+    /* The heartbeat ignores SIGPIPE in this child; compute-sanitizer gets
+     * the default back (an ignored signal would survive execv). */
+    if (signal(SIGPIPE, SIG_DFL) == SIG_ERR)
+        fprintf(stderr, "hgemm-bench: warning: cannot restore SIGPIPE for compute-sanitizer: %s\n", strerror(errno));
     execv(job->argv.word[0], job->argv.word);
     fprintf(stderr, "hgemm-bench: cannot execute %s: %s\n", job->argv.word[0], strerror(errno));
     _exit(127);
@@ -158,7 +166,12 @@ hb_status hb_sanitize_config(const hb_run_options *options, const char *sanitize
     /* Memcheck runs kernels 10-100x slower and instruments every module at load. */
     HB_TRY(hb_run_isolated(exec_sanitizer, &job, &nothing, 0, options->timeout_s * 10, &outcome));
     *status = HB_OK;
-    if (outcome.end == HB_CHILD_TIMED_OUT) {
+    if (outcome.end == HB_CHILD_INTERRUPTED) {
+        return HB_OK; /* the run loop sees the signal and lists this configuration as not run */
+    } else if (hb_child_end_is_harness_fault(&outcome)) {
+        /* Silent before the inner run reached candidate code: compute-sanitizer or the harness's set-up. */
+        fail_config(r, HB_ERR_CUDA, HB_VERDICT_ERROR, "", outcome.message, job.log);
+    } else if (outcome.end == HB_CHILD_TIMED_OUT) {
         fail_config(r, HB_ERR_CANDIDATE_FAULT, HB_VERDICT_TIMED_OUT, "timeout", outcome.message, job.log);
     } else if (outcome.end == HB_CHILD_EXITED && outcome.exit_code == HB_MEMCHECK_ERROR_EXIT) {
         char line[400];

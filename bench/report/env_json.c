@@ -39,8 +39,11 @@ static json_t *nvml_clocks(const hb_device_info *d)
     return clocks;
 }
 
+/* NULL: the GPU was never opened (no configuration passed the checks before it). */
 static json_t *gpu_object(const hb_device_info *d)
 {
+    if (!d)
+        return json_null();
     char sm[16];
     snprintf(sm, sizeof sm, "sm_%d", d->sm);
     return json_pack("{s:i, s:s, s:s, s:s, s:s, s:i, s:I, s:I, s:I, s:o}", "ordinal", d->ordinal, "name", d->name,
@@ -54,11 +57,12 @@ static json_t *software_object(const hb_device_info *d)
 {
     json_t *sw = json_object();
 
-    json_object_set_new(sw, "cuda_driver", version_string(d->driver_version, 1000, 10, 100));
-    json_object_set_new(sw, "cuda_runtime", version_string(d->runtime_version, 1000, 10, 100));
-    json_object_set_new(sw, "cublas", library_version(d->cublas_version));
-    json_object_set_new(sw, "cublaslt", library_version(d->cublaslt_version));
-    json_object_set_new(sw, "nvidia_driver", json_string(d->driver));
+    /* Without an opened GPU the versions were never read: null, the keys kept. */
+    json_object_set_new(sw, "cuda_driver", d ? version_string(d->driver_version, 1000, 10, 100) : json_null());
+    json_object_set_new(sw, "cuda_runtime", d ? version_string(d->runtime_version, 1000, 10, 100) : json_null());
+    json_object_set_new(sw, "cublas", d ? library_version(d->cublas_version) : json_null());
+    json_object_set_new(sw, "cublaslt", d ? library_version(d->cublaslt_version) : json_null());
+    json_object_set_new(sw, "nvidia_driver", d ? json_string(d->driver) : json_null());
     json_object_set_new(sw, "harness_commit", json_string(hb_harness_commit()));
     return sw;
 }

@@ -137,9 +137,10 @@ static hb_status table_config(hb_sink *self, const hb_run_record *run, const hb_
 static hb_status table_end(hb_sink *self, const hb_run_record *run, const hb_run_outcome *o)
 {
     (void)run;
-    const char *reason = hb_overall_reason(o->status, o->results, o->count);
-    fprintf(self->state, "\nverdict: %s (exit %d)%s%s\n", hb_overall_verdict(o->status, o->results, o->count),
-            o->status, reason[0] ? ": " : "", reason);
+    char buffer[160];
+    const char *reason = hb_outcome_reason(o, buffer, sizeof buffer);
+    fprintf(self->state, "\nverdict: %s (exit %d)%s%s\n", hb_outcome_verdict(o), (int)o->status,
+            reason[0] ? ": " : "", reason);
     fflush(self->state);
     return HB_OK;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench/core/json_file.h"
+#include "bench/core/signal_name.h"
 #include "bench/result/gate.h"
 #include "bench/result/plausibility.h"
 #include "bench/result/run_verdict.h"
@@ -105,15 +106,28 @@ static json_t *config_object(const hb_config_result *r, const char *vs)
     return o;
 }
 
+/* The configurations never evaluated: [[M, N, K], ...], [] when every one was. */
+static json_t *not_run_array(const hb_run_outcome *v)
+{
+    json_t *list = json_array();
+    for (size_t i = 0; i < v->not_run_count; i++)
+        json_array_append_new(list, json_pack("[I,I,I]", (json_int_t)v->not_run[i].m, (json_int_t)v->not_run[i].n,
+                                              (json_int_t)v->not_run[i].k));
+    return list;
+}
+
 hb_status hb_verdict_file_write(const char *path, const hb_run_record *run, const hb_run_outcome *v)
 {
     const hb_run_options *o = run->options;
     json_t *root = json_object();
     json_object_set_new(root, "format", json_string("hgemm-bench-verdict/1"));
     json_object_set_new(root, "command", json_string(run->command));
-    json_object_set_new(root, "verdict", json_string(hb_overall_verdict(v->status, v->results, v->count)));
+    char reason[160];
+    json_object_set_new(root, "verdict", json_string(hb_outcome_verdict(v)));
     json_object_set_new(root, "exit_code", json_integer(v->status));
-    json_object_set_new(root, "reason", text(hb_overall_reason(v->status, v->results, v->count)));
+    json_object_set_new(root, "reason", text(hb_outcome_reason(v, reason, sizeof reason)));
+    json_object_set_new(root, "interrupted", json_boolean(v->interrupted_by != 0));
+    json_object_set_new(root, "signal", v->interrupted_by ? json_string(hb_signal_name(v->interrupted_by)) : json_null());
     json_object_set_new(root, "candidate", text(hb_candidate_label(o)));
     json_object_set_new(root, "run_id", json_string(run->run_id));
     json_object_set_new(root, "results_dir", text(run->run_path));
@@ -124,6 +138,7 @@ hb_status hb_verdict_file_write(const char *path, const hb_run_record *run, cons
     for (size_t i = 0; i < v->count; i++)
         json_array_append_new(configs, config_object(&v->results[i], o->vs));
     json_object_set_new(root, "configs", configs);
+    json_object_set_new(root, "not_run", not_run_array(v));
     hb_status status = hb_json_write_file(path, root);
     json_decref(root);
     return status;

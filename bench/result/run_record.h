@@ -31,15 +31,18 @@ typedef struct hb_run_record {
     const char *command_line;      /* as typed, for env.json */
     const char *started_utc;       /* ISO 8601 */
     const hb_run_options *options;
-    const hb_device_info *device;
+    const hb_device_info *device;  /* NULL: the GPU was never opened (no configuration passed the checks before it) */
     hb_engine_facts engine;
 } hb_run_record;
 
 /* How the run ended, for verdict.json and the last line on stdout. */
 typedef struct hb_run_outcome {
-    hb_status status;                /* the run's exit status */
+    hb_status status;                /* the run's exit status (128 + the signal when interrupted) */
     const hb_config_result *results; /* one per configuration evaluated */
     size_t count;
+    int interrupted_by;              /* the signal that interrupted the run (SIGINT, ...); 0: not interrupted */
+    const hb_mnk *not_run;           /* the configurations never evaluated, in --mnk order: after an */
+    size_t not_run_count;            /* interruption or a harness failure that stopped the run */
 } hb_run_outcome;
 
 #endif
