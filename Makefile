@@ -81,7 +81,7 @@ $(foreach a,$(CUDA_ARCHS),$(eval $(call cubin_rule,$(a))))
 # The fp16-accumulating sample is the fp32 sample's source built with another accumulator.
 $(filter $(BUILD)/candidates/sample_mma_f16acc/%,$(CANDIDATE_CUBIN)): candidates/sample_mma/hgemm_mma_pipelined.cu
 # The broken candidates share inline helpers from this header (cache_gemm.cuh: the caching ones).
-$(filter $(BUILD)/candidates/broken/%,$(CANDIDATE_CUBIN)): candidates/broken/simple_gemm.cuh
+$(filter $(BUILD)/candidates/broken/%,$(CANDIDATE_CUBIN)): candidates/broken/simple_gemm.cuh candidates/broken/cache_gemm.cuh
 # The honest candidates share the shared-memory tiling and the K walk.
 $(filter $(BUILD)/candidates/honest/%,$(CANDIDATE_CUBIN)): candidates/honest/honest_tile.cuh
 
