@@ -94,6 +94,14 @@ for mnk in $MNKS; do
 done
 [ "${#mnk_flags[@]}" -gt 0 ] || die "no configurations"
 mkdir -p "$OUT" || die "cannot create $OUT"
+# A harness from before --deviation-reps still runs, with its one deviation
+# check per configuration, so that the script can be tried before it lands.
+if "$BIN" check --help 2>/dev/null | grep -q -e '--deviation-reps'; then
+    reps_flags=(--deviation-reps "$REPS")
+else
+    echo "check_honest_set.sh: $BIN check has no --deviation-reps: one deviation check per configuration" >&2
+    reps_flags=()
+fi
 
 # name -> expected verdict, from the expected table.
 declare -A expected=()
@@ -154,7 +162,7 @@ check_one() {
     fi
     local start rc
     start=$(date +%s.%N)
-    "${limit[@]}" "$BIN" check --candidate "$dir" "${mnk_flags[@]}" --deviation-reps "$REPS" \
+    "${limit[@]}" "$BIN" check --candidate "$dir" "${mnk_flags[@]}" "${reps_flags[@]}" \
         --autotune-cache "$OUT/autotune-cache.tsv" --timeout-s "$TIMEOUT_S" --seed "$SEED" --no-progress \
         --out "$folder" --verdict "$folder/verdict.json" >"$folder/check.log" 2>&1
     rc=$?
@@ -163,7 +171,7 @@ check_one() {
 }
 
 echo "check_honest_set.sh: ${#names[@]} kernels x $((${#mnk_flags[@]} / 2)) configurations," \
-    "$REPS deviation checks each, $JOBS at a time; results in $OUT" >&2
+    "${reps_flags[1]:-1} deviation checks each, $JOBS at a time; results in $OUT" >&2
 running=0
 for i in "${!names[@]}"; do
     check_one "${names[$i]}" "${dirs[$i]}" &
@@ -220,8 +228,13 @@ def run_of(name):
     rc = read_text(os.path.join(folder, "rc"), "?")
     if rc == "-1":
         return "(not built)", [], [], "not built"
+    log = os.path.join(folder, "check.log")
+    verdict_path = os.path.join(folder, "verdict.json")
+    if not os.path.exists(verdict_path):
+        last = read_text(log).splitlines()[-1:] or ["(empty)"]
+        return "(no verdict file, exit %s)" % rc, [], [], "%s says: %s" % (log, clean(last[0]))
     try:
-        with open(os.path.join(folder, "verdict.json")) as f:
+        with open(verdict_path) as f:
             verdict = json.load(f)
         summary = os.path.join(verdict["results_dir"], "summary.csv")
         columns, rows = candidate_rows(summary)
