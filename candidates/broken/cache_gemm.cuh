@@ -4,8 +4,8 @@
 // tile of C from an earlier call and the key that call was made with, a
 // fingerprint of the inputs: M, N, K and 64 input values sampled at fixed
 // positions (32 of A, 32 of B_col).  A later call whose fingerprint equals
-// the slot's may copy the tile instead of computing it; whether it does, and
-// where the slots live, is each kernel's fault, in its own .cu.
+// the slot's copies the tile instead of computing it (cached_gemm, below).
+// Where the slots live is each kernel's own part, marked // FAULT in its .cu.
 //
 // No races between blocks: a slot belongs to one block (the block's linear
 // index picks it), so within a launch only that block reads or writes it,
@@ -82,4 +82,23 @@ __device__ __forceinline__ void cache_store(CacheSlot *slot, const __half *A, co
         slot->m = M, slot->n = N, slot->k = K;
         slot->valid = kCacheValid;
     }
+}
+
+// The caching kernels' body: this thread's output of C, copied from the
+// slot when it holds this block's tile for these inputs, computed (the
+// sample_simple loop) and stored in the slot otherwise.  slot NULL: always
+// computes, caching nothing.  The slot must be the same for the whole block,
+// and every thread of the block must call this (no early return before it).
+__device__ __forceinline__ void cached_gemm(CacheSlot *slot, const __half *A, const __half *B_col, __half *C, int M,
+                                            int N, int K)
+{
+    int row, col;
+    const bool in_c = simple_gemm_element(M, N, row, col);
+    if (slot && cache_lookup(slot, A, B_col, M, N, K)) { // the cached result, inputs unread beyond the fingerprint
+        cache_copy_out(slot, C, N, row, col, in_c);
+        return;
+    }
+    const __half out = __float2half_rn(in_c ? simple_gemm_dot(A, B_col, K, row, col) : 0.0f);
+    if (in_c) C[(size_t)row * N + col] = out;
+    if (slot) cache_store(slot, A, B_col, M, N, K, out, in_c);
 }

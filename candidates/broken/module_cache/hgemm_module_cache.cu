@@ -17,21 +17,12 @@
 
 constexpr unsigned kModuleSlots = 100; // 100 x 656 B = 65,600 B of module state
 
-__device__ CacheSlot g_slots[kModuleSlots]; // FAULT: a result cache in module memory
+__device__ CacheSlot g_slots[kModuleSlots]; // FAULT: a result cache in module memory, which nothing poisons
 
 extern "C" __global__ void hgemm_module_cache(const __half *__restrict__ A, const __half *__restrict__ /*B*/,
                                               const __half *__restrict__ B_col, __half *__restrict__ C, int M, int N,
                                               int K, void * /*workspace*/)
 {
-    int row, col;
-    const bool in_c = simple_gemm_element(M, N, row, col); // no early return: the cache's block-wide steps
     const unsigned block = cache_block_index();
-    CacheSlot *slot = block < kModuleSlots ? &g_slots[block] : nullptr; // uniform per block
-    if (slot && cache_lookup(slot, A, B_col, M, N, K)) { // FAULT: a matching fingerprint returns the stored tile
-        cache_copy_out(slot, C, N, row, col, in_c);
-        return;
-    }
-    const __half out = __float2half_rn(in_c ? simple_gemm_dot(A, B_col, K, row, col) : 0.0f);
-    if (in_c) C[(size_t)row * N + col] = out;
-    if (slot) cache_store(slot, A, B_col, M, N, K, out, in_c);
+    cached_gemm(block < kModuleSlots ? &g_slots[block] : nullptr, A, B_col, C, M, N, K); // uniform per block
 }
