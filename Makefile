@@ -32,8 +32,10 @@ TEST_OBJ := $(TEST_C:%.c=$(BUILD)/obj/%.o)
 
 # Sample candidates: candidates/<name>/<kernel>.cu + manifest.json ->
 # $(BUILD)/candidates/<name>/{manifest.json, <kernel>.sm_XX.cubin}; the same for
-# the deliberately broken ones, candidates/broken/<name>/ (scripts/gate_broken_set.sh).
-CANDIDATE_SRC   := $(wildcard candidates/*/*.cu) $(wildcard candidates/broken/*/*.cu)
+# the deliberately broken ones, candidates/broken/<name>/ (scripts/gate_broken_set.sh),
+# and the honest must-pass ones, candidates/honest/<name>/ (scripts/check_honest_set.sh).
+CANDIDATE_SRC   := $(wildcard candidates/*/*.cu) $(wildcard candidates/broken/*/*.cu) \
+                   $(wildcard candidates/honest/*/*.cu)
 CANDIDATE_CUBIN := $(foreach s,$(CANDIDATE_SRC),$(foreach a,$(CUDA_ARCHS),$(BUILD)/$(s:.cu=).sm_$(a).cubin))
 CANDIDATE_MANIFESTS := $(patsubst %/,$(BUILD)/%/manifest.json,$(sort $(dir $(CANDIDATE_SRC))))
 
@@ -78,8 +80,10 @@ endef
 $(foreach a,$(CUDA_ARCHS),$(eval $(call cubin_rule,$(a))))
 # The fp16-accumulating sample is the fp32 sample's source built with another accumulator.
 $(filter $(BUILD)/candidates/sample_mma_f16acc/%,$(CANDIDATE_CUBIN)): candidates/sample_mma/hgemm_mma_pipelined.cu
-# The broken candidates share inline helpers from this header.
-$(filter $(BUILD)/candidates/broken/%,$(CANDIDATE_CUBIN)): candidates/broken/simple_gemm.cuh
+# The broken candidates share inline helpers from this header (cache_gemm.cuh: the caching ones).
+$(filter $(BUILD)/candidates/broken/%,$(CANDIDATE_CUBIN)): candidates/broken/simple_gemm.cuh candidates/broken/cache_gemm.cuh
+# The honest candidates share the shared-memory tiling and the K walk.
+$(filter $(BUILD)/candidates/honest/%,$(CANDIDATE_CUBIN)): candidates/honest/honest_tile.cuh
 
 # The manifest's "cubin": "@CUBINS@" becomes {"sm_80": "<kernel>.sm_80.cubin", ...}.
 $(BUILD)/candidates/%/manifest.json: candidates/%/manifest.json Makefile
@@ -121,6 +125,7 @@ test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/cuda-free-check candida
 	tests/check_layers.sh
 	tests/check_layers_selftest.sh
 	tests/plot_smoke.sh
+	tests/candidate_scripts_smoke.sh
 	HB_BUILD=$(BUILD) HB_BENCH=$(BUILD)/hgemm-bench $(BUILD)/hgemm-tests
 
 # scripts/bench_target_ci.sh: --target-ci's costs on this CPU; never run by

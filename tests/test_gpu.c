@@ -260,28 +260,60 @@ static void test_gpu_bad_inputs_give_distinct_exit_codes(void **state)
 
 /* --- the gate on the broken set (docs/gate.md) ---------------- */
 
-/* Runs `hgemm-bench gate` on one candidate; returns its exit code and the
- * parsed verdict file through *verdict (caller frees). */
-static int run_gate(const char *candidate, const char *mnk, const char *extra, const char *out, json_t **verdict)
+/* Runs `hgemm-bench gate` on one candidate with `args` (configurations,
+ * windows, threshold); returns its exit code and the parsed verdict file
+ * through *verdict (caller frees). */
+static int run_gate_with(const char *candidate, const char *args, const char *out, json_t **verdict)
 {
     const char *bench = getenv("HB_BENCH");
     char command[4096], path[1100];
     snprintf(path, sizeof path, "%s/verdict.json", out);
     remove(path);
     snprintf(command, sizeof command,
-             "%s gate --candidate %s --mnk %s --warmup-s 0.2 --time-s 0.5 --timeout-s 10 --seed 3 --no-progress "
-             "--out %s --verdict %s %s >>%s/gate.log 2>&1",
-             bench ? bench : "build/hgemm-bench", candidate, mnk, out, path, extra, out);
+             "%s gate --candidate %s %s --timeout-s 10 --seed 3 --no-progress --out %s --verdict %s >>%s/gate.log 2>&1",
+             bench ? bench : "build/hgemm-bench", candidate, args, out, path, out);
     int rc = system(command);
     json_error_t error;
     *verdict = json_load_file(path, 0, &error);
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
+/* The same at `mnk` (one M,N,K or several joined by " --mnk ") with short
+ * windows (0.2 s warm-up, 0.5 s timed), plus `extra`. */
+static int run_gate(const char *candidate, const char *mnk, const char *extra, const char *out, json_t **verdict)
+{
+    char args[2048];
+    snprintf(args, sizeof args, "--mnk %s --warmup-s 0.2 --time-s 0.5 %s", mnk, extra);
+    return run_gate_with(candidate, args, out, verdict);
+}
+
 static const char *config_string(json_t *verdict, const char *key)
 {
     const char *text = json_string_value(json_object_get(json_array_get(json_object_get(verdict, "configs"), 0), key));
     return text ? text : "(missing)";
+}
+
+/* One row of candidates/broken/expected.tsv: name, verdict, check,
+ * exit_code and the optional gate_args, tab-separated.  Returns 0 for a
+ * line that is not a row. */
+static int read_broken_row(const char *line, char name[64], char verdict[32], char check[32], int *code,
+                           char gate_args[512])
+{
+    gate_args[0] = '\0';
+    int fields = sscanf(line, "%63[^\t]\t%31[^\t]\t%31[^\t]\t%d\t%511[^\n]", name, verdict, check, code, gate_args);
+    return fields >= 4;
+}
+
+/* Runs one broken candidate as scripts/gate_broken_set.sh does: at 64^3
+ * with any speed accepted, or with the row's own gate_args (the windows
+ * kept to 1 s + 2 s: those rows judge speed at 2048^3 and 4096^3). */
+static int gate_broken_row(const char *candidate, const char *gate_args, const char *out, json_t **verdict)
+{
+    if (!gate_args[0])
+        return run_gate(candidate, "64,64,64", "--min-speedup -0.99", out, verdict);
+    char args[1024];
+    snprintf(args, sizeof args, "--warmup-s 1 --time-s 2 %s", gate_args);
+    return run_gate_with(candidate, args, out, verdict);
 }
 
 /* Every deliberately broken candidate gets its expected verdict, check and
@@ -295,29 +327,29 @@ static void test_gpu_broken_set_verdicts(void **state)
     hb_test_make_temp_dir("hb-broken", out, sizeof out);
     FILE *table = fopen("candidates/broken/expected.tsv", "r");
     assert_non_null(table);
-    char line[256];
+    char line[1024];
     int rows = 0, wrong = 0;
     assert_non_null(fgets(line, sizeof line, table)); /* header */
     while (fgets(line, sizeof line, table)) {
-        char name[64], verdict[32], check[32];
+        char name[64], verdict[32], check[32], gate_args[512];
         int code;
-        if (sscanf(line, "%63s %31s %31s %d", name, verdict, check, &code) != 4)
+        if (!read_broken_row(line, name, verdict, check, &code, gate_args))
             continue;
         char candidate[1024];
         snprintf(candidate, sizeof candidate, "%s/candidates/broken/%s", hb_test_build_dir(), name);
         json_t *v = NULL;
-        int rc = run_gate(candidate, "64,64,64", "--min-speedup -0.99", out, &v);
+        int rc = gate_broken_row(candidate, gate_args, out, &v);
         const char *got_verdict = v ? json_string_value(json_object_get(v, "verdict")) : "(no file)";
         const char *got_check = v ? config_string(v, "check") : "(no file)";
         int ok = rc == code && got_verdict && !strcmp(got_verdict, verdict) && !strcmp(got_check, check);
-        printf("  broken %-16s expected %s/%s/%d, got %s/%s/%d %s\n", name, verdict, check, code,
+        printf("  broken %-17s expected %s/%s/%d, got %s/%s/%d %s\n", name, verdict, check, code,
                got_verdict ? got_verdict : "?", got_check, rc, ok ? "ok" : "MISMATCH");
         wrong += !ok;
         rows++;
         json_decref(v);
     }
     fclose(table);
-    assert_int_equal(rows, 11);
+    assert_int_equal(rows, 15);
     assert_int_equal(wrong, 0);
     hb_test_remove_tree(out);
 }

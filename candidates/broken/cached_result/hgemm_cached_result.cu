@@ -5,9 +5,12 @@
 // pointers in module globals and sets g_valid.  A later call whose A, B_col
 // and C equal the recorded ones copies the stored (previous) result into C
 // instead of computing, whatever the inputs now hold.
-// Must be caught by: the exact-binary check (the harness runs several
-// exact-binary repetitions with fresh inputs written into the same
-// buffers), as verdict "incorrect", exit code 6.
+// Must be caught by: the second exact-binary repetition (fresh inputs
+// written into the same buffers), as verdict "incorrect", exit code 6.
+// The harness fills the workspace with 0xFF bytes before every call, so the
+// "stored" result it hands back is all fp16 NaN (0xFFFF): the check that
+// fails is non-finite.  (Before the workspace was poisoned it handed back
+// the previous inputs' product and failed exact-binary.)
 // Otherwise sample_simple: one thread per output, fp32 accumulation, reads
 // B_col, any M, N, K.  Manifest: workspace_bytes "M*N*2".
 // The thread's (row, col) and the fp32 dot product come from
