@@ -215,15 +215,6 @@ static void test_gpu_killed_harness_leaves_no_worker(void **state)
     hb_test_remove_tree(dir);
 }
 
-static json_t *load_json(const char *path)
-{
-    json_error_t error;
-    json_t *root = json_load_file(path, 0, &error);
-    if (!root)
-        fail_msg("%s: %s", path, error.text);
-    return root;
-}
-
 /* SIGINT during the first of three configurations: exit 130; summary.csv is
  * its header; env.json whole; verdict.json interrupted, with the three
  * configurations not run; no process left. */
@@ -260,11 +251,11 @@ static void test_gpu_sigint_writes_what_it_has(void **state)
     free(csv);
     free(header);
     snprintf(path, sizeof path, "%s/env.json", run_dir);
-    json_t *env = load_json(path);
+    json_t *env = hb_test_load_json(path);
     assert_true(json_is_object(json_object_get(env, "gpu")));
     json_decref(env);
     snprintf(path, sizeof path, "%s/verdict.json", run_dir);
-    json_t *v = load_json(path);
+    json_t *v = hb_test_load_json(path);
     assert_true(json_is_true(json_object_get(v, "interrupted")));
     assert_string_equal(json_string_value(json_object_get(v, "signal")), "SIGINT");
     assert_string_equal(json_string_value(json_object_get(v, "verdict")), "interrupted");

@@ -49,15 +49,6 @@ static hb_run_outcome interrupted_outcome(hb_config_result *done)
     return outcome;
 }
 
-static json_t *load_json(const char *path)
-{
-    json_error_t error;
-    json_t *root = json_load_file(path, 0, &error);
-    if (!root)
-        fail_msg("%s: %s", path, error.text);
-    return root;
-}
-
 static void assert_mnk(json_t *array, long m, long n, long k)
 {
     assert_int_equal(json_array_size(array), 3);
@@ -78,7 +69,7 @@ static void test_verdict_file_interrupted(void **state)
     hb_run_outcome outcome = interrupted_outcome(done);
     hb_run_record run = {.command = "run", .run_id = "id", .run_path = dir, .options = o};
     assert_int_equal(hb_verdict_file_write(path, &run, &outcome), HB_OK);
-    json_t *v = load_json(path);
+    json_t *v = hb_test_load_json(path);
     assert_string_equal(json_string_value(json_object_get(v, "verdict")), "interrupted");
     assert_int_equal(json_integer_value(json_object_get(v, "exit_code")), 130);
     assert_true(json_is_true(json_object_get(v, "interrupted")));
@@ -96,7 +87,7 @@ static void test_verdict_file_interrupted(void **state)
     /* A run that ended by itself: the keys are there, saying so. */
     outcome = (hb_run_outcome){.status = HB_OK, .results = done, .count = 1, .not_run = configs + 1};
     assert_int_equal(hb_verdict_file_write(path, &run, &outcome), HB_OK);
-    v = load_json(path);
+    v = hb_test_load_json(path);
     assert_string_equal(json_string_value(json_object_get(v, "verdict")), "pass");
     assert_true(json_is_false(json_object_get(v, "interrupted")));
     assert_true(json_is_null(json_object_get(v, "signal")));
@@ -163,12 +154,12 @@ static void test_run_folder_of_a_run_interrupted_at_once(void **state)
     free(csv);
     free(header);
     snprintf(path, sizeof path, "%s/env.json", dir);
-    json_t *env = load_json(path);
+    json_t *env = hb_test_load_json(path);
     assert_true(json_is_null(json_object_get(env, "gpu")));
     assert_true(json_is_string(json_object_get(json_object_get(env, "software"), "harness_commit")));
     json_decref(env);
     snprintf(path, sizeof path, "%s/verdict.json", dir);
-    json_t *v = load_json(path);
+    json_t *v = hb_test_load_json(path);
     assert_string_equal(json_string_value(json_object_get(v, "signal")), "SIGHUP");
     assert_int_equal(json_integer_value(json_object_get(v, "exit_code")), 129);
     assert_int_equal(json_array_size(json_object_get(v, "configs")), 0);

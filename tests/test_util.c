@@ -71,3 +71,12 @@ char *hb_test_capture_close(hb_test_capture *capture)
     assert_int_equal(fclose(capture->stream), 0);
     return capture->text;
 }
+
+json_t *hb_test_load_json(const char *path)
+{
+    json_error_t error;
+    json_t *root = json_load_file(path, 0, &error);
+    if (!root)
+        fail_msg("%s: %s", path, error.text);
+    return root;
+}

@@ -2,6 +2,8 @@
 #ifndef HB_TEST_UTIL_H
 #define HB_TEST_UTIL_H
 
+#include <jansson.h>
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -24,5 +26,8 @@ typedef struct hb_test_capture {
 } hb_test_capture;
 FILE *hb_test_capture_open(hb_test_capture *capture);
 char *hb_test_capture_close(hb_test_capture *capture);
+
+/* The JSON document at `path`; fails the test, naming the file, when it does not parse. */
+json_t *hb_test_load_json(const char *path);
 
 #endif
