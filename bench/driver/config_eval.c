@@ -180,8 +180,8 @@ static hb_status write_raw(config_state *s, const hb_participant_samples *sample
 static hb_status measure(config_state *s, hb_participant_samples *samples)
 {
     hb_spot_check spot = {s->options->spot_checks, spot_after, s, 0};
-    HB_TRY(hb_input_policy_init(&s->inputs, s->options->l2, s->device.l2_bytes, &s->problem, s->parts, s->count,
-                                hb_rng_next(&s->rng), s->timer.stream));
+    HB_TRY(hb_input_policy_init(&s->inputs, s->options->l2, s->device.l2_bytes, &s->problem, hb_rng_next(&s->rng),
+                                s->timer.stream));
     hb_window_options windows = window_options(s, &spot);
     hb_status status = hb_measure_windows(s->parts, s->problem.ios, s->count, &s->timer, &s->rng, &windows,
                                           &s->progress, samples, &s->result->window, &s->result->telemetry);

@@ -5,13 +5,11 @@
 #include "bench/gpu/cuda_check.h"
 
 hb_status hb_input_policy_init(hb_input_policy *p, hb_l2_policy kind, size_t l2_bytes, hb_problem *problem,
-                               hb_participant *const *parts, size_t count, uint64_t seed, cudaStream_t stream)
+                               uint64_t seed, cudaStream_t stream)
 {
     memset(p, 0, sizeof *p);
     p->policy = kind;
     p->problem = problem;
-    p->parts = parts;
-    p->count = count;
     p->stream = stream;
     hb_rng_seed(&p->rng, seed);
     /* Timing inputs no check has seen: under warm and flush every round

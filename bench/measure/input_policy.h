@@ -13,8 +13,6 @@
 typedef struct hb_input_policy {
     hb_l2_policy policy;
     hb_problem *problem;
-    hb_participant *const *parts;
-    size_t count;
     cudaStream_t stream;
     hb_rng rng;               /* seeds of the fresh inputs */
     unsigned char *flush;     /* --l2 flush: a device buffer of flush_bytes */
@@ -25,7 +23,7 @@ typedef struct hb_input_policy {
 /* Call after the checks that precede timing: fills the timing inputs
  * (fresh ones, drawn from `seed`). */
 hb_status hb_input_policy_init(hb_input_policy *policy, hb_l2_policy kind, size_t l2_bytes, hb_problem *problem,
-                               hb_participant *const *parts, size_t count, uint64_t seed, cudaStream_t stream);
+                               uint64_t seed, cudaStream_t stream);
 
 /* The hooks hb_measure_windows calls. */
 hb_input_hooks hb_input_policy_hooks(hb_input_policy *policy);
