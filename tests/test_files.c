@@ -114,7 +114,7 @@ static void test_status_names(void **state)
     (void)state;
     const hb_status all[] = {HB_OK,          HB_ERR_INTERNAL, HB_ERR_USAGE, HB_ERR_BAD_INPUT,
                              HB_ERR_UNSUPPORTED, HB_ERR_CUDA, HB_ERR_INCORRECT, HB_ERR_IO,
-                             HB_ERR_CANDIDATE_FAULT, HB_ERR_TOO_SLOW, HB_ERR_IMPLAUSIBLE};
+                             HB_ERR_CANDIDATE_FAULT, HB_ERR_TOO_SLOW, HB_ERR_IMPLAUSIBLE, HB_ERR_BAD_RESULTS};
     const size_t n = sizeof all / sizeof all[0];
     for (size_t i = 0; i < n; i++) {
         const char *name = hb_status_name(all[i]);
@@ -134,6 +134,7 @@ static void test_status_names(void **state)
     assert_int_equal(HB_ERR_CANDIDATE_FAULT, 8);
     assert_int_equal(HB_ERR_TOO_SLOW, 9);
     assert_int_equal(HB_ERR_IMPLAUSIBLE, 10);
+    assert_int_equal(HB_ERR_BAD_RESULTS, 11);
     assert_string_equal(hb_status_name(HB_ERR_IMPLAUSIBLE), "implausible");
     assert_string_equal(hb_status_name(HB_OK), "ok");
     assert_string_equal(hb_status_name(HB_ERR_UNSUPPORTED), "unsupported");
@@ -145,7 +146,7 @@ static void test_status_severity(void **state)
     (void)state;
     const hb_status all[] = {HB_OK,          HB_ERR_INTERNAL, HB_ERR_USAGE, HB_ERR_BAD_INPUT,
                              HB_ERR_UNSUPPORTED, HB_ERR_CUDA, HB_ERR_INCORRECT, HB_ERR_IO,
-                             HB_ERR_CANDIDATE_FAULT, HB_ERR_TOO_SLOW, HB_ERR_IMPLAUSIBLE};
+                             HB_ERR_CANDIDATE_FAULT, HB_ERR_TOO_SLOW, HB_ERR_IMPLAUSIBLE, HB_ERR_BAD_RESULTS};
     const size_t n = sizeof all / sizeof all[0];
     for (size_t i = 0; i < n; i++) {
         if (all[i] != HB_OK)

@@ -104,9 +104,10 @@ static void test_verdict_of_every_status(void **state)
         {HB_ERR_CANDIDATE_FAULT, HB_VERDICT_CRASHED, "crashed"},
         {HB_ERR_TOO_SLOW, HB_VERDICT_TOO_SLOW, "too-slow"},
         {HB_ERR_IMPLAUSIBLE, HB_VERDICT_IMPLAUSIBLE, "implausible"},
+        {HB_ERR_BAD_RESULTS, HB_VERDICT_ERROR, "error"},
     };
-    /* the table covers every status 0..10 */
-    assert_int_equal(sizeof cases / sizeof cases[0], HB_ERR_IMPLAUSIBLE + 1);
+    /* the table covers every status 0..11 */
+    assert_int_equal(sizeof cases / sizeof cases[0], HB_ERR_BAD_RESULTS + 1);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         assert_int_equal(cases[i].status, (hb_status)i);
         assert_int_equal(hb_verdict_of_status(cases[i].status), cases[i].verdict);

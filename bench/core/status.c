@@ -14,6 +14,7 @@ const char *hb_status_name(hb_status status)
     case HB_ERR_CANDIDATE_FAULT: return "candidate-fault";
     case HB_ERR_TOO_SLOW: return "too-slow";
     case HB_ERR_IMPLAUSIBLE: return "implausible";
+    case HB_ERR_BAD_RESULTS: return "bad-results";
     }
     return "unknown";
 }
@@ -33,10 +34,11 @@ int hb_status_severity(hb_status status)
     case HB_ERR_CANDIDATE_FAULT: return 4;
     case HB_ERR_IMPLAUSIBLE: return 5;
     case HB_ERR_BAD_INPUT: return 6;
-    case HB_ERR_USAGE: return 7;
-    case HB_ERR_CUDA: return 8;
-    case HB_ERR_IO: return 9;
-    case HB_ERR_INTERNAL: return 10;
+    case HB_ERR_BAD_RESULTS: return 7;
+    case HB_ERR_USAGE: return 8;
+    case HB_ERR_CUDA: return 9;
+    case HB_ERR_IO: return 10;
+    case HB_ERR_INTERNAL: return 11;
     }
-    return 10;
+    return 11;
 }

@@ -17,7 +17,10 @@ typedef enum hb_status {
     HB_ERR_IO = 7,          /* results could not be written */
     HB_ERR_CANDIDATE_FAULT = 8, /* candidate crashed (CUDA error, signal) or hung */
     HB_ERR_TOO_SLOW = 9,    /* gate: every check passed, the speedup missed the threshold */
-    HB_ERR_IMPLAUSIBLE = 10 /* run, gate: the measured time implies more than the GPU's peak tensor-core throughput */
+    HB_ERR_IMPLAUSIBLE = 10, /* run, gate: the measured time implies more than the GPU's peak tensor-core throughput */
+    HB_ERR_BAD_RESULTS = 11  /* sweep --resume, merge, report, compare: a results folder, plan, journal or CSV that
+                                is not what it should be (not a sweep, truncated, another tool's, shards of
+                                different sweeps) */
 } hb_status;
 
 /* Short stable name of a status, for results files ("ok", "usage", ...). */

@@ -75,7 +75,8 @@ void hb_print_overview(FILE *out)
     fputs("\nexit codes: 0 ok, 1 internal error, 2 bad usage, 3 bad candidate input,\n"
           "  4 candidate unsupported here, 5 CUDA/cuBLAS error, 6 candidate incorrect,\n"
           "  7 results not writable, 8 candidate crashed or hung, 9 too slow (gate),\n"
-          "  10 time implausible (faster than the GPU's peak) (docs/cli.md)\n",
+          "  10 time implausible (faster than the GPU's peak),\n"
+          "  11 results unreadable (not a sweep, truncated, shards of different sweeps) (docs/cli.md)\n",
           out);
 }
 

@@ -27,6 +27,7 @@ hb_verdict hb_verdict_of_status(hb_status status)
     case HB_ERR_BAD_INPUT: return HB_VERDICT_BAD_INPUT;
     case HB_ERR_IMPLAUSIBLE: return HB_VERDICT_IMPLAUSIBLE;
     case HB_ERR_USAGE:
+    case HB_ERR_BAD_RESULTS:
     case HB_ERR_CUDA:
     case HB_ERR_IO:
     case HB_ERR_INTERNAL: return HB_VERDICT_ERROR;
