@@ -117,7 +117,7 @@ $(foreach a,$(CUDA_ARCHS),$(eval $(call test_cubin_rule,$(a))))
 
 # The CUDA-free layers (docs/architecture.md) link into a program without any
 # CUDA library: a reference to one from them is a link error here.
-CUDA_FREE_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/core/*.c bench/result/*.c bench/report/*.c))
+CUDA_FREE_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/core/*.c bench/result/*.c bench/report/*.c bench/sweep/*.c))
 $(BUILD)/cuda-free-check: $(BUILD)/obj/tests/cuda_free_main.o $(CUDA_FREE_OBJ)
 	$(CC) -o $@ $^ -l:libjansson.a -lm -lpthread
 

@@ -157,6 +157,7 @@ static hb_config_result *server_result(void)
     t->reasons_seen = 0x4 | 0x1;
     t->throttle_reasons = 0x4;
     t->clock_drop = t->throttled = 1;
+    r->gpu = (hb_gpu_record){1, "GPU-test", "NVIDIA H100 80GB HBM3"};
     return r;
 }
 
@@ -190,7 +191,11 @@ static void test_csv_records_window_and_telemetry(void **state)
     const char *baseline = strstr(text, ",server,per-round,2,flush,cublas-nn,0.011,8,,,,,,,,,,,,,,,,,,,,,,");
     assert_non_null(baseline);
     baseline += strlen(policy);
-    assert_int_equal(strspn(baseline, ","), strcspn(baseline, "\n"));
+    /* ... but the GPU it ran on, the last columns, on every row */
+    const char *placement = ",1,GPU-test,NVIDIA H100 80GB HBM3\n";
+    const char *end = strchr(baseline, '\n') + 1 - strlen(placement);
+    assert_memory_equal(end, placement, strlen(placement));
+    assert_int_equal(strspn(baseline, ","), (size_t)(end - baseline) + 1); /* up to the device column */
     /* Offline: no pacing figures; telemetry missing is said, not left blank. */
     r->timing.mode = HB_MODE_OFFLINE;
     r->telemetry.available = 0;

@@ -31,7 +31,9 @@ static const struct {
     {"mode", "server"},          {"qps", "250"},           {"mean-gap-ms", "0.3"},   {"gap", "per-round"},
     {"l2", "warm"}, {"deviation-reps", "3"}, {"deviation-rule", "paper"},              {"target-ci", "1.5"},     {"min-time-s", "0.7"},    {"aa", "cublas-tn"},
     {"raw", NULL},               {"vs", "cublaslt-autotune-max"}, {"min-speedup", "-0.25"},
-    {"peak-tflops", "850.5"},
+    {"peak-tflops", "850.5"},    {"grid", "paper"},        {"mnk-file", "plan.txt"}, {"m", "64,128"},
+    {"n", "64"},                 {"k", "256"},             {"sample", "20"},         {"modes", "offline,server"},
+    {"devices", "all"},          {"shard", "1/4"},         {"resume", "results/sweep"}, {"dry-run", NULL},
 };
 #define SAMPLE_COUNT (sizeof samples / sizeof samples[0])
 
@@ -81,8 +83,9 @@ static void test_each_command_refuses_flags_it_does_not_take(void **state)
             refused++;
         }
     }
-    /* check refuses the timing flags (13) and the gate's (2), run the gate's (2), gate --aa (1). */
-    assert_int_equal(refused, 18);
+    /* check refuses the timing flags (13) and the gate's (2), run the gate's (2), gate --aa (1);
+     * each of them the sweep's eleven. */
+    assert_int_equal(refused, 18 + 3 * 11);
     /* The case the issue reported: accepted silently before. */
     expect_usage(WORDS("hgemm-bench", "check", "--candidate", "c", "--mnk", "8,8,8", "--mode", "server"));
     expect_usage(WORDS("hgemm-bench", "check", "--candidate", "c", "--mnk", "8,8,8", "--raw"));

@@ -13,23 +13,40 @@ static const hb_command_entry commands[] = {
      "baselines (`hgemm-bench baselines` lists them) in shuffled rounds, and writes the results to "
      "DIR/<run-id>/. With --aa, a second instance of a baseline is timed as the candidate: an A/A calibration "
      "that must read zero.",
-     1, hb_run_command},
+     1, hb_run_command, 0, 0},
     {"check", HB_CMD_CHECK, "check --candidate PATH --mnk M,N,K [...] [options]", "the correctness checks only",
      "The correctness checks of `run` only (exact match on binary inputs, baseline-bounded deviation, the checks "
      "around every call), without timing: a verdict per configuration and no speedup.",
-     1, hb_run_command},
+     1, hb_run_command, 0, 0},
     {"gate", HB_CMD_GATE,
      "gate --candidate PATH --mnk M,N,K [...] [--vs NAME] [--min-speedup X] [--verdict FILE] [options]",
      "run, then exit 0 only if correct and fast enough everywhere",
      "`run`, then exit 0 only if every configuration passed every check and its speedup over --vs met "
      "--min-speedup; a distinct exit code otherwise, and the verdict file for pipelines (docs/gate.md).",
-     1, hb_run_command},
+     1, hb_run_command, 0, 0},
+    {"sweep", HB_CMD_SWEEP,
+     "sweep --candidate PATH PLAN [--modes offline,server] [--devices all|LIST] [--shard I/N] [--out DIR] [options]\n"
+     "sweep --resume DIR [--devices all|LIST] [--no-progress]\n"
+     "  PLAN: --grid paper | --mnk-file FILE | --m LIST --n LIST --k LIST | --mnk M,N,K ...  [--sample N --seed S]",
+     "run a plan of configurations and modes: resumable, over several GPUs or cluster shards",
+     "Runs every configuration of a plan in every mode given, each as `run` would (the same checks, timing and "
+     "results), one worker per GPU. The sweep folder (--out DIR) holds the plan, env.json, summary.csv, a journal "
+     "appended durably as each configuration finishes, and verdict.json: after a crash, a kill or a reboot, "
+     "`sweep --resume DIR` runs what is left. --shard I/N takes a deterministic part of the plan for one node of a "
+     "cluster; `merge` joins the shards' folders (docs/sweeps.md).",
+     1, hb_cmd_sweep, 0, 0},
+    {"merge", HB_CMD_MERGE, "merge OUT DIR...",
+     "join the shard folders of one sweep into OUT",
+     "Checks that the folders are shards of one sweep (the same plan, settings and harness commit), reports the "
+     "GPU model and driver of each, the configurations run twice and those missing, and writes their union to the "
+     "new sweep folder OUT (docs/sweeps.md).",
+     0, hb_cmd_merge, 2, HB_MAX_ARGS},
     {"baselines", HB_CMD_BASELINES, "baselines", "list the baselines",
      "Lists the baselines a run times against, one tab-separated line each: name, B layout, the -max figure it is "
      "half of, whether it sets the deviation bound, its gnuplot style, and what it is.",
-     0, hb_cmd_baselines},
+     0, hb_cmd_baselines, 0, 0},
     {"help", HB_CMD_HELP, "help [COMMAND]", "this overview, or a command's usage and flags",
-     "This overview, or a command's usage and flags.", 0, hb_cmd_help},
+     "This overview, or a command's usage and flags.", 0, hb_cmd_help, 0, 0},
 };
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])

@@ -22,6 +22,7 @@ typedef struct hb_command_entry {
     int evaluates;         /* 1: evaluates configurations: needs --mnk and --candidate (or --aa) */
     /* Runs it: the exit status.  `command_line` is the whole line, for env.json. */
     hb_status (*run)(const struct hb_command_entry *self, hb_cli *cli, const char *command_line);
+    size_t min_args, max_args; /* words after the flags it takes (merge: OUT DIR...); 0, 0: none */
 } hb_command_entry;
 
 size_t hb_command_count(void);
@@ -40,6 +41,8 @@ void hb_print_command_help(FILE *stream, hb_command id);
  * the others have a file each (cmd_<name>.c). */
 hb_status hb_run_command(const hb_command_entry *self, hb_cli *cli, const char *command_line);
 hb_status hb_cmd_baselines(const hb_command_entry *self, hb_cli *cli, const char *command_line);
+hb_status hb_cmd_sweep(const hb_command_entry *self, hb_cli *cli, const char *command_line);
+hb_status hb_cmd_merge(const hb_command_entry *self, hb_cli *cli, const char *command_line);
 hb_status hb_cmd_help(const hb_command_entry *self, hb_cli *cli, const char *command_line);
 
 #endif

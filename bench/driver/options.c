@@ -24,9 +24,9 @@ typedef hb_status (*parse_fn)(const option_spec *o, const char *text, hb_run_opt
  * (an unset text, a switch that is off). */
 typedef int (*format_fn)(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 
-typedef enum section { INPUT, CHECKS, BASELINES, TIMING, GATE, SECTION_COUNT } section;
+typedef enum section { INPUT, SWEEP, CHECKS, BASELINES, TIMING, GATE, SECTION_COUNT } section;
 static const char *const section_heading[SECTION_COUNT] = {
-    "options", "correctness checks and isolation", "baselines", "timing", "gate"};
+    "options", "the sweep's plan, folder and GPUs", "correctness checks and isolation", "baselines", "timing", "gate"};
 
 struct option_spec {
     const char *flag;        /* without "--" */
@@ -43,8 +43,9 @@ struct option_spec {
 };
 
 #define CMD(id) (1u << (id))
-#define EVALUATING (CMD(HB_CMD_RUN) | CMD(HB_CMD_CHECK) | CMD(HB_CMD_GATE))
-#define TIMING_CMDS (CMD(HB_CMD_RUN) | CMD(HB_CMD_GATE)) /* check times nothing */
+#define EVALUATING (CMD(HB_CMD_RUN) | CMD(HB_CMD_CHECK) | CMD(HB_CMD_GATE) | CMD(HB_CMD_SWEEP))
+#define TIMING_CMDS (CMD(HB_CMD_RUN) | CMD(HB_CMD_GATE) | CMD(HB_CMD_SWEEP)) /* check times nothing */
+#define SWEEPS CMD(HB_CMD_SWEEP)
 #define FIELD(name) offsetof(hb_run_options, name)
 
 static hb_status parse_text(const option_spec *o, const char *text, hb_run_options *run);
@@ -89,13 +90,41 @@ static const option_spec table[] = {
      parse_mnk_flag, NULL, 0, 0, 0, 0},
     {"seed", "N", EVALUATING, INPUT, NULL, "seed for inputs and round order (default: from the clock, recorded)",
      parse_seed, format_seed, FIELD(seed), 0, 0, 0},
-    {"out", "DIR", EVALUATING, INPUT, "results", "results go to DIR/<run-id>/", parse_text, format_text, FIELD(out_dir),
-     0, 0, 0},
+    {"out", "DIR", EVALUATING, INPUT, "results", "results go to DIR/<run-id>/ (sweep: DIR is the sweep folder itself)",
+     parse_text, format_text, FIELD(out_dir), 0, 0, 0},
     {"device", "N", EVALUATING, INPUT, "0", "CUDA device ordinal", parse_count, format_int, FIELD(device), 0, 1024, 0},
     {"no-progress", NULL, EVALUATING, INPUT, NULL, "no progress line on stderr", parse_switch, format_switch,
      FIELD(progress), 0, 0, 0},
     {"verdict", "FILE", EVALUATING, INPUT, NULL, "also write the verdict JSON to FILE (always in the run folder)",
      parse_text, format_text, FIELD(verdict_path), 0, 0, 0},
+
+    {"grid", "NAME", SWEEPS, SWEEP, NULL,
+     "the plan: every (M, N, K) of a named grid; paper: {64, 128, ..., 8192, 12288, 16384}^3, 1000 configurations",
+     parse_text, format_text, FIELD(grid), 0, 0, 0},
+    {"mnk-file", "FILE", SWEEPS, SWEEP, NULL, "the plan: one M,N,K or M_N_K per line, # comments", parse_text,
+     format_text, FIELD(mnk_file), 0, 0, 0},
+    {"m", "LIST", SWEEPS, SWEEP, NULL, "the plan: M of every configuration, comma-separated (with --n and --k)",
+     parse_text, format_text, FIELD(m_list), 0, 0, 0},
+    {"n", "LIST", SWEEPS, SWEEP, NULL, "N, comma-separated (with --m and --k)", parse_text, format_text,
+     FIELD(n_list), 0, 0, 0},
+    {"k", "LIST", SWEEPS, SWEEP, NULL, "K, comma-separated (with --m and --n)", parse_text, format_text,
+     FIELD(k_list), 0, 0, 0},
+    {"sample", "N", SWEEPS, SWEEP, NULL,
+     "a reproducible subset of N configurations of the plan, stratified over log2(M*N*K), drawn with --seed",
+     parse_count, format_int, FIELD(sample), 1, HB_MAX_CONFIGS, 0},
+    {"modes", "LIST", SWEEPS, SWEEP, NULL, "offline, server or offline,server: each configuration in each mode",
+     parse_text, format_text, FIELD(modes), 0, 0, 0},
+    {"devices", "LIST", SWEEPS, SWEEP, NULL,
+     "all, or CUDA ordinals like 0,1: one worker per GPU, each configuration on one (default: --device)", parse_text,
+     format_text, FIELD(devices), 0, 0, 0},
+    {"shard", "I/N", SWEEPS, SWEEP, NULL,
+     "only the plan's items i with i mod N = I, 0 <= I < N (the same on any machine), for a cluster", parse_text,
+     format_text, FIELD(shard), 0, 0, 0},
+    {"resume", "DIR", SWEEPS, SWEEP, NULL,
+     "continue the sweep in DIR after a crash, kill or reboot, with its own plan and options", parse_text,
+     format_text, FIELD(resume), 0, 0, 0},
+    {"dry-run", NULL, SWEEPS, SWEEP, NULL, "print the plan (this shard's items) and exit; writes nothing",
+     parse_switch, format_switch, FIELD(dry_run), 0, 0, 1},
 
     {"exact-reps", "N", EVALUATING, CHECKS, "3", "repetitions of each exact-match check on fresh inputs", parse_count,
      format_int, FIELD(exact_reps), 1, 1000, 0},
@@ -152,7 +181,7 @@ static const option_spec table[] = {
      parse_percent, format_percent, FIELD(target_ci), 0, 100, 0},
     {"min-time-s", "S", TIMING_CMDS, TIMING, "5", "least timed window with --target-ci", parse_seconds, format_double,
      FIELD(min_time_s), 0, 86400, 0},
-    {"aa", "BASELINE", CMD(HB_CMD_RUN), TIMING, NULL,
+    {"aa", "BASELINE", CMD(HB_CMD_RUN) | SWEEPS, TIMING, NULL,
      "A/A calibration: a second instance of BASELINE (one of `hgemm-bench baselines`) is timed as the candidate; "
      "replaces --candidate",
      parse_aa, format_text, FIELD(aa), 0, 0, 0},
@@ -555,13 +584,67 @@ static int given(const unsigned char *seen, const char *flag)
     return 0;
 }
 
+/* A sweep's server mode is in --modes; a run's is --mode. */
+static int server_mode_planned(const hb_run_options *run)
+{
+    return run->mode == HB_MODE_SERVER || (run->modes && strstr(run->modes, "server"));
+}
+
+/* How many of the sweep's plan sources were given (--grid, --mnk-file, the
+ * axes, --mnk): exactly one is. */
+static int plan_sources(const hb_run_options *run, const unsigned char *seen)
+{
+    return (run->grid != NULL) + (run->mnk_file != NULL) + (run->n_configs > 0) +
+           (given(seen, "m") || given(seen, "n") || given(seen, "k"));
+}
+
+/* --resume takes the plan and every setting from the sweep folder; only
+ * where and how it is watched may change. */
+static hb_status check_resume_alone(const unsigned char *seen)
+{
+    static const char *const may_change[] = {"resume", "devices", "no-progress", "verdict", NULL};
+    for (size_t i = 0; i < OPTION_COUNT; i++) {
+        int allowed = 0;
+        for (const char *const *f = may_change; *f; f++)
+            allowed |= !strcmp(*f, table[i].flag);
+        if (seen[i] && !allowed)
+            return usage_error("--resume continues a sweep with its own plan and settings; --%s cannot be given "
+                               "with it (only --devices, --no-progress and --verdict can)", table[i].flag);
+    }
+    return HB_OK;
+}
+
+static hb_status check_sweep_relations(const hb_run_options *run, const unsigned char *seen)
+{
+    if (run->resume)
+        return check_resume_alone(seen);
+    int sources = plan_sources(run, seen);
+    if (sources != 1)
+        return usage_error("sweep: %s (--grid paper, --mnk-file FILE, --m LIST --n LIST --k LIST, or --mnk M,N,K)",
+                           sources ? "give one plan, not several" : "a plan is required");
+    if ((given(seen, "m") || given(seen, "n") || given(seen, "k")) && !(run->m_list && run->n_list && run->k_list))
+        return usage_error("sweep: --m, --n and --k go together: the plan is every combination of the three lists");
+    if (run->modes && given(seen, "mode"))
+        return usage_error("--modes and --mode say the same thing for a sweep; give one");
+    if (!run->isolate)
+        return usage_error("sweep always evaluates each configuration in its own process; --no-isolate is for run");
+    if (run->devices && given(seen, "device"))
+        return usage_error("--devices and --device name the GPUs of a sweep both; give one");
+    return HB_OK;
+}
+
 /* Flags that only make sense together, or not at all together. */
 static hb_status check_relations(const hb_run_options *run, const unsigned char *seen, const hb_command_entry *c)
 {
+    if (c->id == HB_CMD_SWEEP)
+        HB_TRY(check_sweep_relations(run, seen));
+    if (run->resume)
+        return HB_OK;
     if (given(seen, "qps") && given(seen, "mean-gap-ms"))
         return usage_error("--qps and --mean-gap-ms set the same thing; give one");
-    if (run->mode != HB_MODE_SERVER && (given(seen, "qps") || given(seen, "mean-gap-ms") || given(seen, "gap")))
-        return usage_error("--qps, --mean-gap-ms and --gap apply to --mode server");
+    if (!server_mode_planned(run) && (given(seen, "qps") || given(seen, "mean-gap-ms") || given(seen, "gap")))
+        return usage_error("--qps, --mean-gap-ms and --gap apply to --mode server%s",
+                           c->id == HB_CMD_SWEEP ? " (--modes with server, for a sweep)" : "");
     if (given(seen, "min-time-s") && run->target_ci <= 0)
         return usage_error("--min-time-s applies with --target-ci");
     if (run->aa && run->candidate_path)
@@ -573,8 +656,23 @@ static hb_status check_relations(const hb_run_options *run, const unsigned char 
     if (!run->candidate_path && !run->aa)
         return usage_error("%s: --candidate PATH is required%s", c->name,
                            c->id == HB_CMD_RUN ? " (or, for an A/A calibration, --aa BASELINE)" : "");
-    if (run->n_configs == 0)
+    if (run->n_configs == 0 && c->id != HB_CMD_SWEEP)
         return usage_error("%s: at least one --mnk M,N,K is required", c->name);
+    return HB_OK;
+}
+
+/* The words after the flags: merge's OUT and DIR... */
+static hb_status take_arguments(const hb_command_entry *c, int argc, char **argv, hb_run_options *run)
+{
+    for (int i = optind; i < argc; i++) {
+        if ((size_t)(i - optind) >= c->max_args)
+            return usage_error(c->max_args ? "%s: too many arguments at '%s'" : "%s: unexpected argument '%s'",
+                               c->name, argv[i]);
+        run->args[run->n_args++] = argv[i];
+    }
+    if (run->n_args < c->min_args)
+        return usage_error("%s: %zu argument%s required (usage: hgemm-bench %s)", c->name, c->min_args,
+                           c->min_args == 1 ? " is" : "s are", c->usage);
     return HB_OK;
 }
 
@@ -602,8 +700,7 @@ static hb_status parse_command(const hb_command_entry *c, int argc, char **argv,
         seen[option - 256] = 1;
         HB_TRY(o->parse(o, optarg, run));
     }
-    if (optind < argc)
-        return usage_error("unexpected argument '%s'", argv[optind]);
+    HB_TRY(take_arguments(c, argc, argv, run));
     if (c->evaluates)
         HB_TRY(check_relations(run, seen, c));
     run->check_only = c->id == HB_CMD_CHECK;

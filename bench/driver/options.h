@@ -27,6 +27,8 @@ typedef enum hb_command {
     HB_CMD_CHECK,
     HB_CMD_GATE,
     HB_CMD_BASELINES,
+    HB_CMD_SWEEP,
+    HB_CMD_MERGE,
     HB_CMD_COUNT
 } hb_command;
 

@@ -16,11 +16,9 @@
 #include "bench/core/heartbeat.h"
 #include "bench/core/run_dir.h"
 #include "bench/core/signal_name.h"
-#include "bench/driver/child_verdict.h"
-#include "bench/driver/config_eval.h"
+#include "bench/driver/config_runner.h"
 #include "bench/driver/interrupt.h"
 #include "bench/driver/isolate.h"
-#include "bench/driver/plausibility_pass.h"
 #include "bench/driver/preflight.h"
 #include "bench/driver/sanitize_pass.h"
 #include "bench/gpu/device.h"
@@ -140,82 +138,11 @@ static hb_status open_outputs(run_state *s, const char *command, const char *com
     return s->options->raw ? make_raw_dir(s) : HB_OK;
 }
 
-typedef struct config_job {
-    const hb_run_options *options;
-    size_t index;
-} config_job;
-
-static hb_status evaluate_in_child(void *context, void *result, size_t size)
-{
-    (void)size;
-    const config_job *job = context;
-    return hb_evaluate_config(job->options, job->index, result);
-}
-
-/* *cut = 1 when a caught signal killed the child before it reported: r then
- * holds nothing worth recording. */
-static hb_status evaluate(run_state *s, size_t index, hb_config_result *r, int *cut)
-{
-    if (!s->options->isolate)
-        return hb_evaluate_config(s->options, index, r);
-    config_job job = {s->options, index};
-    hb_config_result_init(r, &s->options->configs[index]);
-    hb_child_outcome outcome;
-    hb_status status = hb_run_isolated(evaluate_in_child, &job, r, sizeof *r, s->options->timeout_s, &outcome);
-    if (status != HB_OK) {
-        r->status = status;
-        r->verdict = hb_verdict_of_status(status);
-        snprintf(r->reason, sizeof r->reason, "%s", hb_last_error());
-        return status;
-    }
-    *cut = outcome.end == HB_CHILD_INTERRUPTED;
-    if (outcome.end != HB_CHILD_RETURNED)
-        hb_record_child_end(r, &outcome, "the evaluating process"); /* r holds what init wrote: no bytes arrived */
-    return r->status;
-}
-
-static void record_timing_policy(const hb_run_options *o, hb_config_result *r)
-{
-    hb_timing_record *t = &r->timing;
-    t->mode = o->mode;
-    t->gap = o->gap;
-    t->mean_gap_ms = o->mode == HB_MODE_SERVER ? o->mean_gap_ms : 0;
-    t->l2 = o->l2;
-    t->target_ci = o->target_ci;
-    snprintf(t->aa_of, sizeof t->aa_of, "%s", o->aa ? o->aa : "");
-}
-
-/* Clocks that dropped or a throttle reason in the timed window: say so where the user looks. */
-static void warn_telemetry(const hb_config_result *r)
-{
-    char warning[256];
-    if (r->measured && hb_telemetry_warning(&r->telemetry, warning, sizeof warning))
-        fprintf(stderr, "hgemm-bench: warning: M=%ld N=%ld K=%ld: %s\n", r->mnk.m, r->mnk.n, r->mnk.k, warning);
-}
-
 static hb_status record(run_state *s, hb_config_result *r)
 {
-    record_timing_policy(s->options, r);
-    warn_telemetry(r);
-    /* before the threshold: an implausible time must not count as fast enough */
-    hb_plausibility_pass(&s->plausibility, r, &s->device, s->options->peak_tflops);
-    if (s->options->gate)
-        hb_gate_apply(r, s->options->vs, s->options->min_speedup);
+    hb_config_finish(s->options, s->device_read ? &s->device : NULL, &s->plausibility, r);
     s->done++;
     return hb_sinks_config(&s->sinks, &s->record, r);
-}
-
-/* The memcheck pass (--sanitize), then the evaluation unless the pass
- * decided.  A pass cut short by a signal leaves the flag set, and the
- * evaluation's child then ends at once as cut too. */
-static hb_status evaluate_on_gpu(run_state *s, size_t index, hb_config_result *r, int *cut)
-{
-    hb_status status = HB_OK;
-    if (s->options->sanitize)
-        HB_TRY(hb_sanitize_config(s->options, s->sanitizer, index, s->run_path, r, &status));
-    if (status == HB_OK)
-        evaluate(s, index, r, cut);
-    return HB_OK;
 }
 
 /* Harness-side failures end the run; verdicts about the candidate do not:
@@ -235,7 +162,7 @@ static hb_status run_all(run_state *s)
             break; /* this configuration and the rest are not run */
         int cut = 0;
         if (r->status == HB_OK) /* else it failed the checks before the GPU: its verdict is in r */
-            HB_TRY(evaluate_on_gpu(s, i, r, &cut));
+            HB_TRY(hb_config_run(s->options, s->sanitizer, s->run_path, i, r, &cut));
         if (cut)
             break; /* its worker killed by the signal: listed as not run, like the rest */
         HB_TRY(record(s, r)); /* finished, even if a signal came meanwhile (--no-isolate): kept */
@@ -252,7 +179,7 @@ static hb_status run_all(run_state *s)
 
 /* The autotune cache every configuration's child uses: --autotune-cache,
  * else the default path; "none" turns it off (NULL). */
-static hb_status resolve_autotune_cache(hb_run_options *options)
+hb_status hb_resolve_autotune_cache(hb_run_options *options)
 {
     static char default_path[4096];
     if (options->autotune_cache && !strcmp(options->autotune_cache, "none")) {
@@ -316,7 +243,7 @@ hb_status hb_run_command(const hb_command_entry *self, hb_cli *cli, const char *
     if (status == HB_OK && options->sanitize)
         status = hb_sanitizer_available(s->sanitizer, sizeof s->sanitizer);
     if (status == HB_OK)
-        status = resolve_autotune_cache(options);
+        status = hb_resolve_autotune_cache(options);
     if (status == HB_OK) /* before the GPU: input errors get their own exit code on any machine */
         status = hb_preflight(options, s->results, &s->pending);
     if (status == HB_OK && s->pending > 0 && !hb_interrupted())

@@ -10,4 +10,9 @@
 
 #include "bench/driver/commands.h"
 
+/* The autotune cache every configuration's child uses: --autotune-cache,
+ * else the default path; "none" turns it off (NULL).  HB_ERR_USAGE when
+ * there is no place for the default.  The sweep shares it. */
+hb_status hb_resolve_autotune_cache(hb_run_options *options);
+
 #endif

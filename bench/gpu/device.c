@@ -16,14 +16,21 @@ static void format_uuid(const cudaUUID_t *uuid, char *out, size_t size)
              b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 }
 
-static hb_status select_device(int ordinal)
+hb_status hb_device_count(int *count)
 {
-    int count = 0;
-    cudaError_t err = cudaGetDeviceCount(&count);
+    *count = 0;
+    cudaError_t err = cudaGetDeviceCount(count);
     if (err != cudaSuccess)
         return hb_fail(HB_ERR_CUDA, "no usable CUDA GPU: cudaGetDeviceCount says %s (%s); check the NVIDIA driver "
                        "(nvidia-smi) and CUDA_VISIBLE_DEVICES",
                        cudaGetErrorName(err), cudaGetErrorString(err));
+    return HB_OK;
+}
+
+static hb_status select_device(int ordinal)
+{
+    int count = 0;
+    HB_TRY(hb_device_count(&count));
     if (ordinal >= count)
         return hb_fail(HB_ERR_CUDA, "--device %d: this machine has %d CUDA device(s)", ordinal, count);
     HB_CUDA_TRY(cudaSetDevice(ordinal));

@@ -14,6 +14,10 @@ typedef struct hb_device_limits {
     size_t smem_per_block_optin;  /* largest shared memory one block may ask for, bytes */
 } hb_device_limits;
 
+/* The CUDA devices this process sees (CUDA_VISIBLE_DEVICES applies).
+ * HB_ERR_CUDA with an actionable message when no GPU or driver is usable. */
+hb_status hb_device_count(int *count);
+
 /* Selects the device, creates its primary context and reads its facts.
  * HB_ERR_CUDA with an actionable message when no GPU or driver is usable. */
 hb_status hb_device_open(int ordinal, hb_device_info *out);

@@ -175,6 +175,12 @@ static json_t *env_object(const hb_run_record *run)
     json_object_set_new(root, "seed_from_clock", json_boolean(!run->options->seed_given));
     json_object_set_new(root, "candidate", json_string(hb_candidate_label(run->options)));
     json_object_set_new(root, "gpu", gpu_object(run->device));
+    if (run->devices) { /* a sweep: every GPU it ran on, one per worker */
+        json_t *gpus = json_array();
+        for (size_t i = 0; i < run->n_devices; i++)
+            json_array_append_new(gpus, gpu_object(&run->devices[i]));
+        json_object_set_new(root, "gpus", gpus);
+    }
     json_object_set_new(root, "software", software_object(run->device));
     json_object_set_new(root, "method", method_object(run));
     return root;

@@ -288,11 +288,18 @@ static hb_cell clock_warning(const hb_row *r)
     X(peak_source, text_if(peak_judged(r), hb_peak_source_name(plaus(r)->source)))                                     \
     X(peak_clock_source, text_if(peak_clocked(r), plaus(r)->clock_source))
 
+/* Which GPU the configuration ran on: a sweep spreads its configurations
+ * over several (docs/sweeps.md); empty where it never reached one. */
+#define PLACEMENT_COLUMNS(X)                                                                                           \
+    X(device, num_if(cfg(r)->gpu.ordinal >= 0, cfg(r)->gpu.ordinal))                                                  \
+    X(gpu_uuid, text_if(cfg(r)->gpu.ordinal >= 0, cfg(r)->gpu.uuid))                                                  \
+    X(gpu_name, text_if(cfg(r)->gpu.ordinal >= 0, cfg(r)->gpu.name))
+
 /* New columns go at the end of the last group (or in a new group after it). */
 #define SUMMARY_COLUMNS(X)                                                                                             \
     IDENTITY_COLUMNS(X) VERDICT_COLUMNS(X) DESCRIPTION_COLUMNS(X) CHECK_COLUMNS(X) TIME_COLUMNS(X)                     \
     SPEEDUP_COLUMNS(X) BATTERY_COLUMNS(X) MAX_ROW_COLUMNS(X) ALGORITHM_COLUMNS(X) POLICY_COLUMNS(X)                    \
-    WINDOW_COLUMNS(X) TELEMETRY_COLUMNS(X) INTEGRITY_COLUMNS(X)
+    WINDOW_COLUMNS(X) TELEMETRY_COLUMNS(X) INTEGRITY_COLUMNS(X) PLACEMENT_COLUMNS(X)
 
 /* --- the table --------------------------------------------------------------------- */
 

@@ -10,4 +10,5 @@ void hb_config_result_init(hb_config_result *r, const hb_mnk *mnk)
     r->count = 1; /* a row for the candidate, carrying the verdict */
     snprintf(r->participants[0].name, sizeof r->participants[0].name, "candidate");
     r->participants[0].is_candidate = 1;
+    r->gpu.ordinal = -1;
 }

@@ -38,6 +38,13 @@ typedef struct hb_timing_record {
     char aa_of[64];          /* --aa: the baseline timed as the candidate; "" otherwise */
 } hb_timing_record;
 
+/* The GPU a configuration ran on, recorded by the parent that handed it out. */
+typedef struct hb_gpu_record {
+    int ordinal;             /* CUDA ordinal; -1: it never reached a GPU */
+    char uuid[64];
+    char name[256];
+} hb_gpu_record;
+
 typedef struct hb_config_result {
     hb_mnk mnk;
     hb_status status;                /* HB_OK: every check passed (and measured, unless check-only) */
@@ -59,6 +66,7 @@ typedef struct hb_config_result {
     hb_participant_result participants[HB_MAX_PARTICIPANTS];
     hb_module_state module_state;    /* what the candidate's cubin can keep between calls (read at load) */
     hb_plausibility plausibility;    /* its time against the GPU's peak (judged after timing) */
+    hb_gpu_record gpu;
 } hb_config_result;
 
 /* The part of a configuration's result a parent knows before the

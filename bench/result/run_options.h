@@ -12,7 +12,8 @@
 #include "bench/result/deviation_rule.h"
 #include "bench/core/timing_policy.h"
 
-#define HB_MAX_CONFIGS 4096 /* --mnk flags one run takes */
+#define HB_MAX_CONFIGS 4096 /* --mnk flags one run takes, configurations one sweep plans */
+#define HB_MAX_ARGS 1024    /* positional arguments (merge: the shard folders) */
 
 /* Default of --workspace: 32 MiB, PyTorch's cuBLAS workspace on Hopper. */
 #define HB_DEFAULT_WORKSPACE_BYTES ((size_t)32 << 20)
@@ -65,6 +66,19 @@ typedef struct hb_run_options {
     int raw;               /* --raw: every sample into <run>/raw/ */
     const char *raw_dir;   /* set by the run command: where --raw files go */
     double peak_tflops;    /* --peak-tflops: the GPU's peak dense fp16 tensor TFLOP/s; 0: the table's (bench/result/peak_throughput.h) */
+    /* sweep (docs/sweeps.md): the plan's source as typed; bench/sweep/ reads them */
+    const char *grid;      /* --grid NAME: "paper" */
+    const char *mnk_file;  /* --mnk-file FILE */
+    const char *m_list, *n_list, *k_list; /* --m, --n, --k: comma-separated dimensions */
+    int sample;            /* --sample N: a stratified subset of N configurations; 0: all */
+    const char *modes;     /* --modes LIST: "offline", "server" or "offline,server"; NULL: --mode */
+    const char *devices;   /* --devices all|LIST; NULL: --device */
+    const char *shard;     /* --shard I/N; NULL: the whole plan */
+    const char *resume;    /* --resume DIR: continue that sweep */
+    int dry_run;           /* --dry-run: print the plan, write nothing */
+    /* positional arguments (merge OUT DIR...) */
+    const char *args[HB_MAX_ARGS];
+    size_t n_args;
 } hb_run_options;
 
 /* What the results call the candidate: its path, or "aa:<baseline>" with --aa. */

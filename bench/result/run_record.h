@@ -32,6 +32,8 @@ typedef struct hb_run_record {
     const char *started_utc;       /* ISO 8601 */
     const hb_run_options *options;
     const hb_device_info *device;  /* NULL: the GPU was never opened (no configuration passed the checks before it) */
+    const hb_device_info *devices; /* a sweep's GPUs, one per worker (device is the first); NULL for a run */
+    size_t n_devices;
     hb_engine_facts engine;
 } hb_run_record;
 

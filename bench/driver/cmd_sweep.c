@@ -1,0 +1,465 @@
+/* `hgemm-bench sweep` (docs/sweeps.md): a plan of configurations and modes,
+ * run as `run` runs each configuration, over the GPUs of this host, into a
+ * sweep folder that survives a crash: plan.json first, then env.json, then
+ * summary.csv and the journal item by item, verdict.json at the end of each
+ * session.  `--resume DIR` starts a new session of the sweep in DIR. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "bench/core/clock.h"
+#include "bench/core/diag.h"
+#include "bench/core/folders.h"
+#include "bench/core/version.h"
+#include "bench/driver/commands.h"
+#include "bench/driver/config_runner.h"
+#include "bench/driver/interrupt.h"
+#include "bench/driver/preflight.h"
+#include "bench/driver/run_loop.h"
+#include "bench/driver/sanitize_pass.h"
+#include "bench/driver/sweep_workers.h"
+#include "bench/report/env_json.h"
+#include "bench/sweep/mnk_file.h"
+#include "bench/sweep/plan_file.h"
+#include "bench/sweep/sweep_progress.h"
+#include "bench/sweep/sweep_store.h"
+#include "bench/sweep/sweep_verdict.h"
+
+/* A sweep's seed when --seed is not given: fixed, so that the shards of one
+ * sweep, planned on different nodes, draw the same sample and the same
+ * inputs and carry the same sweep_id. */
+#define HB_SWEEP_DEFAULT_SEED 20251201ULL
+
+/* The flags that are not the sweep's settings: where it is written and
+ * watched, and the plan's source (the plan itself is in plan.json). */
+static const char *const not_settings[] = {"out",    "device", "devices", "no-progress", "verdict", "shard",
+                                           "resume", "dry-run", "grid",   "mnk-file",    "m",       "n",
+                                           "k",      "sample", "mode",    "modes",       NULL};
+
+typedef struct sweep_state {
+    hb_run_options *options;
+    hb_plan_file *file;
+    const char *command_line;
+    char folder[4096];
+    char started_utc[32];
+    int session;                 /* 0: the sweep's first */
+    hb_sweep_store store;
+    int store_open;
+    hb_config_result *preflight; /* one per configuration */
+    int ordinals[HB_MAX_WORKERS];
+    size_t workers;
+    hb_device_info devices[HB_MAX_WORKERS];
+    hb_status device_status[HB_MAX_WORKERS];
+    hb_plausibility_warnings plausibility;
+    hb_sweep_progress progress;
+} sweep_state;
+
+/* --- the plan ------------------------------------------------------------------------------- */
+
+static hb_status plan_from_source(const hb_run_options *o, hb_sweep_plan *plan)
+{
+    if (o->grid) {
+        if (strcmp(o->grid, "paper"))
+            return hb_fail(HB_ERR_USAGE, "--grid expects paper (the paper's 1000 configurations), got '%s'", o->grid);
+        hb_plan_grid_paper(plan);
+    } else if (o->mnk_file) {
+        HB_TRY(hb_mnk_file_read(o->mnk_file, plan));
+        if (plan->n_configs == 0)
+            return hb_fail(HB_ERR_USAGE, "--mnk-file %s holds no configuration", o->mnk_file);
+    } else if (o->m_list) {
+        HB_TRY(hb_plan_axes(plan, o->m_list, o->n_list, o->k_list));
+    } else {
+        for (size_t i = 0; i < o->n_configs; i++)
+            HB_TRY(hb_plan_add(plan, o->configs[i], "--mnk"));
+    }
+    size_t dropped = hb_plan_dedupe(plan);
+    if (dropped)
+        fprintf(stderr, "hgemm-bench: sweep: %zu repeated configuration%s dropped from the plan (the first kept)\n",
+                dropped, dropped == 1 ? "" : "s");
+    return HB_OK;
+}
+
+/* The settings as flags: every flag of the sweep that differs from its
+ * default, --modes normalised from --mode or --modes. */
+static hb_status settings_words(const hb_run_options *o, const hb_sweep_plan *plan, hb_plan_file *file)
+{
+    static hb_argv argv;
+    memset(&argv, 0, sizeof argv);
+    HB_TRY(hb_argv_add_options(&argv, o, HB_CMD_SWEEP, not_settings));
+    char modes[32];
+    snprintf(modes, sizeof modes, "%s%s%s", hb_mode_name(plan->modes[0]), plan->n_modes > 1 ? "," : "",
+             plan->n_modes > 1 ? hb_mode_name(plan->modes[1]) : "");
+    hb_argv_add(&argv, "--modes");
+    hb_argv_add(&argv, modes);
+    if (argv.overflow)
+        return hb_fail(HB_ERR_INTERNAL, "the sweep's settings do not fit a command line");
+    return hb_plan_file_set_words(file, argv.word, argv.count);
+}
+
+static hb_status make_plan(hb_run_options *o, const char *command_line, hb_plan_file *file)
+{
+    memset(file, 0, sizeof *file);
+    hb_sweep_plan *plan = &file->plan;
+    if (!o->seed_given) {
+        o->seed = HB_SWEEP_DEFAULT_SEED;
+        o->seed_given = 1;
+    }
+    HB_TRY(hb_plan_set_modes(plan, o->modes ? o->modes : hb_mode_name(o->mode)));
+    HB_TRY(plan_from_source(o, plan));
+    hb_plan_sample(plan, (size_t)o->sample, o->seed);
+    file->shard = (hb_shard){0, 1};
+    if (o->shard)
+        HB_TRY(hb_shard_parse(o->shard, &file->shard));
+    memcpy(o->configs, plan->configs, plan->n_configs * sizeof plan->configs[0]);
+    o->n_configs = plan->n_configs;
+    snprintf(file->harness_commit, sizeof file->harness_commit, "%s", hb_harness_commit());
+    hb_utc_now(file->created_utc, sizeof file->created_utc);
+    snprintf(file->command_line, sizeof file->command_line, "%s", command_line);
+    HB_TRY(settings_words(o, plan, file));
+    hb_plan_file_identify(file);
+    return HB_OK;
+}
+
+/* --- the folder ------------------------------------------------------------------------------ */
+
+static int folder_is_empty(const char *path)
+{
+    DIR *dir = opendir(path);
+    if (!dir)
+        return 0;
+    struct dirent *entry;
+    int empty = 1;
+    while (empty && (entry = readdir(dir)))
+        empty = !strcmp(entry->d_name, ".") || !strcmp(entry->d_name, "..");
+    closedir(dir);
+    return empty;
+}
+
+/* --out DIR, or results/sweep-<id>[-shard-I-of-N]; a new folder or an empty one. */
+static hb_status create_folder(sweep_state *s)
+{
+    const hb_plan_file *f = s->file;
+    if (strcmp(s->options->out_dir, "results"))
+        snprintf(s->folder, sizeof s->folder, "%s", s->options->out_dir);
+    else if (f->shard.count > 1)
+        snprintf(s->folder, sizeof s->folder, "results/sweep-%s-shard-%zu-of-%zu", f->sweep_id, f->shard.index,
+                 f->shard.count);
+    else
+        snprintf(s->folder, sizeof s->folder, "results/sweep-%s", f->sweep_id);
+    char plan_path[4200];
+    snprintf(plan_path, sizeof plan_path, "%s/plan.json", s->folder);
+    struct stat info;
+    if (stat(plan_path, &info) == 0)
+        return hb_fail(HB_ERR_USAGE, "%s already holds a sweep: continue it with hgemm-bench sweep --resume %s, or "
+                       "give another --out", s->folder, s->folder);
+    if (stat(s->folder, &info) == 0 && (!S_ISDIR(info.st_mode) || !folder_is_empty(s->folder)))
+        return hb_fail(HB_ERR_USAGE, "--out %s exists and is not an empty folder: a sweep folder is new", s->folder);
+    return hb_make_folders(s->folder, "sweep folder");
+}
+
+/* --- devices ----------------------------------------------------------------------------------- */
+
+static hb_status parse_ordinals(const char *list, sweep_state *s)
+{
+    const char *cursor = list;
+    s->workers = 0;
+    for (;;) {
+        char *end = NULL;
+        errno = 0;
+        long value = (*cursor >= '0' && *cursor <= '9') ? strtol(cursor, &end, 10) : -1;
+        if (value < 0 || value > 1024 || errno || (*end != ',' && *end != '\0') || s->workers == HB_MAX_WORKERS)
+            return hb_fail(HB_ERR_USAGE, "--devices expects all or CUDA ordinals like 0,1 (at most %d), got '%s'",
+                           HB_MAX_WORKERS, list);
+        for (size_t i = 0; i < s->workers; i++)
+            if (s->ordinals[i] == (int)value)
+                return hb_fail(HB_ERR_USAGE, "--devices names GPU %ld twice in '%s'", value, list);
+        s->ordinals[s->workers++] = (int)value;
+        if (*end == '\0')
+            return HB_OK;
+        cursor = end + 1;
+    }
+}
+
+static hb_status resolve_devices(sweep_state *s)
+{
+    const char *list = s->options->devices;
+    if (!list) {
+        s->ordinals[0] = s->options->device;
+        s->workers = 1;
+        return HB_OK;
+    }
+    if (strcmp(list, "all"))
+        return parse_ordinals(list, s);
+    int count = 0;
+    HB_TRY(hb_sweep_device_count(s->options->timeout_s, &count));
+    if (count < 1)
+        return hb_fail(HB_ERR_CUDA, "--devices all: no CUDA GPU on this machine");
+    s->workers = (size_t)(count < HB_MAX_WORKERS ? count : HB_MAX_WORKERS);
+    for (size_t i = 0; i < s->workers; i++)
+        s->ordinals[i] = (int)i;
+    return HB_OK;
+}
+
+/* --- recording --------------------------------------------------------------------------------- */
+
+static hb_status record_item(sweep_state *s, const hb_device_info *device, size_t item, hb_config_result *r)
+{
+    hb_run_options *o = s->options;
+    hb_plan_item it = hb_plan_item_at(&s->file->plan, item);
+    o->mode = it.mode; /* the settings of this item's window, for its timing columns */
+    hb_config_finish(o, device, &s->plausibility, r);
+    hb_journal_entry entry = {.item = item, .mode = it.mode, .device = device ? device->ordinal : -1};
+    snprintf(entry.gpu_uuid, sizeof entry.gpu_uuid, "%s", device ? device->uuid : "");
+    HB_TRY(hb_sweep_store_append(&s->store, s->file->sweep_id, hb_acc_class_name(o->acc), r, &entry));
+    hb_sweep_progress_item(&s->progress, r->status != HB_OK);
+    return HB_OK;
+}
+
+static hb_status on_result(void *context, size_t worker, size_t item, hb_config_result *r)
+{
+    sweep_state *s = context;
+    return record_item(s, &s->devices[worker], item, r);
+}
+
+static hb_status write_env(sweep_state *s)
+{
+    char path[4200];
+    if (s->session == 0)
+        snprintf(path, sizeof path, "%s/env.json", s->folder);
+    else
+        snprintf(path, sizeof path, "%s/env-session-%d.json", s->folder, s->session + 1);
+    static hb_device_info usable[HB_MAX_WORKERS];
+    size_t count = 0;
+    for (size_t w = 0; w < s->workers; w++)
+        if (s->device_status[w] == HB_OK)
+            usable[count++] = s->devices[w];
+    hb_run_record record = {
+        .command = "sweep",
+        .run_id = s->file->sweep_id,
+        .run_path = s->folder,
+        .command_line = s->command_line,
+        .started_utc = s->started_utc,
+        .options = s->options,
+        .device = count ? &usable[0] : NULL,
+        .devices = usable,
+        .n_devices = count,
+    };
+    return hb_env_json_write(path, &record);
+}
+
+static hb_status on_devices(void *context, const hb_status *status, const hb_device_info *devices, size_t count)
+{
+    sweep_state *s = context;
+    for (size_t w = 0; w < count; w++) {
+        s->devices[w] = devices[w];
+        s->device_status[w] = status[w];
+        if (status[w] == HB_OK)
+            fprintf(stderr, "hgemm-bench: sweep %s: GPU %d is %s (%s)\n", s->file->sweep_id, devices[w].ordinal,
+                    devices[w].name, devices[w].uuid);
+        else
+            fprintf(stderr, "hgemm-bench: sweep %s: GPU %d could not be opened (%s); going on without it\n",
+                    s->file->sweep_id, s->ordinals[w], hb_status_name(status[w]));
+    }
+    return write_env(s);
+}
+
+/* --- a session ------------------------------------------------------------------------------------ */
+
+/* The items of this folder's shard not finished yet, in plan order; those
+ * whose configuration failed the checks before the GPU are recorded now. */
+static hb_status pending_items(sweep_state *s, size_t **items, size_t *count)
+{
+    const size_t total = hb_plan_item_count(&s->file->plan);
+    *items = malloc((total ? total : 1) * sizeof **items);
+    *count = 0;
+    if (!*items)
+        return hb_fail(HB_ERR_INTERNAL, "out of host memory for %zu items", total);
+    for (size_t i = 0; i < total && !hb_interrupted(); i++) {
+        if (!hb_shard_holds(&s->file->shard, i) || s->store.done[i])
+            continue;
+        hb_config_result *pre = &s->preflight[hb_plan_item_at(&s->file->plan, i).config];
+        if (pre->status == HB_OK) {
+            (*items)[(*count)++] = i;
+            continue;
+        }
+        static hb_config_result copy;
+        copy = *pre;
+        HB_TRY(record_item(s, NULL, i, &copy));
+    }
+    return HB_OK;
+}
+
+static size_t failed_so_far(const hb_sweep_store *store)
+{
+    size_t failed = 0;
+    for (size_t i = 0; i < store->count; i++)
+        failed += store->entries[i].status != HB_OK;
+    return failed;
+}
+
+static hb_status run_items(sweep_state *s, const char *sanitizer)
+{
+    size_t pending_checked = 0;
+    s->options->out_dir = s->folder; /* what the checks before the GPU test for writing */
+    s->preflight = calloc(s->options->n_configs, sizeof *s->preflight);
+    if (!s->preflight)
+        return hb_fail(HB_ERR_INTERNAL, "out of host memory for %zu configurations", s->options->n_configs);
+    HB_TRY(hb_preflight(s->options, s->preflight, &pending_checked));
+    const size_t shard_items = hb_shard_size(&s->file->shard, hb_plan_item_count(&s->file->plan));
+    hb_sweep_progress_init(&s->progress, s->options->progress, shard_items, s->store.count,
+                           failed_so_far(&s->store), s->workers);
+    size_t *items, count;
+    hb_status status = pending_items(s, &items, &count);
+    if (status == HB_OK && count > 0 && !hb_interrupted()) {
+        hb_sweep_work work = {s->options, &s->file->plan, s->ordinals, s->workers, items, count, sanitizer,
+                              s->folder};
+        hb_sweep_hooks hooks = {s, on_devices, on_result};
+        status = hb_sweep_workers_run(&work, &hooks);
+    }
+    free(items);
+    hb_sweep_progress_end(&s->progress);
+    return status;
+}
+
+/* verdict.json (and --verdict FILE), the last lines on stderr, the exit status. */
+static hb_status end_session(sweep_state *s, hb_status status)
+{
+    const int signal_number = hb_interrupted();
+    if (status == HB_OK)
+        status = hb_sweep_worst_status(&s->store);
+    if (signal_number)
+        status = (hb_status)(128 + signal_number);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/verdict.json", s->folder);
+    hb_status written = hb_sweep_verdict_write(path, s->file, &s->store, status, signal_number);
+    if (written == HB_OK && s->options->verdict_path)
+        written = hb_sweep_verdict_write(s->options->verdict_path, s->file, &s->store, status, signal_number);
+    const size_t shard_items = hb_shard_size(&s->file->shard, hb_plan_item_count(&s->file->plan));
+    fprintf(stderr, "hgemm-bench: sweep %s: %zu of %zu items done, %zu failed; results in %s\n", s->file->sweep_id,
+            s->store.count, shard_items, failed_so_far(&s->store), s->folder);
+    if (s->store.count < shard_items)
+        fprintf(stderr, "hgemm-bench: to run the rest: hgemm-bench sweep --resume %s\n", s->folder);
+    return written != HB_OK ? written : status;
+}
+
+static hb_status run_session(sweep_state *s)
+{
+    static char sanitizer[4096];
+    hb_utc_now(s->started_utc, sizeof s->started_utc);
+    hb_status status = hb_interrupt_install();
+    if (status == HB_OK && s->options->sanitize)
+        status = hb_sanitizer_available(sanitizer, sizeof sanitizer);
+    if (status == HB_OK)
+        status = hb_resolve_autotune_cache(s->options);
+    if (status == HB_OK)
+        status = resolve_devices(s);
+    if (status == HB_OK)
+        status = run_items(s, sanitizer);
+    if (s->store_open)
+        status = end_session(s, status);
+    hb_sweep_store_close(&s->store);
+    free(s->preflight);
+    hb_interrupt_restore();
+    return status;
+}
+
+/* --- the two ways in ------------------------------------------------------------------------------- */
+
+static hb_status new_sweep(sweep_state *s)
+{
+    HB_TRY(create_folder(s));
+    HB_TRY(hb_plan_file_write(s->folder, s->file));
+    HB_TRY(hb_sweep_store_create(&s->store, s->folder, &s->file->plan));
+    s->store_open = 1;
+    fprintf(stderr, "hgemm-bench: sweep %s: %zu items (%zu configurations x %zu modes)%s, in %s\n", s->file->sweep_id,
+            hb_shard_size(&s->file->shard, hb_plan_item_count(&s->file->plan)), s->file->plan.n_configs,
+            s->file->plan.n_modes, s->file->shard.count > 1 ? " in this shard" : "", s->folder);
+    return run_session(s);
+}
+
+/* The sweep's settings, from its plan: the flags parsed again as typed
+ * then, with the plan's configurations as --mnk. */
+static hb_status settings_of(const hb_plan_file *file, hb_cli *cli)
+{
+    const hb_sweep_plan *plan = &file->plan;
+    size_t count = 2 + file->n_words + 2 * plan->n_configs;
+    char **argv = calloc(count + 1, sizeof *argv);
+    char *mnk = malloc(plan->n_configs * 64 + 1);
+    hb_status status = argv && mnk ? HB_OK : hb_fail(HB_ERR_INTERNAL, "out of host memory");
+    size_t n = 0;
+    if (status == HB_OK) {
+        argv[n++] = "hgemm-bench";
+        argv[n++] = "sweep";
+        for (size_t i = 0; i < file->n_words; i++)
+            argv[n++] = file->words[i];
+        for (size_t i = 0; i < plan->n_configs; i++) {
+            char *text = mnk + i * 64;
+            snprintf(text, 64, "%ld,%ld,%ld", plan->configs[i].m, plan->configs[i].n, plan->configs[i].k);
+            argv[n++] = "--mnk";
+            argv[n++] = text;
+        }
+        status = hb_cli_parse((int)n, argv, cli);
+        if (status != HB_OK)
+            hb_fail(HB_ERR_BAD_RESULTS, "the settings in its plan.json are not ones this harness takes");
+    }
+    /* the options point into the plan file's words, not into argv or mnk (the configurations are copied) */
+    free(argv);
+    free(mnk);
+    return status != HB_OK ? HB_ERR_BAD_RESULTS : HB_OK;
+}
+
+static hb_status resume_sweep(sweep_state *s, const hb_run_options *typed)
+{
+    snprintf(s->folder, sizeof s->folder, "%s", typed->resume);
+    HB_TRY(hb_plan_file_read(s->folder, s->file));
+    if (strcmp(s->file->harness_commit, hb_harness_commit()))
+        return hb_fail(HB_ERR_BAD_RESULTS, "%s/plan.json was planned by harness %s; this is %s: resume with the "
+                       "same build, so that every row of the sweep is measured by the same code", s->folder,
+                       s->file->harness_commit, hb_harness_commit());
+    static hb_cli cli;
+    HB_TRY(settings_of(s->file, &cli));
+    static hb_run_options options;
+    options = cli.run;
+    options.devices = typed->devices;
+    options.progress = typed->progress;
+    options.verdict_path = typed->verdict_path;
+    s->options = &options;
+    HB_TRY(hb_sweep_store_open(&s->store, s->folder, &s->file->plan));
+    s->store_open = 1;
+    char env_path[4200];
+    struct stat info;
+    for (s->session = 1;; s->session++) { /* env-session-<N>.json: the first free N */
+        snprintf(env_path, sizeof env_path, "%s/env-session-%d.json", s->folder, s->session + 1);
+        if (stat(env_path, &info) != 0)
+            break;
+    }
+    fprintf(stderr, "hgemm-bench: sweep %s resumed: %zu of %zu items already done, in %s\n", s->file->sweep_id,
+            s->store.count, hb_shard_size(&s->file->shard, hb_plan_item_count(&s->file->plan)), s->folder);
+    return run_session(s);
+}
+
+hb_status hb_cmd_sweep(const hb_command_entry *self, hb_cli *cli, const char *command_line)
+{
+    (void)self;
+    static hb_plan_file file;
+    static sweep_state state;
+    memset(&state, 0, sizeof state);
+    sweep_state *s = &state;
+    s->file = &file;
+    s->options = &cli->run;
+    s->command_line = command_line;
+    s->store.journal_fd = -1;
+    if (cli->run.resume)
+        return resume_sweep(s, &cli->run);
+    HB_TRY(make_plan(&cli->run, command_line, &file));
+    if (cli->run.dry_run) {
+        hb_plan_file_print(stdout, &file);
+        return fflush(stdout) == 0 ? HB_OK : hb_fail(HB_ERR_IO, "writing the plan to stdout failed");
+    }
+    return new_sweep(s);
+}

@@ -1,0 +1,96 @@
+#include "bench/driver/config_runner.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/core/diag.h"
+#include "bench/driver/child_verdict.h"
+#include "bench/driver/config_eval.h"
+#include "bench/driver/isolate.h"
+#include "bench/driver/sanitize_pass.h"
+#include "bench/result/gate.h"
+#include "bench/result/telemetry_summary.h"
+
+typedef struct config_job {
+    const hb_run_options *options;
+    size_t index;
+} config_job;
+
+static hb_status evaluate_in_child(void *context, void *result, size_t size)
+{
+    (void)size;
+    const config_job *job = context;
+    return hb_evaluate_config(job->options, job->index, result);
+}
+
+static hb_status evaluate(const hb_run_options *options, size_t index, hb_config_result *r, int *cut)
+{
+    if (!options->isolate)
+        return hb_evaluate_config(options, index, r);
+    config_job job = {options, index};
+    hb_config_result_init(r, &options->configs[index]);
+    hb_child_outcome outcome;
+    hb_status status = hb_run_isolated(evaluate_in_child, &job, r, sizeof *r, options->timeout_s, &outcome);
+    if (status != HB_OK) {
+        r->status = status;
+        r->verdict = hb_verdict_of_status(status);
+        snprintf(r->reason, sizeof r->reason, "%s", hb_last_error());
+        return status;
+    }
+    *cut = outcome.end == HB_CHILD_INTERRUPTED;
+    if (outcome.end != HB_CHILD_RETURNED)
+        hb_record_child_end(r, &outcome, "the evaluating process"); /* r holds what init wrote: no bytes arrived */
+    return r->status;
+}
+
+/* A pass cut short by a signal leaves the flag set, and the evaluation's
+ * child then ends at once as cut too. */
+hb_status hb_config_run(const hb_run_options *options, const char *sanitizer, const char *run_path, size_t index,
+                        hb_config_result *r, int *cut)
+{
+    hb_status status = HB_OK;
+    *cut = 0;
+    if (options->sanitize)
+        HB_TRY(hb_sanitize_config(options, sanitizer, index, run_path, r, &status));
+    if (status == HB_OK)
+        evaluate(options, index, r, cut);
+    return HB_OK;
+}
+
+static void record_timing_policy(const hb_run_options *o, hb_config_result *r)
+{
+    hb_timing_record *t = &r->timing;
+    t->mode = o->mode;
+    t->gap = o->gap;
+    t->mean_gap_ms = o->mode == HB_MODE_SERVER ? o->mean_gap_ms : 0;
+    t->l2 = o->l2;
+    t->target_ci = o->target_ci;
+    snprintf(t->aa_of, sizeof t->aa_of, "%s", o->aa ? o->aa : "");
+}
+
+static void record_device(const hb_device_info *device, hb_config_result *r)
+{
+    r->gpu.ordinal = device ? device->ordinal : -1;
+    snprintf(r->gpu.uuid, sizeof r->gpu.uuid, "%s", device ? device->uuid : "");
+    snprintf(r->gpu.name, sizeof r->gpu.name, "%s", device ? device->name : "");
+}
+
+/* Clocks that dropped or a throttle reason in the timed window: say so where the user looks. */
+static void warn_telemetry(const hb_config_result *r)
+{
+    char warning[256];
+    if (r->measured && hb_telemetry_warning(&r->telemetry, warning, sizeof warning))
+        fprintf(stderr, "hgemm-bench: warning: M=%ld N=%ld K=%ld: %s\n", r->mnk.m, r->mnk.n, r->mnk.k, warning);
+}
+
+void hb_config_finish(const hb_run_options *options, const hb_device_info *device, hb_plausibility_warnings *once,
+                      hb_config_result *r)
+{
+    record_timing_policy(options, r);
+    record_device(device, r);
+    warn_telemetry(r);
+    if (device)
+        hb_plausibility_pass(once, r, device, options->peak_tflops);
+    if (options->gate)
+        hb_gate_apply(r, options->vs, options->min_speedup);
+}

@@ -1,0 +1,34 @@
+/* One configuration from the GPU's side to its finished record, as every
+ * evaluating command does it: `run`, `check` and `gate` in the run loop
+ * (bench/driver/run_loop.c), and each worker of a sweep
+ * (bench/driver/sweep_workers.c).  The caller holds no CUDA context. */
+#ifndef HB_CONFIG_RUNNER_H
+#define HB_CONFIG_RUNNER_H
+
+#include <stddef.h>
+
+#include "bench/core/status.h"
+#include "bench/driver/plausibility_pass.h"
+#include "bench/result/config_result.h"
+#include "bench/result/device_info.h"
+#include "bench/result/run_options.h"
+
+/* The memcheck pass (--sanitize, `sanitizer` the tool's path), then the
+ * evaluation of options->configs[index] in a child of its own (or in this
+ * process with --no-isolate), into r.  *cut = 1 when a caught signal
+ * killed the child before it reported: r then holds nothing worth
+ * recording.  Returns HB_OK when the configuration was evaluated, whatever
+ * its verdict (in r); a failure of the sanitize pass itself otherwise, which
+ * ends the run. */
+hb_status hb_config_run(const hb_run_options *options, const char *sanitizer, const char *run_path, size_t index,
+                        hb_config_result *r, int *cut);
+
+/* What the parent adds to an evaluated configuration before it is
+ * recorded: the timing settings, the GPU it ran on, a warning where the
+ * clocks dropped, the plausibility verdict (before the threshold: an
+ * implausible time must not count as fast enough), and for `gate` the
+ * threshold. */
+void hb_config_finish(const hb_run_options *options, const hb_device_info *device, hb_plausibility_warnings *once,
+                      hb_config_result *r);
+
+#endif

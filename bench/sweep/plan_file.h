@@ -1,0 +1,53 @@
+/* plan.json, the first file of a sweep folder (docs/sweeps.md): the plan
+ * (every item in order), the settings of the run as flags, the shard, and
+ * the sweep's identity.  `sweep --resume` rebuilds the sweep from it alone,
+ * and `merge` and `report` read it; `--dry-run` prints the same plan.
+ *
+ * The identity (sweep_id, 16 hex digits) is a hash of the harness commit,
+ * the settings and the items, without the shard: every shard of one sweep
+ * carries the same id, and two sweeps that differ in anything measured do
+ * not. */
+#ifndef HB_PLAN_FILE_H
+#define HB_PLAN_FILE_H
+
+#include <stdio.h>
+
+#include "bench/core/status.h"
+#include "bench/sweep/shard.h"
+#include "bench/sweep/sweep_plan.h"
+
+#define HB_PLAN_FORMAT "hgemm-bench-sweep-plan"
+#define HB_PLAN_VERSION 1
+#define HB_PLAN_MAX_WORDS 128
+
+typedef struct hb_plan_file {
+    hb_sweep_plan plan;
+    hb_shard shard;
+    char sweep_id[17];
+    char harness_commit[64];
+    char created_utc[32];
+    char command_line[8192];
+    char *words[HB_PLAN_MAX_WORDS]; /* the settings as flags, e.g. "--candidate" "x.json" "--time-s" "1" */
+    size_t n_words;
+    char word_text[16384];          /* the words' bytes */
+} hb_plan_file;
+
+/* Sets the words (copied) and computes sweep_id; HB_ERR_INTERNAL when they do not fit. */
+hb_status hb_plan_file_set_words(hb_plan_file *file, char *const *words, size_t count);
+void hb_plan_file_identify(hb_plan_file *file);
+
+/* The settings as one line, words separated by blanks (quoted where needed). */
+void hb_plan_file_options_line(const hb_plan_file *file, char *out, size_t size);
+
+/* Writes <folder>/plan.json atomically. */
+hb_status hb_plan_file_write(const char *folder, const hb_plan_file *file);
+
+/* Reads <folder>/plan.json.  HB_ERR_BAD_RESULTS naming the file (and line
+ * and column where JSON is malformed) when it is missing or not a plan. */
+hb_status hb_plan_file_read(const char *folder, hb_plan_file *file);
+
+/* --dry-run's text: the header (sweep_id, shard, counts, settings) as #
+ * lines, then `item,m,n,k,mode` and one line per item of the shard. */
+void hb_plan_file_print(FILE *out, const hb_plan_file *file);
+
+#endif
