@@ -53,7 +53,7 @@ $(BUILD)/obj/baselines/cublaslt_matmul.o: HB_CFLAGS += -I$(BUILD)
 # env.json records the commit: rebuild env_json.o when it changes.
 COMMIT_STAMP := $(BUILD)/commit-stamp
 $(shell mkdir -p $(BUILD); echo '$(GIT_COMMIT)' | cmp -s - $(COMMIT_STAMP) 2>/dev/null || echo '$(GIT_COMMIT)' > $(COMMIT_STAMP))
-$(BUILD)/obj/bench/report/env_json.o: $(COMMIT_STAMP)
+$(BUILD)/obj/bench/core/version.o: $(COMMIT_STAMP)
 
 .PHONY: all test clean demo candidates
 all: $(BUILD)/hgemm-bench candidates
@@ -133,6 +133,11 @@ test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/cuda-free-check candida
 TARGET_CI_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(addprefix bench/measure/,stop_criterion.c time_criterion.c \
                  target_ci_criterion.c ci_worker.c))
 $(BUILD)/bench-target-ci: $(BUILD)/obj/scripts/bench_target_ci.o $(TARGET_CI_OBJ) $(CUDA_FREE_OBJ)
+	$(CC) -o $@ $^ -l:libjansson.a -lm -lpthread
+
+# scripts/bench_sweep_resume.sh: what resuming a 2000-item sweep costs; never
+# run by `make test`.  The sweep's files are CUDA-free.
+$(BUILD)/bench-sweep-resume: $(BUILD)/obj/scripts/bench_sweep_resume.o $(CUDA_FREE_OBJ)
 	$(CC) -o $@ $^ -l:libjansson.a -lm -lpthread
 
 # --- the main job on the built-in sample candidate ----------------------------

@@ -63,7 +63,7 @@ static void read_environment(shard_source *src)
     snprintf(src->driver, sizeof src->driver, "?");
     json_t *root = json_load_file(path, 0, NULL);
     const char *gpu = json_string_value(json_object_get(json_object_get(root, "gpu"), "name"));
-    const char *driver = json_string_value(json_object_get(json_object_get(root, "software"), "driver"));
+    const char *driver = json_string_value(json_object_get(json_object_get(root, "software"), "nvidia_driver"));
     if (gpu)
         snprintf(src->gpu, sizeof src->gpu, "%s", gpu);
     if (driver)

@@ -62,7 +62,8 @@ hb_status hb_sweep_verdict_write(const char *path, const hb_plan_file *f, const 
                                                    (json_int_t)f->shard.count)
                                        : json_null();
     json_t *root = json_pack("{s:s, s:s, s:o, s:s, s:i, s:b, s:I, s:I, s:b, s:o}", "format", HB_SWEEP_VERDICT_FORMAT,
-                             "sweep_id", f->sweep_id, "shard", shard, "status", hb_status_name(status), "exit_code",
+                             "sweep_id", f->sweep_id, "shard", shard, "status",
+                             signal_number ? "interrupted" : hb_status_name(status), "exit_code",
                              (int)status, "complete", store->count == items, "items", (json_int_t)items, "done",
                              (json_int_t)store->count, "interrupted", signal_number != 0, "signal",
                              signal_number ? json_string(hb_signal_name(signal_number)) : json_null());
