@@ -14,18 +14,6 @@
 #include "tests/test_registry.h"
 #include "tests/test_util.h"
 
-static const char *bench(void)
-{
-    const char *path = getenv("HB_BENCH");
-    return path ? path : "build/hgemm-bench";
-}
-
-static int shell(const char *command)
-{
-    int rc = system(command);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
 static void sleep_s(double seconds)
 {
     struct timespec t = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
@@ -37,7 +25,7 @@ static pid_t start_sweep(const char *dir, const char *args)
 {
     char command[4096];
     snprintf(command, sizeof command, "exec %s sweep %s --out %s/sweep --no-progress >%s/out1.txt 2>%s/err1.txt",
-             bench(), args, dir, dir, dir);
+             hb_test_bench(), args, dir, dir, dir);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
@@ -88,12 +76,12 @@ static void test_sweep_resumes_after_kill_9(void **state)
     }
     sleep_s(1.0); /* its workers die with it (PR_SET_PDEATHSIG) */
     snprintf(command, sizeof command, "cp %s/sweep/plan.json %s/plan-before.json", dir, dir);
-    assert_int_equal(shell(command), 0);
+    assert_int_equal(hb_test_shell(command), 0);
     int killed_at = hb_test_count_lines(journal);
     assert_true(killed_at >= 3 && killed_at < 12);
-    snprintf(command, sizeof command, "%s sweep --resume %s/sweep --no-progress >%s/out2.txt 2>%s/err2.txt", bench(),
+    snprintf(command, sizeof command, "%s sweep --resume %s/sweep --no-progress >%s/out2.txt 2>%s/err2.txt", hb_test_bench(),
              dir, dir, dir);
-    int rc = shell(command);
+    int rc = hb_test_shell(command);
     if (rc != 0) {
         snprintf(path, sizeof path, "%s/err2.txt", dir);
         char *err = hb_test_read_file(path);
@@ -102,10 +90,10 @@ static void test_sweep_resumes_after_kill_9(void **state)
     assert_int_equal(hb_test_count_lines(journal), 12);
     /* the same plan, byte for byte */
     snprintf(command, sizeof command, "cmp -s %s/sweep/plan.json %s/plan-before.json", dir, dir);
-    assert_int_equal(shell(command), 0);
+    assert_int_equal(hb_test_shell(command), 0);
     /* the same columns: the header is this harness's */
     snprintf(command, sizeof command, "head -n 1 %s | cmp -s - tests/data/summary_header.csv", csv);
-    assert_int_equal(shell(command), 0);
+    assert_int_equal(hb_test_shell(command), 0);
     /* every (configuration, mode, participant) exactly once: 12 candidate rows, 12 torch rows, no repeat */
     snprintf(command, sizeof command,
              "awk -F, 'NR==1{for(i=1;i<=NF;i++)c[$i]=i;next}{print $2\",\"$3\",\"$4\",\"$(c[\"mode\"])\",\"$5}' %s "
@@ -113,7 +101,7 @@ static void test_sweep_resumes_after_kill_9(void **state)
              "test $(grep -c ',candidate$' %s/keys.txt) -eq 12 && test $(grep -c ',torch$' %s/keys.txt) -eq 12 && "
              "test $(grep -c ',server,torch$' %s/keys.txt) -eq 6",
              csv, dir, dir, dir, dir, dir);
-    assert_int_equal(shell(command), 0);
+    assert_int_equal(hb_test_shell(command), 0);
     snprintf(path, sizeof path, "%s/sweep/verdict.json", dir);
     json_t *verdict = hb_test_load_json(path);
     assert_true(json_is_true(json_object_get(verdict, "complete")));

@@ -464,17 +464,6 @@ static void test_shards_merge_into_the_unsharded_sweep(void **state)
 
 /* --- the command line ----------------------------------------------------------------- */
 
-static const char *bench(void)
-{
-    const char *path = getenv("HB_BENCH");
-    return path ? path : "build/hgemm-bench";
-}
-
-static int run_shell(const char *command)
-{
-    int rc = system(command);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
 
 /* The shards' --dry-run item lines, together, are the unsharded plan's. */
 static void test_dry_run_shards_cover_the_plan(void **state)
@@ -485,13 +474,13 @@ static void test_dry_run_shards_cover_the_plan(void **state)
     const char *plan = "--candidate x --grid paper --sample 25 --seed 5 --modes offline,server";
     snprintf(whole, sizeof whole, "%s/whole.txt", dir);
     snprintf(shards, sizeof shards, "%s/shards.txt", dir);
-    snprintf(command, sizeof command, "%s sweep %s --dry-run | grep -v '^#' | tail -n +2 | sort > %s", bench(), plan,
+    snprintf(command, sizeof command, "%s sweep %s --dry-run | grep -v '^#' | tail -n +2 | sort > %s", hb_test_bench(), plan,
              whole);
-    assert_int_equal(run_shell(command), 0);
+    assert_int_equal(hb_test_shell(command), 0);
     snprintf(command, sizeof command,
              "for i in 0 1 2 3; do %s sweep %s --shard $i/4 --dry-run | grep -v '^#' | tail -n +2; done | sort > %s",
-             bench(), plan, shards);
-    assert_int_equal(run_shell(command), 0);
+             hb_test_bench(), plan, shards);
+    assert_int_equal(hb_test_shell(command), 0);
     assert_int_equal(hb_test_count_lines(whole), 50);
     char *a = hb_test_read_file(whole), *b = hb_test_read_file(shards);
     assert_string_equal(a, b);
@@ -501,8 +490,8 @@ static void test_dry_run_shards_cover_the_plan(void **state)
     snprintf(command, sizeof command,
              "for i in 0 1 2 3; do %s sweep %s --shard $i/4 --dry-run | grep '^# sweep_id'; done | sort -u | wc -l | "
              "grep -qx 1",
-             bench(), plan);
-    assert_int_equal(run_shell(command), 0);
+             hb_test_bench(), plan);
+    assert_int_equal(hb_test_shell(command), 0);
     hb_test_remove_tree(dir);
 }
 
@@ -524,17 +513,17 @@ static void test_sweep_usage_errors(void **state)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char command[1024];
-        snprintf(command, sizeof command, "%s %s >/dev/null 2>&1", bench(), bad[i]);
-        int rc = run_shell(command);
+        snprintf(command, sizeof command, "%s %s >/dev/null 2>&1", hb_test_bench(), bad[i]);
+        int rc = hb_test_shell(command);
         if (rc != HB_ERR_USAGE)
             fail_msg("'%s' exited %d, not 2", bad[i], rc);
     }
     char command[1024];
-    snprintf(command, sizeof command, "%s sweep --resume /nonexistent-hb-sweep >/dev/null 2>&1", bench());
-    assert_int_equal(run_shell(command), HB_ERR_BAD_RESULTS);
+    snprintf(command, sizeof command, "%s sweep --resume /nonexistent-hb-sweep >/dev/null 2>&1", hb_test_bench());
+    assert_int_equal(hb_test_shell(command), HB_ERR_BAD_RESULTS);
     snprintf(command, sizeof command,
-             "%s sweep --candidate x --grid paper --modes server --qps 100 --dry-run >/dev/null 2>&1", bench());
-    assert_int_equal(run_shell(command), 0);
+             "%s sweep --candidate x --grid paper --modes server --qps 100 --dry-run >/dev/null 2>&1", hb_test_bench());
+    assert_int_equal(hb_test_shell(command), 0);
 }
 
 static const struct CMUnitTest sweep_tests[] = {

@@ -4,6 +4,7 @@
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <string.h>
 
 #include "tests/test_registry.h"
@@ -79,4 +80,16 @@ json_t *hb_test_load_json(const char *path)
     if (!root)
         fail_msg("%s: %s", path, error.text);
     return root;
+}
+
+const char *hb_test_bench(void)
+{
+    const char *path = getenv("HB_BENCH");
+    return path ? path : "build/hgemm-bench";
+}
+
+int hb_test_shell(const char *command)
+{
+    int rc = system(command);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }

@@ -30,4 +30,9 @@ char *hb_test_capture_close(hb_test_capture *capture);
 /* The JSON document at `path`; fails the test, naming the file, when it does not parse. */
 json_t *hb_test_load_json(const char *path);
 
+/* $HB_BENCH, else build/hgemm-bench: the driver binary under test. */
+const char *hb_test_bench(void);
+/* Runs a shell command line; its exit code, -1 if it did not exit. */
+int hb_test_shell(const char *command);
+
 #endif

@@ -14,6 +14,7 @@
 
 #include "bench/core/clock.h"
 #include "bench/core/diag.h"
+#include "bench/core/fd_io.h"
 #include "bench/core/parent_watch.h"
 #include "bench/driver/interrupt.h"
 
@@ -22,21 +23,6 @@
  * result_size bytes of result.  Any byte before RESULT is a sign of life. */
 #define MSG_RESULT 'R'
 #define REAP_GRACE_S 10.0 /* after its result or EOF, a child has this long to exit */
-
-static int write_all(int fd, const void *data, size_t size)
-{
-    const char *p = data;
-    while (size > 0) {
-        ssize_t n = write(fd, p, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return 0;
-        p += n;
-        size -= (size_t)n;
-    }
-    return 1;
-}
 
 /* `parent`: the harness's pid, read before fork (bench/core/parent_watch.h). */
 static void child_main(int fd, pid_t parent, hb_child_fn fn, void *context, void *result, size_t result_size)
@@ -47,7 +33,8 @@ static void child_main(int fd, pid_t parent, hb_child_fn fn, void *context, void
     hb_heartbeat_attach(fd);
     int32_t status = (int32_t)fn(context, result, result_size);
     char tag = MSG_RESULT;
-    int ok = write_all(fd, &tag, 1) && write_all(fd, &status, sizeof status) && write_all(fd, result, result_size);
+    int ok = hb_write_all(fd, &tag, 1) && hb_write_all(fd, &status, sizeof status) &&
+             hb_write_all(fd, result, result_size);
     fflush(stdout);
     fflush(stderr);
     _exit(ok ? 0 : 120);

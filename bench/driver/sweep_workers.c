@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "bench/core/diag.h"
+#include "bench/core/fd_io.h"
 #include "bench/core/folders.h"
 #include "bench/core/parent_watch.h"
 #include "bench/driver/config_runner.h"
@@ -35,40 +36,9 @@ typedef struct message_header {
     uint32_t size;
 } message_header;
 
-static int write_all(int fd, const void *data, size_t size)
-{
-    const char *p = data;
-    while (size > 0) {
-        ssize_t n = write(fd, p, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return 0;
-        p += n;
-        size -= (size_t)n;
-    }
-    return 1;
-}
-
-/* 1: all of it; 0: end of file before any byte; -1: an error or end of file midway. */
-static int read_all(int fd, void *data, size_t size)
-{
-    char *p = data;
-    size_t got = 0;
-    while (got < size) {
-        ssize_t n = read(fd, p + got, size - got);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return got == 0 && n == 0 ? 0 : -1;
-        got += (size_t)n;
-    }
-    return 1;
-}
-
 static int send_message(int fd, message_header header, const void *payload)
 {
-    return write_all(fd, &header, sizeof header) && write_all(fd, payload, header.size);
+    return hb_write_all(fd, &header, sizeof header) && hb_write_all(fd, payload, header.size);
 }
 
 /* --- the worker -------------------------------------------------------------------------- */
@@ -103,7 +73,7 @@ static void run_items(hb_run_options *o, const hb_sweep_work *work, int in_fd, i
 {
     static hb_config_result result;
     uint64_t item;
-    while (read_all(in_fd, &item, sizeof item) == 1 && item < hb_plan_item_count(work->plan)) {
+    while (hb_read_all(in_fd, &item, sizeof item) == 1 && item < hb_plan_item_count(work->plan)) {
         hb_plan_item it = hb_plan_item_at(work->plan, (size_t)item);
         o->mode = it.mode;
         if (o->raw)
@@ -194,8 +164,8 @@ static hb_status collect_devices(const hb_sweep_work *work, worker *all, const h
     for (size_t w = 0; w < work->workers; w++) {
         message_header header;
         memset(&devices[w], 0, sizeof devices[w]);
-        if (read_all(all[w].from, &header, sizeof header) != 1 || header.kind != MSG_DEVICE ||
-            header.size != sizeof devices[w] || read_all(all[w].from, &devices[w], sizeof devices[w]) != 1) {
+        if (hb_read_all(all[w].from, &header, sizeof header) != 1 || header.kind != MSG_DEVICE ||
+            header.size != sizeof devices[w] || hb_read_all(all[w].from, &devices[w], sizeof devices[w]) != 1) {
             status[w] = hb_interrupted() ? HB_OK : HB_ERR_CUDA;
             snprintf(devices[w].name, sizeof devices[w].name, "the worker of GPU %d ended before reading it",
                      work->ordinals[w]);
@@ -219,7 +189,7 @@ static int hand_out(worker *w, const hb_sweep_work *work, size_t *next)
     if (*next >= work->count)
         return 0;
     uint64_t item = work->items[*next];
-    if (!write_all(w->to, &item, sizeof item))
+    if (!hb_write_all(w->to, &item, sizeof item))
         return 0;
     (*next)++;
     w->busy = 1;
@@ -233,9 +203,9 @@ static hb_status take_message(worker *w, int ordinal, const hb_sweep_hooks *hook
 {
     static hb_config_result result;
     message_header header;
-    int got = read_all(w->from, &header, sizeof header);
+    int got = hb_read_all(w->from, &header, sizeof header);
     if (got == 1 && header.kind == MSG_RESULT && header.size == sizeof result &&
-        read_all(w->from, &result, sizeof result) == 1) {
+        hb_read_all(w->from, &result, sizeof result) == 1) {
         w->busy = 0;
         return header.cut ? HB_OK : hooks->on_result(hooks->context, index, (size_t)header.item, &result);
     }

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "bench/core/diag.h"
+#include "bench/core/fd_io.h"
 
 hb_status hb_journal_format(const hb_journal_entry *e, char *out, size_t size)
 {
@@ -33,15 +34,8 @@ hb_status hb_journal_append(int fd, const char *path, const hb_journal_entry *en
 {
     char line[2048];
     HB_TRY(hb_journal_format(entry, line, sizeof line));
-    size_t length = strlen(line), done = 0;
-    while (done < length) {
-        ssize_t n = write(fd, line + done, length - done);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return hb_fail(HB_ERR_IO, "writing %s failed: %s", path, strerror(errno));
-        done += (size_t)n;
-    }
+    if (!hb_write_all(fd, line, strlen(line)))
+        return hb_fail(HB_ERR_IO, "writing %s failed: %s", path, strerror(errno));
     if (fsync(fd) != 0)
         return hb_fail(HB_ERR_IO, "fsync of %s failed: %s", path, strerror(errno));
     return HB_OK;
