@@ -11,6 +11,7 @@
 #include "bench/core/gemm_types.h"
 #include "bench/result/deviation_rule.h"
 #include "bench/core/timing_policy.h"
+#include "bench/result/report_options.h"
 
 #define HB_MAX_CONFIGS 4096 /* --mnk flags one run takes */
 
@@ -65,6 +66,7 @@ typedef struct hb_run_options {
     int raw;               /* --raw: every sample into <run>/raw/ */
     const char *raw_dir;   /* set by the run command: where --raw files go */
     double peak_tflops;    /* --peak-tflops: the GPU's peak dense fp16 tensor TFLOP/s; 0: the table's (bench/result/peak_throughput.h) */
+    hb_report_options report; /* report and compare (no run): their own settings */
 } hb_run_options;
 
 /* What the results call the candidate: its path, or "aa:<baseline>" with --aa. */
