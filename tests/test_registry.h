@@ -44,6 +44,7 @@ hb_test_list hb_gpu_integrity_tests(void);
 hb_test_list hb_preflight_tests(void);
 hb_test_list hb_interrupted_tests(void);
 hb_test_list hb_gpu_fault_tests(void);
+hb_test_list hb_report_command_tests(void);
 
 /* GPU tests call this instead of skip() so the closing line can count skips. */
 void hb_test_skip_no_gpu(void);
