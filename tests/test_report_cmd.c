@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "bench/analysis/published_layout.h"
+#include "bench/core/rank_correlation.h"
 #include "bench/core/status.h"
 #include "tests/result_fixture.h"
 #include "tests/test_registry.h"
@@ -465,6 +466,31 @@ static double naive_spearman(const double *x, const double *y, size_t n)
     return sxy / sqrt(sxx * syy);
 }
 
+/* Ties share the average of the ranks they span; Spearman's rho agrees with
+ * the counting definition above, and is undefined for a constant side. */
+static void test_rank_correlation_with_ties(void **state)
+{
+    (void)state;
+    const double x[] = {3.0, 1.0, 2.0, 2.0, 5.0, 2.0};
+    double rank[6], naive[6];
+    assert_int_equal(hb_average_ranks(x, 6, rank), HB_OK);
+    naive_ranks(x, 6, naive);
+    const double want[] = {5, 1, 3, 3, 6, 3};
+    for (int i = 0; i < 6; i++) {
+        assert_true(rank[i] == want[i]);
+        assert_true(naive[i] == want[i]);
+    }
+    const double y[] = {1.5, 0.5, 0.7, 0.9, 2.0, 0.7};
+    double rho;
+    assert_int_equal(hb_spearman(x, y, 6, &rho), HB_OK);
+    assert_close(rho, naive_spearman(x, y, 6), "spearman with ties");
+    const double flat[] = {1, 1, 1, 1, 1, 1};
+    assert_int_equal(hb_spearman(x, flat, 6, &rho), HB_OK);
+    assert_true(isnan(rho));
+    assert_int_equal(hb_spearman(x, y, 1, &rho), HB_OK);
+    assert_true(isnan(rho));
+}
+
 /* A published file with every other configuration of the fixture's offline
  * ones that count, its torch column a coarse (tied) transform of ours, and
  * one size ours does not have. */
@@ -804,6 +830,7 @@ hb_test_list hb_report_command_tests(void)
         cmocka_unit_test(test_report_tables_match_an_independent_computation),
         cmocka_unit_test(test_report_is_deterministic_in_both_binaries),
         cmocka_unit_test(test_published_layout_round_trip),
+        cmocka_unit_test(test_rank_correlation_with_ties),
         cmocka_unit_test(test_compare_on_a_subset),
         cmocka_unit_test(test_compare_with_the_report_itself),
         cmocka_unit_test(test_report_refuses_what_is_not_a_result_folder),
