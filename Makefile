@@ -19,11 +19,13 @@ GENCODE    := $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a))
 NVCCFLAGS  ?= -O3 -std=c++17
 HB_NVFLAGS := $(GENCODE) -I. -Werror all-warnings -Xcompiler -Wall,-Wextra -MMD -MP
 LDFLAGS    += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64
-LDLIBS     := -lcublasLt -lcublas -lcudart -l:libjansson.a -lstdc++ -lm -ldl -lpthread
+LDLIBS     := -lcublasLt -lcublas -lcudart -l:libjansson.a -l:libcsv.a -lstdc++ -lm -ldl -lpthread
 
-# The harness library: every layer (docs/architecture.md) but the driver's main.c.
+# The harness library: every layer (docs/architecture.md) but the driver's main.c
+# and hgemm-report's program file (bench/driver/commands.h).
 MAIN_C  := bench/driver/main.c
-LIB_C   := $(filter-out $(MAIN_C),$(wildcard bench/*/*.c)) $(wildcard verify/*.c) $(wildcard baselines/*.c)
+REPORT_PROGRAM_C := bench/driver/hgemm_report_program.c
+LIB_C   := $(filter-out $(MAIN_C) $(REPORT_PROGRAM_C),$(wildcard bench/*/*.c)) $(wildcard verify/*.c) $(wildcard baselines/*.c)
 LIB_CU  := $(wildcard bench/*/*.cu) $(wildcard verify/*.cu)
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/obj/%.o) $(LIB_CU:%.cu=$(BUILD)/obj/%.o)
 
@@ -56,12 +58,23 @@ $(shell mkdir -p $(BUILD); echo '$(GIT_COMMIT)' | cmp -s - $(COMMIT_STAMP) 2>/de
 $(BUILD)/obj/bench/core/version.o: $(COMMIT_STAMP)
 
 .PHONY: all test clean demo candidates
-all: $(BUILD)/hgemm-bench candidates
+all: $(BUILD)/hgemm-bench $(BUILD)/hgemm-report candidates
 
 candidates: $(CANDIDATE_CUBIN) $(CANDIDATE_MANIFESTS)
 
 $(BUILD)/hgemm-bench: $(BUILD)/obj/$(MAIN_C:.c=.o) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# hgemm-report: the commands that need no GPU (report, compare, ...), for a
+# machine without CUDA.  Linked from an archive of the library, so only the
+# objects its command table reaches come in (a new row there brings its
+# cmd_<name>.o along), and with no CUDA library: an object that needs one is
+# a link error here.  tests/cuda_free_binary.sh checks what it loads.
+REPORT_ARCHIVE := $(BUILD)/libhgemm.a
+$(REPORT_ARCHIVE): $(filter-out $(BUILD)/obj/bench/driver/hgemm_bench_program.o,$(LIB_OBJ))
+	rm -f $@ && ar rcs $@ $^
+$(BUILD)/hgemm-report: $(BUILD)/obj/$(MAIN_C:.c=.o) $(BUILD)/obj/$(REPORT_PROGRAM_C:.c=.o) $(REPORT_ARCHIVE)
+	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -lm
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -117,23 +130,30 @@ $(foreach a,$(CUDA_ARCHS),$(eval $(call test_cubin_rule,$(a))))
 
 # The CUDA-free layers (docs/architecture.md) link into a program without any
 # CUDA library: a reference to one from them is a link error here.
-CUDA_FREE_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/core/*.c bench/result/*.c bench/report/*.c bench/sweep/*.c))
+CUDA_FREE_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/core/*.c bench/result/*.c bench/report/*.c \
+                 bench/sweep/*.c bench/analysis/*.c))
 $(BUILD)/cuda-free-check: $(BUILD)/obj/tests/cuda_free_main.o $(CUDA_FREE_OBJ)
-	$(CC) -o $@ $^ -l:libjansson.a -lm -lpthread
+	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -lm -lpthread
 
-test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/cuda-free-check candidates $(TEST_CUBIN)
+test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/hgemm-report $(BUILD)/cuda-free-check candidates $(TEST_CUBIN)
 	tests/check_layers.sh
 	tests/check_layers_selftest.sh
 	tests/plot_smoke.sh
 	tests/candidate_scripts_smoke.sh
-	HB_BUILD=$(BUILD) HB_BENCH=$(BUILD)/hgemm-bench $(BUILD)/hgemm-tests
+	tests/cuda_free_binary.sh $(BUILD)/hgemm-report
+	HB_BUILD=$(BUILD) HB_BENCH=$(BUILD)/hgemm-bench HB_REPORT=$(BUILD)/hgemm-report $(BUILD)/hgemm-tests
 
 # scripts/bench_target_ci.sh: --target-ci's costs on this CPU; never run by
 # `make test`.  The criterion and what it uses are CUDA-free.
 TARGET_CI_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(addprefix bench/measure/,stop_criterion.c time_criterion.c \
                  target_ci_criterion.c ci_worker.c))
 $(BUILD)/bench-target-ci: $(BUILD)/obj/scripts/bench_target_ci.o $(TARGET_CI_OBJ) $(CUDA_FREE_OBJ)
-	$(CC) -o $@ $^ -l:libjansson.a -lm -lpthread
+	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -lm -lpthread
+
+# scripts/bench_report.sh: report's speed on a generated 1,000-configuration,
+# two-mode result; never run by `make test`.
+$(BUILD)/make-results: $(BUILD)/obj/scripts/make_results.o $(BUILD)/obj/tests/result_fixture.o $(CUDA_FREE_OBJ)
+	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -lm -lpthread
 
 # scripts/bench_sweep_resume.sh: what resuming a 2000-item sweep costs; never
 # run by `make test`.  The sweep's files are CUDA-free.

@@ -20,30 +20,35 @@ trap 'rm -rf "$work"' EXIT
 
 # Column numbers by name, so the plots follow the CSV header, not positions.
 col() { head -n 1 "$csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
-c_m=$(col m); c_n=$(col n); c_k=$(col k); c_p=$(col participant); c_v=$(col verdict)
+c_m=$(col m); c_n=$(col n); c_k=$(col k); c_p=$(col participant); c_v=$(col verdict); c_mode=$(col mode)
 c_g=$(col speedup_geomean); c_lo=$(col speedup_ci95_low); c_hi=$(col speedup_ci95_high)
 c_t=$(col tflops_event_median)
 
 # summary.csv quotes only reasons, which sit in candidate rows; speedups and
 # TFLOP/s are read from measured rows, whose reason field is empty.
+# A configuration's label: its size, and its mode when that is server (a
+# sweep's folder holds both modes of each size).
 awk -F, -v m="$c_m" -v n="$c_n" -v k="$c_k" -v p="$c_p" -v v="$c_v" -v g="$c_g" -v lo="$c_lo" -v hi="$c_hi" \
+    -v mode="${c_mode:-0}" \
     'NR > 1 && ($v == "ok" || $v == "pass" || $v == "too-slow") && $g != "" {
-        label = $m "x" $n "x" $k
+        label = $m "x" $n "x" $k (mode && $mode == "server" ? "-server" : "")
         if (!(label in index_of)) { index_of[label] = count++; print count - 1, label > "'"$work"'/labels.dat" }
         print index_of[label], 100 * $g, 100 * $lo, 100 * $hi > "'"$work"'/speedup_" $p ".dat"
      }' "$csv"
-awk -F, -v m="$c_m" -v n="$c_n" -v k="$c_k" -v p="$c_p" -v v="$c_v" -v t="$c_t" \
+awk -F, -v m="$c_m" -v n="$c_n" -v k="$c_k" -v p="$c_p" -v v="$c_v" -v t="$c_t" -v mode="${c_mode:-0}" \
     'NR > 1 && ($v == "ok" || $v == "pass" || $v == "too-slow") && $t != "" {
-        label = $m "x" $n "x" $k
+        label = $m "x" $n "x" $k (mode && $mode == "server" ? "-server" : "")
         if (!(label in index_of)) index_of[label] = count++
         print index_of[label], $t > "'"$work"'/tflops_" $p ".dat"
      }' "$csv"
 [ -s "$work/labels.dat" ] || { echo "plot_run.sh: no measured configuration in $csv" >&2; exit 5; }
 
-# One curve per baseline of the registry that has data, in its style;
-# TFLOP/s also for the candidate.  (hgemm-bench baselines: name, b_layout,
-# max_row, sets_bound, plot_style, about.)
-"$bench" baselines | awk -F'\t' 'NR > 1 { print $1 "\t" $5 }' > "$work/baselines.tsv"
+# One curve per baseline of the registry that has data, in its style, and
+# per -max figure (the faster of NN and TN), in its NN row's style drawn
+# thicker; TFLOP/s also for the candidate.  (hgemm-bench baselines: name,
+# b_layout, max_row, sets_bound, plot_style, about.)
+"$bench" baselines | awk -F'\t' 'NR > 1 { print $1 "\t" $5 }
+    NR > 1 && $3 != "-" && $2 == "row" { print $3 "\t" $5 " lw 3" }' > "$work/baselines.tsv"
 printf 'candidate\tlc rgb "#d62728" dt 1 pt 13 lw 2\n' | cat - "$work/baselines.tsv" > "$work/participants.tsv"
 plot_command() { # plot_command PREFIX LIST USING STYLE: a gnuplot plot of every PREFIX_<name>.dat there is
     awk -F'\t' -v work="$work" -v prefix="$1" -v using="$3" -v with="$4" '

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what hgemm-bench needs to build, test and plot, on Debian or
-# Ubuntu: a C compiler and make, jansson (manifests, env.json), cmocka
-# (tests), gnuplot (figures) and python3 (the candidate-set scripts read
+# Ubuntu: a C compiler and make, jansson (manifests, env.json), libcsv
+# (report and compare read CSV files with it), cmocka (tests), gnuplot (figures) and python3 (the candidate-set scripts read
 # verdict files and summary.csv with it).  The CUDA Toolkit (nvcc, cuBLAS) must
 # already be installed, at /usr/local/cuda or at CUDA_HOME.
 set -euo pipefail
@@ -9,7 +9,7 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 $sudo apt-get update -qq
 $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    build-essential libjansson-dev libcmocka-dev gnuplot-nox python3 >/dev/null
+    build-essential libjansson-dev libcsv-dev libcmocka-dev gnuplot-nox python3 >/dev/null
 cuda_home=${CUDA_HOME:-/usr/local/cuda}
 if [ ! -x "$cuda_home/bin/nvcc" ]; then
     echo "install_deps.sh: no nvcc at $cuda_home/bin/nvcc; install the CUDA Toolkit (12.4 or newer) or set CUDA_HOME" >&2

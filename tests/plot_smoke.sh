@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The plotting script on a small summary.csv in the run's format: both
 # figures must appear and be non-empty PNG files, and the speedup figure must
-# draw every baseline the CSV has measured rows of (the list comes from the
-# baseline registry through `hgemm-bench baselines`, not from the script).
+# draw every baseline and -max figure the CSV has measured rows of (the list
+# comes from the baseline registry through `hgemm-bench baselines`, not from
+# the script).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 run=$(mktemp -d)
@@ -15,8 +16,8 @@ for f in speedup.png tflops.png; do
 done
 drawn=$(printf '%s\n' "$said" | sed -n 's/.*(baselines drawn: \(.*\))$/\1/p' | tr ' ' '\n' | sort)
 measured=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                    $c["role"] == "baseline" && $c["speedup_geomean"] != "" { print $c["participant"] }' \
+                    $c["role"] ~ /^baseline/ && $c["speedup_geomean"] != "" { print $c["participant"] }' \
                 "$run/summary.csv" | sort -u)
 [ -n "$measured" ] && [ "$drawn" = "$measured" ] ||
     { echo "plot_smoke: drew '$(echo $drawn)', the CSV measured '$(echo $measured)'"; exit 1; }
-echo "plot_smoke: ok ($(echo "$measured" | wc -l) baselines drawn)"
+echo "plot_smoke: ok ($(echo "$measured" | wc -l) baselines and -max figures drawn)"

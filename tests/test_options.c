@@ -34,6 +34,7 @@ static const struct {
     {"peak-tflops", "850.5"},    {"grid", "paper"},        {"mnk-file", "plan.txt"}, {"m", "64,128"},
     {"n", "64"},                 {"k", "256"},             {"sample", "20"},         {"modes", "offline,server"},
     {"devices", "all"},          {"shard", "1/4"},         {"resume", "results/sweep"}, {"dry-run", NULL},
+    {"format", "csv"},        {"timer", "wall"},        {"plots", NULL},  {"published", "p.csv"},
 };
 #define SAMPLE_COUNT (sizeof samples / sizeof samples[0])
 
@@ -48,16 +49,28 @@ static const char *sample_of(const char *flag, int *found)
     return NULL;
 }
 
+/* 1 if no earlier row of the table has row i's flag (a flag with a row per
+ * meaning, such as --out, is one flag). */
+static int first_row_of_flag(size_t i)
+{
+    for (size_t j = 0; j < i; j++)
+        if (!strcmp(hb_option_flag(j), hb_option_flag(i)))
+            return 0;
+    return 1;
+}
+
 static void test_every_flag_has_a_sample(void **state)
 {
     (void)state;
+    size_t flags = 0;
     for (size_t i = 0; i < hb_option_count(); i++) {
         int found;
         sample_of(hb_option_flag(i), &found);
         if (!found)
             fail_msg("--%s has no sample value in tests/test_options.c", hb_option_flag(i));
+        flags += first_row_of_flag(i);
     }
-    assert_int_equal(SAMPLE_COUNT, hb_option_count());
+    assert_int_equal(SAMPLE_COUNT, flags);
 }
 
 /* Each flag on a command that does not take it: exit 2 (usage), for every
@@ -70,7 +83,7 @@ static void test_each_command_refuses_flags_it_does_not_take(void **state)
     for (size_t c = 0; c < 3; c++) {
         const char *name = hb_command_of(commands[c])->name;
         for (size_t i = 0; i < hb_option_count(); i++) {
-            if (hb_option_applies(i, commands[c]))
+            if (!first_row_of_flag(i) || hb_option_flag_applies(hb_option_flag(i), commands[c]))
                 continue;
             int found;
             const char *value = sample_of(hb_option_flag(i), &found);
@@ -83,15 +96,21 @@ static void test_each_command_refuses_flags_it_does_not_take(void **state)
             refused++;
         }
     }
-    /* check refuses the timing flags (13) and the gate's (2), run the gate's (2), gate --aa (1);
-     * each of them the sweep's eleven. */
-    assert_int_equal(refused, 18 + 3 * 11);
+    /* check refuses the timing flags (13) and the gate's (2), run the gate's (2), gate --aa (1); all
+     * three refuse report's and compare's own (--format, --timer, --plots, --published: 12) and the
+     * sweep's eleven (33). */
+    assert_int_equal(refused, 30 + 3 * 11);
     /* The case the issue reported: accepted silently before. */
     expect_usage(WORDS("hgemm-bench", "check", "--candidate", "c", "--mnk", "8,8,8", "--mode", "server"));
     expect_usage(WORDS("hgemm-bench", "check", "--candidate", "c", "--mnk", "8,8,8", "--raw"));
     expect_usage(WORDS("hgemm-bench", "check", "--candidate", "c", "--mnk", "8,8,8", "--target-ci", "1"));
     /* baselines takes no flag at all */
     expect_usage(WORDS("hgemm-bench", "baselines", "--mnk", "8,8,8"));
+    /* report and compare take none of run's */
+    expect_usage(WORDS("hgemm-bench", "report", "d", "--mnk", "8,8,8"));
+    expect_usage(WORDS("hgemm-bench", "compare", "d", "--published", "p.csv", "--seed", "1"));
+    expect_usage(WORDS("hgemm-bench", "report", "d", "--published", "p.csv"));
+    expect_usage(WORDS("hgemm-bench", "report", "d", "--mode", "server"));
 }
 
 static char *command_help(hb_command command)
@@ -117,14 +136,17 @@ static int lists_flag(const char *text, const char *flag)
 static void test_each_help_lists_exactly_its_flags(void **state)
 {
     (void)state;
-    const hb_command commands[] = {HB_CMD_RUN, HB_CMD_CHECK, HB_CMD_GATE, HB_CMD_BASELINES};
-    for (size_t c = 0; c < 4; c++) {
+    const hb_command commands[] = {HB_CMD_RUN, HB_CMD_CHECK, HB_CMD_GATE, HB_CMD_BASELINES, HB_CMD_REPORT,
+                                   HB_CMD_COMPARE};
+    for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
         char *text = command_help(commands[c]);
         assert_non_null(strstr(text, hb_command_of(commands[c])->name));
-        for (size_t i = 0; i < hb_option_count(); i++)
-            if (lists_flag(text, hb_option_flag(i)) != hb_option_applies(i, commands[c]))
-                fail_msg("%s --help %s --%s", hb_command_of(commands[c])->name,
-                         hb_option_applies(i, commands[c]) ? "omits" : "lists", hb_option_flag(i));
+        for (size_t i = 0; i < hb_option_count(); i++) {
+            int takes = hb_option_flag_applies(hb_option_flag(i), commands[c]);
+            if (lists_flag(text, hb_option_flag(i)) != takes)
+                fail_msg("%s --help %s --%s", hb_command_of(commands[c])->name, takes ? "omits" : "lists",
+                         hb_option_flag(i));
+        }
         free(text);
     }
     char *run = command_help(HB_CMD_RUN), *check = command_help(HB_CMD_CHECK);
@@ -275,24 +297,32 @@ static void test_cli_doc_lists_each_flag_with_its_commands(void **state)
             continue;
         rows++;
         size_t flag_length = strcspn(line + 5, " `");
-        size_t i = 0;
-        while (i < hb_option_count() && (strlen(hb_option_flag(i)) != flag_length ||
-                                         strncmp(hb_option_flag(i), line + 5, flag_length)))
-            i++;
-        if (i == hb_option_count())
-            fail_msg("docs/cli.md documents --%.*s, which the harness does not have", (int)flag_length, line + 5);
         const char *cell = strchr(line + 1, '|') + 1; /* the commands column */
         size_t cell_length = strcspn(cell, "|");
-        const hb_command commands[] = {HB_CMD_RUN, HB_CMD_CHECK, HB_CMD_GATE};
-        for (size_t c = 0; c < 3; c++) {
-            const char *name = hb_command_of(commands[c])->name;
-            int documented = 0;
-            for (const char *hit = cell; (hit = strstr(hit, name)) && hit < cell + cell_length; hit++)
-                documented |= (hit == cell || hit[-1] == ' ') && (hit[strlen(name)] == ',' || hit[strlen(name)] == ' ');
-            if (documented != hb_option_applies(i, commands[c]))
-                fail_msg("docs/cli.md says --%s %s to %s", hb_option_flag(i), documented ? "applies" : "does not apply",
-                         name);
+        /* the row of the table with this flag and exactly the commands the doc's row names */
+        const hb_command commands[] = {HB_CMD_RUN, HB_CMD_CHECK, HB_CMD_GATE, HB_CMD_REPORT, HB_CMD_COMPARE};
+        size_t matched = hb_option_count(), same_flag = 0;
+        for (size_t i = 0; i < hb_option_count() && matched == hb_option_count(); i++) {
+            if (strlen(hb_option_flag(i)) != flag_length || strncmp(hb_option_flag(i), line + 5, flag_length))
+                continue;
+            same_flag++;
+            int agrees = 1;
+            for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++) {
+                const char *name = hb_command_of(commands[c])->name;
+                int documented = 0;
+                for (const char *hit = cell; (hit = strstr(hit, name)) && hit < cell + cell_length; hit++)
+                    documented |= (hit == cell || hit[-1] == ' ') &&
+                                  (hit[strlen(name)] == ',' || hit[strlen(name)] == ' ');
+                agrees &= documented == hb_option_applies(i, commands[c]);
+            }
+            if (agrees)
+                matched = i;
         }
+        if (!same_flag)
+            fail_msg("docs/cli.md documents --%.*s, which the harness does not have", (int)flag_length, line + 5);
+        if (matched == hb_option_count())
+            fail_msg("docs/cli.md's row of --%.*s names commands no row of the option table gives it: %.*s",
+                     (int)flag_length, line + 5, (int)cell_length, cell);
     }
     fclose(doc);
     assert_int_equal(rows, hb_option_count());

@@ -1,10 +1,17 @@
-/* The commands of hgemm-bench, one row each in commands.c (as git.c's
- * table of builtins): the name typed, what it does, its usage lines, and the
- * function that runs it.
+/* The commands, one row each (as git.c's table of builtins): the name typed,
+ * what it does, its usage lines, and the function that runs it.  The rows
+ * are in two tables: the commands that need a GPU (gpu_commands.c: run,
+ * check, gate) and those that need none (cuda_free_commands.c: report,
+ * compare, baselines, help).  A binary is main.c plus a program file naming
+ * its tables: hgemm-bench has both (hgemm_bench_program.c), the CUDA-free
+ * hgemm-report the second alone (hgemm_report_program.c), and links no CUDA
+ * library.  The lookups and help below go through the binary's own program.
  *
- * To add a command: an id in hb_command (options.h), a row in commands.c,
- * its function in a file of its own, cmd_<name>.c, the command's bit on the flags it takes in
- * the option table (options.c), and its section in docs/cli.md. */
+ * To add a command: an id in hb_command (options.h), a row in
+ * cuda_free_commands.c (it needs no GPU: both binaries then have it) or
+ * gpu_commands.c, its function in a file of its own, cmd_<name>.c, the
+ * command's bit on the flags it takes in the option table (options.c), and its
+ * section in docs/cli.md. */
 #ifndef HB_COMMANDS_H
 #define HB_COMMANDS_H
 
@@ -20,10 +27,22 @@ typedef struct hb_command_entry {
     const char *brief;     /* what it does, in the overview's one line */
     const char *summary;   /* what it does, a few sentences, atop its --help */
     int evaluates;         /* 1: evaluates configurations: needs --mnk and --candidate (or --aa) */
+    const char *operands;  /* what it takes after its flags, one or more ("DIR..."); NULL: nothing */
     /* Runs it: the exit status.  `command_line` is the whole line, for env.json. */
     hb_status (*run)(const struct hb_command_entry *self, hb_cli *cli, const char *command_line);
-    size_t min_args, max_args; /* words after the flags it takes (merge: OUT DIR...); 0, 0: none */
 } hb_command_entry;
+
+/* A binary's commands: its name and its tables, each table ended by a row
+ * whose name is NULL, the list of tables by NULL. */
+typedef struct hb_program {
+    const char *name;                      /* "hgemm-bench", as usage lines and messages name it */
+    const hb_command_entry *const *tables;
+} hb_program;
+
+/* The binary's own: hgemm_bench_program.c or hgemm_report_program.c. */
+extern const hb_program hb_this_program;
+extern const hb_command_entry hb_gpu_commands[];       /* gpu_commands.c */
+extern const hb_command_entry hb_cuda_free_commands[]; /* cuda_free_commands.c */
 
 size_t hb_command_count(void);
 const hb_command_entry *hb_command_at(size_t i);
@@ -44,5 +63,7 @@ hb_status hb_cmd_baselines(const hb_command_entry *self, hb_cli *cli, const char
 hb_status hb_cmd_sweep(const hb_command_entry *self, hb_cli *cli, const char *command_line);
 hb_status hb_cmd_merge(const hb_command_entry *self, hb_cli *cli, const char *command_line);
 hb_status hb_cmd_help(const hb_command_entry *self, hb_cli *cli, const char *command_line);
+hb_status hb_cmd_report(const hb_command_entry *self, hb_cli *cli, const char *command_line);
+hb_status hb_cmd_compare(const hb_command_entry *self, hb_cli *cli, const char *command_line);
 
 #endif

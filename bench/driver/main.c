@@ -1,5 +1,7 @@
-/* hgemm-bench: benchmarking and correctness harness for HGEMM kernels.
- * Parses the command line and runs the command (bench/driver/commands.c). */
+/* hgemm-bench: benchmarking and correctness harness for HGEMM kernels, and
+ * hgemm-report, its commands that need no GPU (the program file linked in
+ * says which: bench/driver/commands.h).  Parses the command line and runs
+ * the command. */
 #include <stdio.h>
 
 #include "bench/core/version.h"
@@ -25,7 +27,7 @@ int main(int argc, char **argv)
     if (status != HB_OK)
         return status;
     if (cli.command == HB_CMD_VERSION) {
-        printf("hgemm-bench %s\n", hb_harness_commit());
+        printf("%s %s\n", hb_this_program.name, hb_harness_commit());
         return HB_OK;
     }
     const hb_command_entry *command = hb_command_of(cli.command);

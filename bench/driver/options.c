@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/analysis/doc_writers.h"
+#include "bench/analysis/result_set.h"
 #include "bench/core/diag.h"
 #include "bench/core/text_wrap.h"
 #include "bench/driver/commands.h"
@@ -24,9 +26,10 @@ typedef hb_status (*parse_fn)(const option_spec *o, const char *text, hb_run_opt
  * (an unset text, a switch that is off). */
 typedef int (*format_fn)(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 
-typedef enum section { INPUT, SWEEP, CHECKS, BASELINES, TIMING, GATE, SECTION_COUNT } section;
+typedef enum section { INPUT, SWEEP, CHECKS, BASELINES, TIMING, GATE, REPORTING, SECTION_COUNT } section;
 static const char *const section_heading[SECTION_COUNT] = {
-    "options", "the sweep's plan, folder and GPUs", "correctness checks and isolation", "baselines", "timing", "gate"};
+    "options", "the sweep's plan, folder and GPUs", "correctness checks and isolation", "baselines", "timing", "gate",
+    "options"};
 
 struct option_spec {
     const char *flag;        /* without "--" */
@@ -46,6 +49,7 @@ struct option_spec {
 #define EVALUATING (CMD(HB_CMD_RUN) | CMD(HB_CMD_CHECK) | CMD(HB_CMD_GATE) | CMD(HB_CMD_SWEEP))
 #define TIMING_CMDS (CMD(HB_CMD_RUN) | CMD(HB_CMD_GATE) | CMD(HB_CMD_SWEEP)) /* check times nothing */
 #define SWEEPS CMD(HB_CMD_SWEEP)
+#define READING_CMDS (CMD(HB_CMD_REPORT) | CMD(HB_CMD_COMPARE)) /* read result folders, no GPU */
 #define FIELD(name) offsetof(hb_run_options, name)
 
 static hb_status parse_text(const option_spec *o, const char *text, hb_run_options *run);
@@ -66,6 +70,9 @@ static hb_status parse_l2(const option_spec *o, const char *text, hb_run_options
 static hb_status parse_rule(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_vs(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_aa(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_format(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_timer(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_mode_name(const option_spec *o, const char *text, hb_run_options *run);
 static int format_text(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 static int format_int(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 static int format_seed(const option_spec *o, const hb_run_options *run, char *out, size_t size);
@@ -197,6 +204,24 @@ static const option_spec table[] = {
     {"min-speedup", "X", CMD(HB_CMD_GATE), GATE, "0",
      "least speedup t_base/t_cand - 1 per configuration (0.1 = 10%; -1 accepts any speed), in -1..1000",
      parse_number, format_double, FIELD(min_speedup), -1, 1000, 0},
+
+    {"out", "DIR", READING_CMDS, REPORTING, NULL,
+     "also write every table into DIR (created if need be) as CSV, markdown and JSON; each file appears whole or "
+     "not at all",
+     parse_text, format_text, FIELD(report.out_dir), 0, 0, 0},
+    {"format", "FORMAT", READING_CMDS, REPORTING, "md", "stdout's format: md, csv or json", parse_format,
+     format_text, FIELD(report.format), 0, 0, 0},
+    {"timer", "TIMER", READING_CMDS, REPORTING, "event",
+     "the times behind every speedup: event (CUDA events) or wall (the host's wall clock)", parse_timer, format_text,
+     FIELD(report.timer), 0, 0, 0},
+    {"plots", NULL, READING_CMDS, REPORTING, NULL, "also draw the figures into --out DIR (gnuplot: PNG and SVG)",
+     parse_switch, format_switch, FIELD(report.plots), 0, 0, 1},
+    {"published", "FILE", CMD(HB_CMD_COMPARE), REPORTING, NULL,
+     "the published per-configuration speedups to compare with (CUDA-L2's layout); required", parse_text,
+     format_text, FIELD(report.published), 0, 0, 0},
+    {"mode", "MODE", CMD(HB_CMD_COMPARE), REPORTING, NULL,
+     "the published file's mode, offline or server (default: from its name, ..._offline.csv or ..._server.csv)",
+     parse_mode_name, format_text, FIELD(report.mode), 0, 0, 0},
 };
 
 #define OPTION_COUNT (sizeof table / sizeof table[0])
@@ -215,7 +240,7 @@ static hb_status usage_error(const char *fmt, ...)
     va_end(args);
     hb_fail(HB_ERR_USAGE, "%s", message);
     if (!hb_diag_is_quiet())
-        fputs("Try 'hgemm-bench --help'.\n", stderr);
+        fprintf(stderr, "Try '%s --help'.\n", hb_this_program.name);
     return HB_ERR_USAGE;
 }
 
@@ -433,6 +458,33 @@ static hb_status parse_aa(const option_spec *o, const char *text, hb_run_options
     return HB_OK;
 }
 
+static hb_status parse_format(const option_spec *o, const char *text, hb_run_options *run)
+{
+    hb_report_format format;
+    if (!hb_report_format_parse(text, &format))
+        return usage_error("--%s expects md, csv or json, got '%s'", o->flag, text);
+    run->report.format = text;
+    return HB_OK;
+}
+
+static hb_status parse_timer(const option_spec *o, const char *text, hb_run_options *run)
+{
+    hb_timer timer;
+    if (!hb_timer_parse(text, &timer))
+        return usage_error("--%s expects event or wall, got '%s'", o->flag, text);
+    run->report.timer = text;
+    return HB_OK;
+}
+
+static hb_status parse_mode_name(const option_spec *o, const char *text, hb_run_options *run)
+{
+    hb_mode mode;
+    if (!hb_mode_parse(text, &mode))
+        return usage_error("--%s expects offline or server, got '%s'", o->flag, text);
+    run->report.mode = text;
+    return HB_OK;
+}
+
 /* --- the value as a flag takes it ---------------------------------------------- */
 
 static int format_text(const option_spec *o, const hb_run_options *run, char *out, size_t size)
@@ -543,26 +595,60 @@ static const hb_run_options *defaults(void)
 
 /* --- parsing a command line ------------------------------------------------------- */
 
+/* The commands of every row of `flag`. */
+static unsigned commands_of_flag(const char *flag)
+{
+    unsigned commands = 0;
+    for (size_t i = 0; i < OPTION_COUNT; i++)
+        if (!strcmp(table[i].flag, flag))
+            commands |= table[i].commands;
+    return commands;
+}
+
 static const char *command_names_taking(const option_spec *o, char *out, size_t size)
 {
+    unsigned commands = commands_of_flag(o->flag);
     out[0] = '\0';
     for (size_t i = 0; i < hb_command_count(); i++) {
         const hb_command_entry *c = hb_command_at(i);
         size_t used = strlen(out);
-        if (o->commands & CMD(c->id))
+        if (commands & CMD(c->id))
             snprintf(out + used, size - used, "%s%s", used ? ", " : "", c->name);
     }
     return out;
 }
 
+/* The row `command` reads `flag` by (the flag's rows are for disjoint
+ * commands), or NULL if it takes the flag by none. */
+static const option_spec *row_for(const char *flag, hb_command command)
+{
+    for (size_t i = 0; i < OPTION_COUNT; i++)
+        if (!strcmp(table[i].flag, flag) && (table[i].commands & CMD(command)))
+            return &table[i];
+    return NULL;
+}
+
+/* 1 if no earlier row has table[i]'s flag. */
+static int first_row_of_flag(size_t i)
+{
+    for (size_t j = 0; j < i; j++)
+        if (!strcmp(table[j].flag, table[i].flag))
+            return 0;
+    return 1;
+}
+
+/* getopt's table: each flag once, by its first row (the row a command reads
+ * it by is then row_for's). */
 static const struct option *long_options(void)
 {
     static struct option options[OPTION_COUNT + 2];
+    size_t count = 0;
     for (size_t i = 0; i < OPTION_COUNT; i++)
-        options[i] = (struct option){table[i].flag, table[i].value ? required_argument : no_argument, NULL,
-                                     (int)(256 + i)};
-    options[OPTION_COUNT] = (struct option){"help", no_argument, NULL, OPT_HELP};
-    options[OPTION_COUNT + 1] = (struct option){NULL, 0, NULL, 0};
+        if (first_row_of_flag(i))
+            options[count++] = (struct option){table[i].flag, table[i].value ? required_argument : no_argument, NULL,
+                                               (int)(256 + i)};
+    options[count] = (struct option){"help", no_argument, NULL, OPT_HELP};
+    options[count + 1] = (struct option){NULL, 0, NULL, 0};
     return options;
 }
 
@@ -579,8 +665,8 @@ static hb_status bad_flag(int option, char **argv)
 static int given(const unsigned char *seen, const char *flag)
 {
     for (size_t i = 0; i < OPTION_COUNT; i++)
-        if (!strcmp(table[i].flag, flag))
-            return seen[i];
+        if (!strcmp(table[i].flag, flag) && seen[i])
+            return 1;
     return 0;
 }
 
@@ -661,18 +747,26 @@ static hb_status check_relations(const hb_run_options *run, const unsigned char 
     return HB_OK;
 }
 
-/* The words after the flags: merge's OUT and DIR... */
-static hb_status take_arguments(const hb_command_entry *c, int argc, char **argv, hb_run_options *run)
+/* The words after the flags (getopt_long moved them to the end): the
+ * operands of a command that takes them, a usage error for one that does not. */
+static hb_status take_operands(const hb_command_entry *c, int argc, char **argv, hb_cli *cli)
 {
-    for (int i = optind; i < argc; i++) {
-        if ((size_t)(i - optind) >= c->max_args)
-            return usage_error(c->max_args ? "%s: too many arguments at '%s'" : "%s: unexpected argument '%s'",
-                               c->name, argv[i]);
-        run->args[run->n_args++] = argv[i];
-    }
-    if (run->n_args < c->min_args)
-        return usage_error("%s: %zu argument%s required (usage: hgemm-bench %s)", c->name, c->min_args,
-                           c->min_args == 1 ? " is" : "s are", c->usage);
+    cli->operands = argv + optind;
+    cli->n_operands = (size_t)(argc - optind);
+    if (!c->operands && cli->n_operands)
+        return usage_error("unexpected argument '%s'", argv[optind]);
+    if (c->operands && cli->n_operands < 1)
+        return usage_error("%s: give %s", c->name, c->operands);
+    return HB_OK;
+}
+
+/* report and compare: what their flags need of each other. */
+static hb_status check_reading_relations(const hb_run_options *run, const hb_command_entry *c)
+{
+    if (c->id == HB_CMD_COMPARE && !run->report.published)
+        return usage_error("compare: --published FILE.csv is required (the published speedups to compare with)");
+    if (run->report.plots && !run->report.out_dir)
+        return usage_error("%s: --plots draws figure files: give --out DIR for them", c->name);
     return HB_OK;
 }
 
@@ -692,17 +786,19 @@ static hb_status parse_command(const hb_command_entry *c, int argc, char **argv,
         }
         if (option < 256 || option >= OPT_HELP)
             return bad_flag(option, argv);
-        const option_spec *o = &table[option - 256];
+        const option_spec *o = row_for(table[option - 256].flag, c->id);
         char takers[128];
-        if (!(o->commands & CMD(c->id)))
-            return usage_error("--%s does not apply to '%s' (it applies to %s)", o->flag, c->name,
-                               command_names_taking(o, takers, sizeof takers));
-        seen[option - 256] = 1;
+        if (!o)
+            return usage_error("--%s does not apply to '%s' (it applies to %s)", table[option - 256].flag, c->name,
+                               command_names_taking(&table[option - 256], takers, sizeof takers));
+        seen[o - table] = 1;
         HB_TRY(o->parse(o, optarg, run));
     }
-    HB_TRY(take_arguments(c, argc, argv, run));
+    HB_TRY(take_operands(c, argc, argv, cli));
     if (c->evaluates)
         HB_TRY(check_relations(run, seen, c));
+    if (c->id == HB_CMD_REPORT || c->id == HB_CMD_COMPARE)
+        HB_TRY(check_reading_relations(run, c));
     run->check_only = c->id == HB_CMD_CHECK;
     run->gate = c->id == HB_CMD_GATE;
     cli->command = c->id;
@@ -838,6 +934,8 @@ size_t hb_option_count(void) { return OPTION_COUNT; }
 const char *hb_option_flag(size_t i) { return i < OPTION_COUNT ? table[i].flag : NULL; }
 
 int hb_option_applies(size_t i, hb_command command) { return i < OPTION_COUNT && (table[i].commands & CMD(command)); }
+
+int hb_option_flag_applies(const char *flag, hb_command command) { return row_for(flag, command) != NULL; }
 
 int hb_option_value_text(size_t i, const hb_run_options *run, char *out, size_t size)
 {

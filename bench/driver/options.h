@@ -7,7 +7,11 @@
  *
  * To add a flag: a field in hb_run_options (bench/result/run_options.h), a row
  * in the table in options.c, the code that acts on it, and its row in
- * docs/cli.md. */
+ * docs/cli.md.
+ *
+ * A flag that means different things to different commands (--out: run's
+ * results folder, report's files) has a row per meaning, for disjoint sets of
+ * commands: each command parses, defaults and documents it by its own row. */
 #ifndef HB_OPTIONS_H
 #define HB_OPTIONS_H
 
@@ -29,6 +33,8 @@ typedef enum hb_command {
     HB_CMD_BASELINES,
     HB_CMD_SWEEP,
     HB_CMD_MERGE,
+    HB_CMD_REPORT,
+    HB_CMD_COMPARE,
     HB_CMD_COUNT
 } hb_command;
 
@@ -36,6 +42,8 @@ typedef struct hb_cli {
     hb_command command;
     hb_command help_for; /* HB_CMD_HELP: the command whose help to print; HB_CMD_NONE: the overview */
     hb_run_options run;
+    char **operands;     /* the words after the flags, for a command that takes some (report's folders) */
+    size_t n_operands;
 } hb_cli;
 
 /* Parses argv (argv[1] the command) into `cli`.  On bad usage prints the
@@ -71,11 +79,13 @@ void hb_argv_add(hb_argv *argv, const char *word);
 hb_status hb_argv_add_options(hb_argv *argv, const hb_run_options *run, hb_command command,
                               const char *const *except);
 
-/* For tests: the number of flags in the table, the i-th flag's name (without
- * "--") and whether `command` takes it. */
+/* For tests: the number of rows in the table, the i-th row's flag (without
+ * "--"), whether `command` takes it by that row, and whether `command` takes
+ * the flag `flag` by any row. */
 size_t hb_option_count(void);
 const char *hb_option_flag(size_t i);
 int hb_option_applies(size_t i, hb_command command);
+int hb_option_flag_applies(const char *flag, hb_command command);
 
 /* For tests: the i-th flag's value in `run` as a child command line would
  * write it ("" for a switch that is off); 0 if the flag has no single value

@@ -30,6 +30,8 @@ typedef struct hb_baseline_entry {
     const char *max_row;     /* the -max figure it is one half of ("cublas-max"); NULL: none */
     const char *plot_style;  /* gnuplot line and point style of its curves (plots/plot_run.sh) */
     const char *about;       /* one line, for `hgemm-bench baselines` and --help */
+    const char *published;   /* its column in CUDA-L2's published speedup CSVs ("cuBLAS-nn"): the
+                                report's published layout (bench/analysis/published_layout.h) */
 } hb_baseline_entry;
 
 #define HB_N_BASELINES 7
@@ -39,6 +41,7 @@ extern const hb_baseline_entry hb_baselines[HB_N_BASELINES];
  * rows.  Derived from the rows' max_row fields. */
 typedef struct hb_max_pair {
     const char *name, *nn, *tn;
+    char published[48]; /* its published column: the NN row's, "-max" for its last "-nn" ("cuBLAS-max") */
 } hb_max_pair;
 
 size_t hb_max_pair_count(void);

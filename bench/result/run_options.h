@@ -11,9 +11,9 @@
 #include "bench/core/gemm_types.h"
 #include "bench/result/deviation_rule.h"
 #include "bench/core/timing_policy.h"
+#include "bench/result/report_options.h"
 
 #define HB_MAX_CONFIGS 4096 /* --mnk flags one run takes, configurations one sweep plans */
-#define HB_MAX_ARGS 1024    /* positional arguments (merge: the shard folders) */
 
 /* Default of --workspace: 32 MiB, PyTorch's cuBLAS workspace on Hopper. */
 #define HB_DEFAULT_WORKSPACE_BYTES ((size_t)32 << 20)
@@ -76,9 +76,7 @@ typedef struct hb_run_options {
     const char *shard;     /* --shard I/N; NULL: the whole plan */
     const char *resume;    /* --resume DIR: continue that sweep */
     int dry_run;           /* --dry-run: print the plan, write nothing */
-    /* positional arguments (merge OUT DIR...) */
-    const char *args[HB_MAX_ARGS];
-    size_t n_args;
+    hb_report_options report; /* report and compare (no run): their own settings */
 } hb_run_options;
 
 /* What the results call the candidate: its path, or "aa:<baseline>" with --aa. */

@@ -1,0 +1,258 @@
+#include "bench/analysis/csv_reader.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/analysis/bad_results.h"
+#include "bench/core/diag.h"
+
+/* A field's text, grown as needed. */
+typedef struct field_text {
+    char *text;
+    size_t size;
+} field_text;
+
+typedef struct reader {
+    const hb_csv_spec *spec;
+    const char *path;
+    hb_status status;        /* the first error; rows after it are skipped */
+    size_t line;             /* the line being read, 1-based */
+    size_t row_line;         /* the line the current row began on */
+    size_t fields;           /* fields of the current row so far */
+    int in_header;
+    char **names;            /* the header's names */
+    size_t n_names, cap_names;
+    int *slot_of;            /* per header column: the wanted column it is, or -1 */
+    field_text *slots;       /* per wanted column: the current row's field */
+    size_t *column_of;       /* per wanted column: its 1-based position, 0 if lacking */
+    const char **texts;      /* per wanted column: what the callback sees */
+} reader;
+
+static size_t count_newlines(const char *text, size_t length)
+{
+    size_t lines = 0;
+    for (size_t i = 0; i < length; i++)
+        lines += text[i] == '\n';
+    return lines;
+}
+
+static void keep_header_name(reader *r, const char *text, size_t length)
+{
+    if (r->n_names == r->cap_names) {
+        size_t cap = r->cap_names ? 2 * r->cap_names : 64;
+        char **grown = realloc(r->names, cap * sizeof *grown);
+        if (!grown) {
+            r->status = hb_fail(HB_ERR_INTERNAL, "out of host memory reading the header of %s", r->path);
+            return;
+        }
+        r->names = grown;
+        r->cap_names = cap;
+    }
+    char *name = malloc(length + 1);
+    if (!name) {
+        r->status = hb_fail(HB_ERR_INTERNAL, "out of host memory reading the header of %s", r->path);
+        return;
+    }
+    memcpy(name, text, length);
+    name[length] = '\0';
+    r->names[r->n_names++] = name;
+}
+
+static void keep_field(reader *r, const char *text, size_t length)
+{
+    if (r->fields >= r->n_names)
+        return; /* one too many: the row's end says so */
+    int slot = r->slot_of[r->fields];
+    if (slot < 0)
+        return;
+    field_text *f = &r->slots[slot];
+    if (length + 1 > f->size) {
+        char *grown = realloc(f->text, length + 1);
+        if (!grown) {
+            r->status = hb_fail(HB_ERR_INTERNAL, "out of host memory reading %s", r->path);
+            return;
+        }
+        f->text = grown;
+        f->size = length + 1;
+    }
+    memcpy(f->text, text, length);
+    f->text[length] = '\0';
+}
+
+static void on_field(void *data, size_t length, void *context)
+{
+    reader *r = context;
+    if (r->status != HB_OK)
+        return;
+    if (r->fields == 0)
+        r->row_line = r->line;
+    const char *text = data ? data : "";
+    if (r->in_header)
+        keep_header_name(r, text, length);
+    else
+        keep_field(r, text, length);
+    r->fields++;
+    r->line += count_newlines(text, length); /* a quoted field may span lines */
+}
+
+/* The header read: map the wanted columns onto it. */
+static hb_status map_header(reader *r)
+{
+    const hb_csv_spec *s = r->spec;
+    if (s->header)
+        HB_TRY(s->header(s->context, r->path, (const char *const *)r->names, r->n_names));
+    r->slot_of = malloc(r->n_names * sizeof *r->slot_of);
+    if (!r->slot_of)
+        return hb_fail(HB_ERR_INTERNAL, "out of host memory reading %s", r->path);
+    for (size_t c = 0; c < r->n_names; c++)
+        r->slot_of[c] = -1;
+    for (size_t w = 0; w < s->n_wanted; w++) {
+        size_t c = 0;
+        while (c < r->n_names && strcmp(r->names[c], s->wanted[w]))
+            c++;
+        if (c < r->n_names) {
+            r->slot_of[c] = (int)w;
+            r->column_of[w] = c + 1;
+        } else if (!s->optional || !s->optional[w]) {
+            return hb_bad_results(r->path, 1, 0, NULL, "the header has no column '%s': this is not %s", s->wanted[w],
+                                  s->what);
+        }
+    }
+    return HB_OK;
+}
+
+static hb_status end_row(reader *r, int terminated)
+{
+    if (r->in_header) {
+        r->in_header = 0;
+        if (!terminated)
+            return hb_bad_results(r->path, r->row_line, 0, NULL,
+                                  "the file ends inside its header line (no newline): it was cut short");
+        return map_header(r);
+    }
+    if (r->fields < r->n_names)
+        return hb_bad_results(r->path, r->row_line, r->fields + 1, r->names[r->fields],
+                              "the row ends after %zu of the header's %zu fields: the file was cut short (truncated) "
+                              "or the row is malformed",
+                              r->fields, r->n_names);
+    if (r->fields > r->n_names)
+        return hb_bad_results(r->path, r->row_line, r->n_names + 1, NULL,
+                              "the row has %zu fields, the header %zu", r->fields, r->n_names);
+    if (!terminated && !r->spec->lenient_last_newline)
+        return hb_bad_results(r->path, r->row_line, 0, NULL,
+                              "the last line has no newline: the file was cut short (truncated) while it was written");
+    for (size_t w = 0; w < r->spec->n_wanted; w++)
+        r->texts[w] = r->column_of[w] ? r->slots[w].text : NULL;
+    hb_csv_row row = {r->path, r->row_line, r->texts, r->column_of};
+    return r->spec->row(r->spec->context, &row);
+}
+
+static void on_row_end(int terminator, void *context)
+{
+    reader *r = context;
+    if (r->status == HB_OK && r->fields > 0)
+        r->status = end_row(r, terminator != -1);
+    r->fields = 0;
+    if (terminator == '\n')
+        r->line++;
+}
+
+/* The whole file in memory: one pass of the parser over it. */
+static hb_status slurp(const char *path, char **text, size_t *length)
+{
+    FILE *file = fopen(path, "rb");
+    if (!file)
+        return hb_fail(errno == ENOENT ? HB_ERR_BAD_RESULTS : HB_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    size_t size = 1 << 16, used = 0;
+    char *buffer = malloc(size);
+    while (buffer) {
+        used += fread(buffer + used, 1, size - used, file);
+        if (used < size)
+            break;
+        char *grown = realloc(buffer, size * 2);
+        if (!grown)
+            free(buffer);
+        buffer = grown;
+        size *= 2;
+    }
+    int failed = ferror(file);
+    fclose(file);
+    if (!buffer)
+        return hb_fail(HB_ERR_INTERNAL, "out of host memory reading %s", path);
+    if (failed) {
+        free(buffer);
+        return hb_fail(HB_ERR_IO, "cannot read %s: %s", path, strerror(errno));
+    }
+    *text = buffer;
+    *length = used;
+    return HB_OK;
+}
+
+/* libcsv stopped at byte `offset`: say which line and character. */
+static hb_status parse_error(const reader *r, const char *text, size_t offset, const char *why)
+{
+    size_t line = 1 + count_newlines(text, offset);
+    const char *line_start = text + offset;
+    while (line_start > text && line_start[-1] != '\n')
+        line_start--;
+    return hb_bad_results(r->path, line, 0, NULL, "malformed CSV at character %zu of the line (%s)",
+                          (size_t)(text + offset - line_start) + 1, why);
+}
+
+static hb_status parse(reader *r, const char *text, size_t length)
+{
+    struct csv_parser parser;
+    if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL) != 0)
+        return hb_fail(HB_ERR_INTERNAL, "cannot set up the CSV parser");
+    size_t parsed = csv_parse(&parser, text, length, on_field, on_row_end, r);
+    hb_status status = r->status;
+    if (status == HB_OK && parsed < length)
+        status = parse_error(r, text, parsed, csv_strerror(csv_error(&parser)));
+    if (status == HB_OK && csv_fini(&parser, on_field, on_row_end, r) != 0)
+        status = parse_error(r, text, length, csv_strerror(csv_error(&parser)));
+    if (status == HB_OK)
+        status = r->status;
+    if (status == HB_OK && csv_error(&parser) == CSV_EPARSE)
+        status = parse_error(r, text, length, "a quoted field is not closed");
+    if (status == HB_OK && r->in_header)
+        status = hb_bad_results(r->path, 0, 0, NULL, "the file is empty: it has no header line, so it is not %s",
+                                r->spec->what);
+    csv_free(&parser);
+    return status;
+}
+
+static void release(reader *r)
+{
+    for (size_t i = 0; i < r->n_names; i++)
+        free(r->names[i]);
+    free(r->names);
+    free(r->slot_of);
+    for (size_t w = 0; r->slots && w < r->spec->n_wanted; w++)
+        free(r->slots[w].text);
+    free(r->slots);
+    free(r->column_of);
+    free(r->texts);
+}
+
+hb_status hb_csv_read(const char *path, const hb_csv_spec *spec)
+{
+    reader r = {.spec = spec, .path = path, .status = HB_OK, .line = 1, .in_header = 1};
+    size_t wanted = spec->n_wanted ? spec->n_wanted : 1;
+    r.slots = calloc(wanted, sizeof *r.slots);
+    r.column_of = calloc(wanted, sizeof *r.column_of);
+    r.texts = calloc(wanted, sizeof *r.texts);
+    char *text = NULL;
+    size_t length = 0;
+    hb_status status = r.slots && r.column_of && r.texts ? HB_OK
+                                                        : hb_fail(HB_ERR_INTERNAL, "out of host memory reading %s", path);
+    if (status == HB_OK)
+        status = slurp(path, &text, &length);
+    if (status == HB_OK)
+        status = parse(&r, text, length);
+    free(text);
+    release(&r);
+    return status;
+}

@@ -1,0 +1,28 @@
+/* The figures of report and compare (docs/reports.md, "Figures"), drawn by
+ * gnuplot into the --out folder, each as PNG and SVG:
+ *  - report: per mode, the speedup over each baseline against log2(M*N*K)
+ *    (the paper's Figure 3, left), and the ECDF of the per-configuration
+ *    speedups per baseline;
+ *  - compare: ours against published per baseline, with the line y = x.
+ * Every baseline and -max figure is drawn, in its style from the baseline
+ * registry.  Beside the figures go their data (.dat) and the gnuplot script
+ * that drew them, so they can be redrawn or restyled with `gnuplot FILE.gp`
+ * in that folder. */
+#ifndef HB_FIGURES_H
+#define HB_FIGURES_H
+
+#include "bench/analysis/comparison.h"
+#include "bench/analysis/output_folder.h"
+#include "bench/analysis/result_set.h"
+
+/* 1 if a `gnuplot` program is on PATH. */
+int hb_gnuplot_available(void);
+
+/* Writes the report's figures (report_*.png, .svg, .dat, report_figures.gp)
+ * into the staged folder.  HB_ERR_IO if gnuplot fails (its messages shown). */
+hb_status hb_draw_report_figures(const hb_result_set *set, hb_timer timer, const hb_output_folder *out);
+
+/* Writes compare's figure (compare_<mode>.png, .svg, .dat, compare_figures.gp). */
+hb_status hb_draw_compare_figures(const hb_compare_input *in, const hb_output_folder *out);
+
+#endif

@@ -1,0 +1,38 @@
+/* --out DIR for report and compare: every file is written into a staging
+ * folder inside DIR (DIR/.hgemm-report-XXXXXX, same file system), and only
+ * when all of them, figures included, are complete are they renamed into
+ * DIR.  An error before that removes the staging folder: DIR never holds a
+ * partial file under a final name, and an earlier report's files stay until
+ * the new ones replace them. */
+#ifndef HB_OUTPUT_FOLDER_H
+#define HB_OUTPUT_FOLDER_H
+
+#include <stdio.h>
+
+#include "bench/core/status.h"
+
+#define HB_OUTPUT_PATH_SIZE 4200
+
+typedef struct hb_output_folder {
+    char final[HB_OUTPUT_PATH_SIZE]; /* DIR */
+    char stage[HB_OUTPUT_PATH_SIZE]; /* DIR/.hgemm-report-XXXXXX */
+} hb_output_folder;
+
+/* Creates DIR (mkdir -p) and its staging folder.  HB_ERR_IO naming the
+ * place otherwise. */
+hb_status hb_output_begin(hb_output_folder *out, const char *folder);
+
+/* The staged path of a file `name` (no '/'). */
+hb_status hb_output_path(const hb_output_folder *out, const char *name, char *path, size_t size);
+
+/* Opens the staged file `name` for writing; NULL with the error reported. */
+FILE *hb_output_open(const hb_output_folder *out, const char *name);
+/* Closes it, HB_ERR_IO if anything written was lost (disk full). */
+hb_status hb_output_close(FILE *file, const char *name);
+
+/* Renames every staged file into DIR, then removes the staging folder. */
+hb_status hb_output_publish(hb_output_folder *out);
+/* Removes the staging folder and what it holds (after an error). */
+void hb_output_abandon(hb_output_folder *out);
+
+#endif

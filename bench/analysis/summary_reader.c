@@ -1,0 +1,154 @@
+#define _POSIX_C_SOURCE 200809L /* strdup */
+#include "bench/analysis/summary_reader.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/analysis/bad_results.h"
+#include "bench/analysis/csv_reader.h"
+#include "bench/core/diag.h"
+#include "bench/core/gemm_types.h"
+
+/* The columns the tables read, by name (docs/results.md). */
+enum { C_M, C_N, C_K, C_MODE, C_PARTICIPANT, C_ROLE, C_VERDICT, C_CHECK, C_REASON, C_SPEEDUP_PAPER,
+       C_SPEEDUP_GEOMEAN, C_SPEEDUP_PAPER_WALL, C_SPEEDUP_GEOMEAN_WALL, C_COUNT };
+static const char *const wanted[C_COUNT] = {
+    "m", "n", "k", "mode", "participant", "role", "verdict", "check", "reason",
+    "speedup_paper", "speedup_geomean", "speedup_paper_wall", "speedup_geomean_wall"};
+
+/* Where each estimator and timer is read from. */
+static const int speedup_column[HB_TIMER_COUNT][HB_EST_COUNT] = {
+    [HB_TIMER_EVENT] = {[HB_EST_PAPER] = C_SPEEDUP_PAPER, [HB_EST_GEOMEAN] = C_SPEEDUP_GEOMEAN},
+    [HB_TIMER_WALL] = {[HB_EST_PAPER] = C_SPEEDUP_PAPER_WALL, [HB_EST_GEOMEAN] = C_SPEEDUP_GEOMEAN_WALL},
+};
+
+const char *const *hb_summary_reader_columns(size_t *count)
+{
+    *count = C_COUNT;
+    return wanted;
+}
+
+typedef struct reading {
+    hb_result_set *set;
+    const char *source; /* the path, owned by the set */
+} reading;
+
+static hb_status bad_field(const hb_csv_row *row, int which, const char *expected)
+{
+    return hb_bad_results(row->path, row->line, row->column[which], wanted[which], "'%s' is not %s", row->text[which],
+                          expected);
+}
+
+static hb_status read_dimension(const hb_csv_row *row, int which, long *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long value = strtol(row->text[which], &end, 10);
+    if (errno || end == row->text[which] || *end || value < 1 || value > HB_MAX_DIM)
+        return bad_field(row, which, "a dimension (a whole number 1..262144)");
+    *out = value;
+    return HB_OK;
+}
+
+static hb_status read_key(const hb_csv_row *row, hb_config_key *key)
+{
+    HB_TRY(read_dimension(row, C_M, &key->m));
+    HB_TRY(read_dimension(row, C_N, &key->n));
+    HB_TRY(read_dimension(row, C_K, &key->k));
+    if (!hb_mode_parse(row->text[C_MODE], &key->mode))
+        return bad_field(row, C_MODE, "a mode (offline or server)");
+    return HB_OK;
+}
+
+/* A speedup field: empty (not measured) or a number > -1; the ratio is it + 1. */
+static hb_status read_ratio(const hb_csv_row *row, int which, double *ratio)
+{
+    const char *text = row->text[which];
+    *ratio = NAN;
+    if (!*text)
+        return HB_OK;
+    char *end = NULL;
+    double value = strtod(text, &end);
+    if (end == text || *end || !isfinite(value) || value <= -1)
+        return bad_field(row, which, "a speedup (a number above -1, or empty)");
+    *ratio = value + 1.0;
+    return HB_OK;
+}
+
+static hb_status read_candidate(const hb_csv_row *row, hb_config_entry *e)
+{
+    if (e->candidate_line)
+        return hb_bad_results(row->path, row->line, row->column[C_ROLE], wanted[C_ROLE],
+                              "a second candidate row for %ld_%ld_%ld (%s); the first is on line %zu", e->key.m,
+                              e->key.n, e->key.k, hb_mode_name(e->key.mode), e->candidate_line);
+    e->candidate_line = row->line;
+    snprintf(e->verdict, sizeof e->verdict, "%s", row->text[C_VERDICT]);
+    snprintf(e->check, sizeof e->check, "%s", row->text[C_CHECK]);
+    e->reason = strdup(row->text[C_REASON]);
+    if (!e->reason)
+        return hb_fail(HB_ERR_INTERNAL, "out of host memory reading %s", row->path);
+    return HB_OK;
+}
+
+static hb_status read_baseline(const hb_csv_row *row, hb_config_entry *e)
+{
+    int column = hb_speedup_column_find(row->text[C_PARTICIPANT]);
+    if (column < 0)
+        return HB_OK; /* a participant the tables have no column for (a later harness's baseline) */
+    if (e->ratio_line[column])
+        return hb_bad_results(row->path, row->line, row->column[C_PARTICIPANT], wanted[C_PARTICIPANT],
+                              "a second row of %s for %ld_%ld_%ld (%s); the first is on line %zu",
+                              row->text[C_PARTICIPANT], e->key.m, e->key.n, e->key.k, hb_mode_name(e->key.mode),
+                              e->ratio_line[column]);
+    e->ratio_line[column] = row->line;
+    for (int t = 0; t < HB_TIMER_COUNT; t++)
+        for (int s = 0; s < HB_EST_COUNT; s++)
+            HB_TRY(read_ratio(row, speedup_column[t][s], &e->ratio[t][s][column]));
+    return HB_OK;
+}
+
+static hb_status on_row(void *context, const hb_csv_row *row)
+{
+    reading *r = context;
+    hb_config_key key;
+    HB_TRY(read_key(row, &key));
+    hb_config_entry *e;
+    HB_TRY(hb_result_set_entry(r->set, &key, r->source, row->line, &e));
+    const char *role = row->text[C_ROLE];
+    if (!strcmp(role, "candidate"))
+        return read_candidate(row, e);
+    if (!strcmp(role, "baseline") || !strcmp(role, "baseline-max"))
+        return read_baseline(row, e);
+    return bad_field(row, C_ROLE, "a role (candidate, baseline or baseline-max)");
+}
+
+/* Every configuration of this file has its candidate's row (the verdict). */
+static hb_status check_candidates(const hb_result_set *set, const char *source)
+{
+    for (size_t i = 0; i < set->count; i++) {
+        const hb_config_entry *e = &set->entries[i];
+        if (e->source == source && !e->candidate_line)
+            return hb_bad_results(source, e->line, 0, NULL,
+                                  "configuration %ld_%ld_%ld (%s) has baseline rows but no candidate row (no verdict)",
+                                  e->key.m, e->key.n, e->key.k, hb_mode_name(e->key.mode));
+    }
+    return HB_OK;
+}
+
+hb_status hb_read_summary(const char *path, hb_result_set *set)
+{
+    const char *source = hb_result_set_keep(set, path);
+    if (!source)
+        return HB_ERR_INTERNAL;
+    reading r = {set, source};
+    hb_csv_spec spec = {.what = "an hgemm-bench summary.csv (another tool's CSV?)",
+                        .wanted = wanted,
+                        .n_wanted = C_COUNT,
+                        .row = on_row,
+                        .context = &r};
+    HB_TRY(hb_csv_read(source, &spec));
+    return check_candidates(set, source);
+}

@@ -1,0 +1,36 @@
+/* The commands that need a GPU: hgemm-bench's alone (bench/driver/commands.h). */
+#include "bench/driver/commands.h"
+
+const hb_command_entry hb_gpu_commands[] = {
+    {"run", HB_CMD_RUN,
+     "run --candidate PATH --mnk M,N,K [--mnk M,N,K ...] [options]\n"
+     "run --aa BASELINE --mnk M,N,K [...] [options]",
+     "check a candidate, then time it against the baselines",
+     "Checks an HGEMM candidate (a cubin plus manifest, or a folder of them), then times it against the seven "
+     "baselines (`hgemm-bench baselines` lists them) in shuffled rounds, and writes the results to "
+     "DIR/<run-id>/. With --aa, a second instance of a baseline is timed as the candidate: an A/A calibration "
+     "that must read zero.",
+     1, NULL, hb_run_command},
+    {"check", HB_CMD_CHECK, "check --candidate PATH --mnk M,N,K [...] [options]", "the correctness checks only",
+     "The correctness checks of `run` only (exact match on binary inputs, baseline-bounded deviation, the checks "
+     "around every call), without timing: a verdict per configuration and no speedup.",
+     1, NULL, hb_run_command},
+    {"gate", HB_CMD_GATE,
+     "gate --candidate PATH --mnk M,N,K [...] [--vs NAME] [--min-speedup X] [--verdict FILE] [options]",
+     "run, then exit 0 only if correct and fast enough everywhere",
+     "`run`, then exit 0 only if every configuration passed every check and its speedup over --vs met "
+     "--min-speedup; a distinct exit code otherwise, and the verdict file for pipelines (docs/gate.md).",
+     1, NULL, hb_run_command},
+    {"sweep", HB_CMD_SWEEP,
+     "sweep --candidate PATH PLAN [--modes offline,server] [--devices all|LIST] [--shard I/N] [--out DIR] [options]\n"
+     "sweep --resume DIR [--devices all|LIST] [--no-progress]\n"
+     "  PLAN: --grid paper | --mnk-file FILE | --m LIST --n LIST --k LIST | --mnk M,N,K ...  [--sample N --seed S]",
+     "run a plan of configurations and modes: resumable, over several GPUs or cluster shards",
+     "Runs every configuration of a plan in every mode given, each as `run` would (the same checks, timing and "
+     "results), one worker per GPU. The sweep folder (--out DIR) holds the plan, env.json, summary.csv, a journal "
+     "appended durably as each configuration finishes, and verdict.json: after a crash, a kill or a reboot, "
+     "`sweep --resume DIR` runs what is left. --shard I/N takes a deterministic part of the plan for one node of a "
+     "cluster; `merge` joins the shards' folders (docs/sweeps.md).",
+     1, NULL, hb_cmd_sweep},
+    {NULL, HB_CMD_NONE, NULL, NULL, NULL, 0, NULL, NULL},
+};

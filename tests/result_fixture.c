@@ -1,0 +1,227 @@
+#define _POSIX_C_SOURCE 200809L
+#include "tests/result_fixture.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench/core/diag.h"
+#include "bench/core/rng.h"
+#include "bench/report/csv_writer.h"
+#include "bench/result/baseline_registry.h"
+#include "bench/result/config_result.h"
+#include "bench/result/max_rows.h"
+
+static const long grid[] = {64, 128, 256, 512, 1024, 2048, 4096, 8192, 12288, 16384};
+#define GRID (sizeof grid / sizeof grid[0])
+
+/* A standard normal draw (Box-Muller). */
+static double normal(hb_rng *rng)
+{
+    double u = hb_rng_uniform(rng), v = hb_rng_uniform(rng);
+    return sqrt(-2.0 * log(1.0 - u)) * cos(2.0 * 3.14159265358979323846 * v);
+}
+
+static hb_verdict draw_verdict(hb_rng *rng, double failed_share)
+{
+    static const hb_verdict failures[] = {HB_VERDICT_INCORRECT, HB_VERDICT_CRASHED, HB_VERDICT_TIMED_OUT,
+                                          HB_VERDICT_UNSUPPORTED, HB_VERDICT_IMPLAUSIBLE, HB_VERDICT_TOO_SLOW};
+    if (hb_rng_uniform(rng) >= failed_share)
+        return HB_VERDICT_PASS;
+    return failures[hb_rng_below(rng, sizeof failures / sizeof failures[0])];
+}
+
+static void set_times(hb_time_summary *s, double median_ms)
+{
+    *s = (hb_time_summary){1000, median_ms * 0.97, median_ms * 1.3, median_ms * 1.01, median_ms, median_ms * 0.98,
+                           median_ms * 1.04, median_ms * 0.02, 0.02};
+}
+
+/* A participant's row: times around `median_ms`; a baseline's speedups from
+ * t_b / t_c, the paper's estimator a little above ours, as noise makes it. */
+static void fill_participant(hb_participant_result *p, const char *name, double median_ms, double cand_ms,
+                             hb_rng *rng)
+{
+    snprintf(p->name, sizeof p->name, "%s", name);
+    snprintf(p->desc.compute_type, sizeof p->desc.compute_type, "CUBLAS_COMPUTE_32F");
+    snprintf(p->desc.algorithm, sizeof p->desc.algorithm, "%s",
+             strstr(name, "cublaslt") ? "cublasLtMatmul/heuristic" : "cublasGemmEx/CUBLAS_GEMM_DEFAULT_TENSOR_OP");
+    if (strstr(name, "cublaslt")) { /* what cuBLASLt rows carry */
+        p->desc.algo.known = 1;
+        p->desc.algo.id = 21;
+        snprintf(p->desc.algo.tile, sizeof p->desc.algo.tile, "128x256");
+        snprintf(p->desc.algo.stages, sizeof p->desc.algo.stages, "64x4");
+        snprintf(p->desc.algo.reduction, sizeof p->desc.algo.reduction, "none");
+        snprintf(p->desc.algo.cluster, sizeof p->desc.algo.cluster, "1x2x1");
+        snprintf(p->desc.algo.source, sizeof p->desc.algo.source, "heuristic");
+    }
+    set_times(&p->event_ms, median_ms);
+    set_times(&p->wall_ms, median_ms * (1.0 + 0.05 * hb_rng_uniform(rng)));
+    if (p->is_candidate)
+        return;
+    double q = median_ms / cand_ms;
+    p->speedup_event.n = 1000;
+    p->speedup_event.geomean = q * exp(0.01 * normal(rng)) - 1.0;
+    p->speedup_event.paper = (p->speedup_event.geomean + 1.0) * (1.0 + 0.004 * hb_rng_uniform(rng)) - 1.0;
+    p->speedup_event.ci95_low = p->speedup_event.geomean - 0.01;
+    p->speedup_event.ci95_high = p->speedup_event.geomean + 0.01;
+    p->speedup_wall.geomean = (p->speedup_event.geomean + 1.0) * exp(0.02 * normal(rng)) - 1.0;
+    p->speedup_wall.paper = (p->speedup_wall.geomean + 1.0) * (1.0 + 0.004 * hb_rng_uniform(rng)) - 1.0;
+}
+
+/* The result a run would have written for one configuration. */
+static void build_result(const hb_fixture_config *c, hb_rng *rng, hb_config_result *r)
+{
+    hb_config_result_init(r, &c->mnk);
+    r->verdict = c->verdict;
+    r->timing.mode = c->mode;
+    r->status = c->verdict == HB_VERDICT_PASS ? HB_OK
+                : c->verdict == HB_VERDICT_IMPLAUSIBLE ? HB_ERR_IMPLAUSIBLE
+                : c->verdict == HB_VERDICT_TOO_SLOW ? HB_ERR_TOO_SLOW
+                                                     : HB_ERR_INCORRECT;
+    if (c->verdict != HB_VERDICT_PASS) {
+        snprintf(r->check, sizeof r->check, "%s", c->verdict == HB_VERDICT_IMPLAUSIBLE ? "peak-throughput" : "execution");
+        snprintf(r->reason, sizeof r->reason, "%s at %ldx%ldx%ld, \"generated\"", hb_verdict_name(c->verdict),
+                 c->mnk.m, c->mnk.n, c->mnk.k);
+    }
+    int timed = c->verdict == HB_VERDICT_PASS || c->verdict == HB_VERDICT_TOO_SLOW ||
+                c->verdict == HB_VERDICT_IMPLAUSIBLE;
+    int rows = c->verdict != HB_VERDICT_CRASHED && c->verdict != HB_VERDICT_TIMED_OUT; /* a dead child: one row */
+    r->measured = timed;
+    double cand_ms = hb_gemm_flops(c->mnk.m, c->mnk.n, c->mnk.k) / 400e12 * 1e3 * exp(0.3 * normal(rng)) + 0.004;
+    fill_participant(&r->participants[0], "candidate", cand_ms, cand_ms, rng);
+    for (size_t b = 0; rows && b < HB_N_BASELINES; b++) {
+        hb_participant_result *p = &r->participants[r->count++];
+        fill_participant(p, hb_baselines[b].name, cand_ms * exp(0.1 + 0.25 * normal(rng)), cand_ms, rng);
+        p->desc.b_layout = hb_baselines[b].b_layout;
+    }
+    hb_add_max_rows(r);
+}
+
+/* The figures the writer puts in summary.csv, as ratios: what the report reads. */
+static void record_rows(const hb_config_result *r, hb_fixture_config *c)
+{
+    int speedups = r->measured && r->status != HB_ERR_IMPLAUSIBLE;
+    c->n_rows = 0;
+    for (size_t i = 1; i < r->count && c->n_rows < HB_FIXTURE_ROWS; i++) {
+        const hb_participant_result *p = &r->participants[i];
+        hb_fixture_row *row = &c->rows[c->n_rows++];
+        snprintf(row->name, sizeof row->name, "%s", p->name);
+        row->paper = speedups ? p->speedup_event.paper + 1.0 : NAN;
+        row->geomean = speedups ? p->speedup_event.geomean + 1.0 : NAN;
+        row->paper_wall = speedups ? p->speedup_wall.paper + 1.0 : NAN;
+        row->geomean_wall = speedups ? p->speedup_wall.geomean + 1.0 : NAN;
+    }
+}
+
+/* The configuration's summary.csv rows, as the run's writer writes them. */
+static hb_status keep_csv_rows(const hb_config_result *r, hb_fixture_config *c)
+{
+    size_t size = 0;
+    FILE *text = open_memstream(&c->csv_rows, &size);
+    if (!text)
+        return hb_fail(HB_ERR_INTERNAL, "out of host memory");
+    hb_status status = hb_csv_write_config(text, "20260101T000000Z-f1x7", "fp32", r);
+    return fclose(text) == 0 ? status : hb_fail(HB_ERR_INTERNAL, "out of host memory");
+}
+
+hb_status hb_fixture_make(uint64_t seed, size_t count, const hb_mode *modes, size_t n_modes, double failed_share,
+                          hb_fixture *out)
+{
+    if (count > GRID * GRID * GRID)
+        return hb_fail(HB_ERR_INTERNAL, "the grid has %zu sizes, not %zu", GRID * GRID * GRID, count);
+    out->count = 0;
+    out->configs = calloc(count * n_modes + 1, sizeof *out->configs);
+    unsigned char *taken = calloc(GRID * GRID * GRID, 1);
+    hb_config_result *r = malloc(sizeof *r);
+    if (!out->configs || !taken || !r) {
+        free(taken);
+        free(r);
+        return hb_fail(HB_ERR_INTERNAL, "out of host memory for %zu configurations", count);
+    }
+    hb_rng rng;
+    hb_rng_seed(&rng, seed);
+    hb_status status = HB_OK;
+    for (size_t i = 0; i < count && status == HB_OK; i++) {
+        size_t cell;
+        do
+            cell = hb_rng_below(&rng, GRID * GRID * GRID);
+        while (taken[cell]);
+        taken[cell] = 1;
+        hb_mnk mnk = {grid[cell / (GRID * GRID)], grid[cell / GRID % GRID], grid[cell % GRID]};
+        for (size_t m = 0; m < n_modes && status == HB_OK; m++) {
+            hb_fixture_config *c = &out->configs[out->count++];
+            *c = (hb_fixture_config){.mnk = mnk, .mode = modes[m], .verdict = draw_verdict(&rng, failed_share)};
+            build_result(c, &rng, r);
+            record_rows(r, c);
+            status = keep_csv_rows(r, c);
+        }
+    }
+    free(taken);
+    free(r);
+    return status;
+}
+
+void hb_fixture_free(hb_fixture *f)
+{
+    for (size_t i = 0; i < f->count; i++)
+        free(f->configs[i].csv_rows);
+    free(f->configs);
+    f->configs = NULL;
+    f->count = 0;
+}
+
+static hb_status write_env(const char *folder, const char *gpu_name)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/env.json", folder);
+    json_t *env = json_pack("{s:s, s:{s:s}}", "format", "hgemm-bench-env/1", "gpu", "name", gpu_name);
+    int failed = !env || json_dump_file(env, path, JSON_INDENT(2)) != 0;
+    json_decref(env);
+    return failed ? hb_fail(HB_ERR_IO, "cannot write %s", path) : HB_OK;
+}
+
+hb_status hb_fixture_write_run(const hb_fixture *f, size_t first, size_t count, const char *folder,
+                               const char *gpu_name)
+{
+    char path[4200];
+    if (mkdir(folder, 0755) != 0 && errno != EEXIST)
+        return hb_fail(HB_ERR_IO, "cannot create %s: %s", folder, strerror(errno));
+    snprintf(path, sizeof path, "%s/summary.csv", folder);
+    FILE *csv = fopen(path, "w");
+    if (!csv)
+        return hb_fail(HB_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+    hb_csv_write_header(csv);
+    for (size_t i = first; i < first + count && i < f->count; i++)
+        fputs(f->configs[i].csv_rows, csv);
+    if (fclose(csv) != 0)
+        return hb_fail(HB_ERR_IO, "writing %s failed", path);
+    return gpu_name ? write_env(folder, gpu_name) : HB_OK;
+}
+
+hb_status hb_fixture_write_plan(const hb_fixture *f, size_t extra, const char *folder)
+{
+    json_t *items = json_array();
+    size_t item = 0;
+    for (size_t i = 0; i < f->count; i++)
+        json_array_append_new(items, json_pack("{s:I, s:I, s:I, s:I, s:s}", "item", (json_int_t)item++, "m",
+                                               (json_int_t)f->configs[i].mnk.m, "n", (json_int_t)f->configs[i].mnk.n,
+                                               "k", (json_int_t)f->configs[i].mnk.k, "mode",
+                                               hb_mode_name(f->configs[i].mode)));
+    /* sizes the fixture never draws: M below the grid's 64 */
+    for (size_t e = 0; e < extra; e++)
+        json_array_append_new(items, json_pack("{s:I, s:I, s:I, s:I, s:s}", "item", (json_int_t)item++, "m",
+                                               (json_int_t)(8 + e), "n", (json_int_t)64, "k", (json_int_t)64, "mode",
+                                               "offline"));
+    json_t *plan = json_pack("{s:s, s:i, s:s, s:o, s:n}", "format", "hgemm-bench-sweep-plan", "version", 1,
+                             "sweep_id", "0123abcd", "items", items, "shard");
+    char path[4200];
+    snprintf(path, sizeof path, "%s/plan.json", folder);
+    int failed = !plan || json_dump_file(plan, path, JSON_INDENT(1)) != 0;
+    json_decref(plan);
+    return failed ? hb_fail(HB_ERR_IO, "cannot write %s", path) : HB_OK;
+}

@@ -1,0 +1,57 @@
+/* Result folders made for the report tests and scripts/bench_report.sh: a
+ * run's folder (summary.csv through the real writer, bench/report/csv_writer.c,
+ * and an env.json) or a sweep's (with a plan.json), holding configurations
+ * with seeded random times and speedups, some of them failed.  What was
+ * written is kept in plain records, so a test can compute the tables its own
+ * way and hold the report to them. */
+#ifndef HB_RESULT_FIXTURE_H
+#define HB_RESULT_FIXTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/core/gemm_types.h"
+#include "bench/core/status.h"
+#include "bench/core/timing_policy.h"
+#include "bench/result/verdict.h"
+
+#define HB_FIXTURE_ROWS 16
+
+/* One baseline or -max row as written: t_b / t_c by each estimator and timer; NaN: empty. */
+typedef struct hb_fixture_row {
+    char name[48];
+    double paper, geomean, paper_wall, geomean_wall;
+} hb_fixture_row;
+
+typedef struct hb_fixture_config {
+    hb_mnk mnk;
+    hb_mode mode;
+    hb_verdict verdict;
+    size_t n_rows;
+    hb_fixture_row rows[HB_FIXTURE_ROWS];
+    char *csv_rows;   /* its rows of summary.csv, as written (owned) */
+} hb_fixture_config;
+
+typedef struct hb_fixture {
+    hb_fixture_config *configs;
+    size_t count;
+} hb_fixture;
+
+/* `count` distinct sizes of the paper's grid ({64, ..., 16384}^3), each in
+ * every mode of `modes` (1 or 2 of them), seeded; `failed_share` of them get
+ * a verdict other than pass (incorrect, crashed, timed-out, unsupported,
+ * implausible, too-slow: too-slow still counts). */
+hb_status hb_fixture_make(uint64_t seed, size_t count, const hb_mode *modes, size_t n_modes, double failed_share,
+                          hb_fixture *out);
+void hb_fixture_free(hb_fixture *f);
+
+/* Writes configs [first, first + count) of `f` into `folder` (created):
+ * summary.csv and, unless gpu_name is NULL, an env.json naming that GPU. */
+hb_status hb_fixture_write_run(const hb_fixture *f, size_t first, size_t count, const char *folder,
+                               const char *gpu_name);
+
+/* Writes `folder`/plan.json: a sweep plan of every config of `f` plus
+ * `extra` sizes of the grid it lacks, shard null. */
+hb_status hb_fixture_write_plan(const hb_fixture *f, size_t extra, const char *folder);
+
+#endif
