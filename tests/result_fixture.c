@@ -1,6 +1,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tests/result_fixture.h"
 
+#include "bench/sweep/plan_file.h"
+
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -205,23 +207,21 @@ hb_status hb_fixture_write_run(const hb_fixture *f, size_t first, size_t count, 
 
 hb_status hb_fixture_write_plan(const hb_fixture *f, size_t extra, const char *folder)
 {
-    json_t *items = json_array();
-    size_t item = 0;
+    /* the sweep's own writer (bench/sweep/plan_file.h): one mode, the fixture's */
+    static hb_plan_file plan;
+    memset(&plan, 0, sizeof plan);
+    plan.plan.modes[0] = f->count ? f->configs[0].mode : HB_MODE_OFFLINE;
+    plan.plan.n_modes = 1;
+    plan.shard = (hb_shard){0, 1};
     for (size_t i = 0; i < f->count; i++)
-        json_array_append_new(items, json_pack("{s:I, s:I, s:I, s:I, s:s}", "item", (json_int_t)item++, "m",
-                                               (json_int_t)f->configs[i].mnk.m, "n", (json_int_t)f->configs[i].mnk.n,
-                                               "k", (json_int_t)f->configs[i].mnk.k, "mode",
-                                               hb_mode_name(f->configs[i].mode)));
-    /* sizes the fixture never draws: M below the grid's 64 */
-    for (size_t e = 0; e < extra; e++)
-        json_array_append_new(items, json_pack("{s:I, s:I, s:I, s:I, s:s}", "item", (json_int_t)item++, "m",
-                                               (json_int_t)(8 + e), "n", (json_int_t)64, "k", (json_int_t)64, "mode",
-                                               "offline"));
-    json_t *plan = json_pack("{s:s, s:i, s:s, s:o, s:n}", "format", "hgemm-bench-sweep-plan", "version", 1,
-                             "sweep_id", "0123abcd", "items", items, "shard");
-    char path[4200];
-    snprintf(path, sizeof path, "%s/plan.json", folder);
-    int failed = !plan || json_dump_file(plan, path, JSON_INDENT(1)) != 0;
-    json_decref(plan);
-    return failed ? hb_fail(HB_ERR_IO, "cannot write %s", path) : HB_OK;
+        HB_TRY(hb_plan_add(&plan.plan, f->configs[i].mnk, "fixture"));
+    for (size_t e = 0; e < extra; e++) /* sizes the fixture never draws: M below the grid's 64 */
+        HB_TRY(hb_plan_add(&plan.plan, (hb_mnk){(long)(8 + e), 64, 64}, "fixture"));
+    snprintf(plan.harness_commit, sizeof plan.harness_commit, "fixture");
+    snprintf(plan.created_utc, sizeof plan.created_utc, "2026-11-23T00:00:00Z");
+    snprintf(plan.command_line, sizeof plan.command_line, "fixture");
+    char *words[] = {"--candidate", "fixture"};
+    HB_TRY(hb_plan_file_set_words(&plan, words, 2));
+    hb_plan_file_identify(&plan);
+    return hb_plan_file_write(folder, &plan);
 }

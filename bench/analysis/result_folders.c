@@ -8,7 +8,7 @@
 
 #include "bench/analysis/bad_results.h"
 #include "bench/analysis/summary_reader.h"
-#include "bench/analysis/sweep_plan.h"
+#include "bench/analysis/plan_missing.h"
 #include "bench/core/diag.h"
 
 #define PATH_SIZE 4200
@@ -77,7 +77,7 @@ hb_status hb_read_result_folders(const char *const *folders, size_t count, hb_re
     for (size_t i = 0; i < count; i++) {
         HB_TRY(join(path, folders[i], "plan.json"));
         if (is_file(path))
-            HB_TRY(hb_plan_list_missing(path, set));
+            HB_TRY(hb_plan_list_missing(folders[i], set));
     }
     if (set->n_gpus > 1)
         HB_TRY(hb_result_set_note(set, "the folders ran on %zu different GPUs: the tables mix them", set->n_gpus));
