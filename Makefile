@@ -126,6 +126,7 @@ test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/cuda-free-check candida
 	tests/check_layers_selftest.sh
 	tests/plot_smoke.sh
 	tests/candidate_scripts_smoke.sh
+	HB_BENCH=$(BUILD)/hgemm-bench tests/slurm_dry_run.sh
 	HB_BUILD=$(BUILD) HB_BENCH=$(BUILD)/hgemm-bench $(BUILD)/hgemm-tests
 
 # scripts/bench_target_ci.sh: --target-ci's costs on this CPU; never run by
