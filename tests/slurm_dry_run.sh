@@ -36,9 +36,6 @@ work=$(mktemp -d)
 conf=$work/slurm.conf
 daemons=()
 
-# Stops the daemons started here and every process still running with this
-# cluster's SLURM_CONF in its environment (slurmstepd and the jobs' own, which
-# outlive slurmd); the test's shell never exports SLURM_CONF itself.
 # A process that exists and has not exited (a daemon that has, stays a zombie
 # child of this shell until waited for).
 alive() {
@@ -47,8 +44,11 @@ alive() {
     stat=${stat##*) }
     [ "${stat%% *}" != Z ]
 }
+# Stops the daemons started here and every process still running with this
+# cluster's SLURM_CONF in its environment (slurmstepd and the jobs' own, which
+# outlive slurmd); the test's shell never exports SLURM_CONF itself.
 cleanup() {
-    local rc=$? pid end
+    local rc=$? pid end environ
     set +e
     if [ ${#daemons[@]} -gt 0 ]; then
         SLURM_CONF=$conf timeout 5 scancel --quiet --user="$(id -un)" 2>/dev/null
@@ -59,10 +59,10 @@ cleanup() {
             kill -9 "$pid" 2>/dev/null
             wait "$pid" 2>/dev/null
         done
-        for env in /proc/[0-9]*/environ; do
-            pid=${env#/proc/}
+        for environ in /proc/[0-9]*/environ; do
+            pid=${environ#/proc/}
             pid=${pid%/environ}
-            grep -qzx "SLURM_CONF=$conf" "$env" 2>/dev/null && kill -9 "$pid" 2>/dev/null
+            grep -qzx "SLURM_CONF=$conf" "$environ" 2>/dev/null && kill -9 "$pid" 2>/dev/null
         done
     fi
     rm -rf "$work"
@@ -126,8 +126,8 @@ chmod 400 "$work/munge/munge.key"
 used=" "
 for table in /proc/net/tcp /proc/net/tcp6; do
     [ -r "$table" ] || continue
-    while read -r _ local _; do
-        [[ $local == *:* ]] && used+="$((16#${local##*:})) "
+    while read -r _ addr _; do
+        [[ $addr == *:* ]] && used+="$((16#${addr##*:})) "
     done <"$table"
 done
 ports=()
