@@ -9,6 +9,7 @@
 
 #include "bench/core/diag.h"
 #include "bench/core/fd_io.h"
+#include "bench/core/whole_file.h"
 
 hb_status hb_journal_format(const hb_journal_entry *e, char *out, size_t size)
 {
@@ -104,34 +105,6 @@ static hb_status parse_line(journal_reader *r, const char *text, size_t length, 
     return status;
 }
 
-static hb_status read_all(const char *path, char **text, size_t *length)
-{
-    *text = NULL;
-    *length = 0;
-    FILE *file = fopen(path, "rb");
-    if (!file)
-        return errno == ENOENT ? HB_OK : hb_fail(HB_ERR_BAD_RESULTS, "cannot read %s: %s", path, strerror(errno));
-    size_t capacity = 1 << 16;
-    *text = malloc(capacity);
-    size_t n;
-    while (*text && (n = fread(*text + *length, 1, capacity - *length, file)) > 0) {
-        *length += n;
-        if (*length == capacity) {
-            char *grown = realloc(*text, capacity *= 2);
-            if (!grown)
-                free(*text);
-            *text = grown;
-        }
-    }
-    int failed = ferror(file);
-    fclose(file);
-    if (!*text)
-        return hb_fail(HB_ERR_INTERNAL, "out of memory reading %s", path);
-    if (failed)
-        return hb_fail(HB_ERR_BAD_RESULTS, "reading %s failed", path);
-    return HB_OK;
-}
-
 static hb_status parse_lines(journal_reader *r, const char *text, size_t length, hb_journal_entry *entries,
                              size_t *count, long long *valid_bytes)
 {
@@ -159,7 +132,7 @@ hb_status hb_journal_read(const char *path, const hb_sweep_plan *plan, hb_journa
     *count = 0;
     *valid_bytes = 0;
     *cut_tail = 0;
-    HB_TRY(read_all(path, &text, &length));
+    HB_TRY(hb_read_whole_file(path, 1, HB_ERR_BAD_RESULTS, &text, &length));
     size_t lines = 1;
     for (size_t i = 0; i < length; i++)
         lines += text[i] == '\n';

@@ -11,6 +11,7 @@
 #include "bench/core/diag.h"
 #include "bench/core/folders.h"
 #include "bench/core/json_file.h"
+#include "bench/core/whole_file.h"
 #include "bench/report/csv_writer.h"
 #include "bench/sweep/plan_file.h"
 #include "bench/sweep/sweep_store.h"
@@ -35,24 +36,6 @@ typedef struct merge_state {
     size_t duplicates;
     FILE *report;
 } merge_state;
-
-static hb_status read_file(const char *path, char **text, size_t *size)
-{
-    FILE *file = fopen(path, "rb");
-    if (!file)
-        return hb_fail(HB_ERR_BAD_RESULTS, "cannot read %s: %s", path, strerror(errno));
-    struct stat info;
-    *text = NULL;
-    if (fstat(fileno(file), &info) == 0)
-        *text = malloc((size_t)info.st_size + 1);
-    *size = *text ? fread(*text, 1, (size_t)info.st_size, file) : 0;
-    int failed = !*text || ferror(file) || *size != (size_t)info.st_size;
-    fclose(file);
-    if (failed)
-        return hb_fail(HB_ERR_BAD_RESULTS, "reading %s failed", path);
-    (*text)[*size] = '\0';
-    return HB_OK;
-}
 
 /* The GPU model and driver the shard's env.json records ("?" when it has none). */
 static void read_environment(shard_source *src)
@@ -83,7 +66,7 @@ static hb_status read_source(shard_source *src)
         fprintf(stderr, "hgemm-bench: merge: %s ends in a line cut short (%lld bytes): its item counts as not run\n",
                 path, tail);
     snprintf(path, sizeof path, "%s/summary.csv", src->folder);
-    HB_TRY(read_file(path, &src->csv, &src->csv_size));
+    HB_TRY(hb_read_whole_file(path, 0, HB_ERR_BAD_RESULTS, &src->csv, &src->csv_size));
     long long last = src->count ? src->entries[src->count - 1].csv_end : 0;
     if ((long long)src->csv_size < last)
         return hb_fail(HB_ERR_BAD_RESULTS, "%s is %zu bytes but its journal records %lld: cut short", path,
@@ -213,7 +196,7 @@ static hb_status write_sources(const merge_state *m, const char *folder)
                                               (json_int_t)src->plan.shard.count, "items_done", (json_int_t)src->count,
                                               "gpu", src->gpu, "driver", src->driver));
     }
-    json_t *root = json_pack("{s:s, s:s, s:o}", "format", "hgemm-bench-merge/1", "sweep_id", m->plan->sweep_id,
+    json_t *root = json_pack("{s:s, s:s, s:o}", "format", "hgemm-bench-merge/1", "sweep_id", m->sources[0].plan.sweep_id,
                              "sources", list);
     char path[4400];
     snprintf(path, sizeof path, "%s/merge.json", folder);
@@ -224,7 +207,7 @@ static hb_status write_sources(const merge_state *m, const char *folder)
     size_t size = 0;
     snprintf(from, sizeof from, "%s/env.json", m->sources[0].folder);
     snprintf(to, sizeof to, "%s/env.json", folder);
-    if (status == HB_OK && access(from, R_OK) == 0 && read_file(from, &text, &size) == HB_OK) {
+    if (status == HB_OK && access(from, R_OK) == 0 && hb_read_whole_file(from, 0, HB_ERR_IO, &text, &size) == HB_OK) {
         FILE *out = fopen(to, "wb");
         if (!out || fwrite(text, 1, size, out) != size)
             status = hb_fail(HB_ERR_IO, "cannot write %s: %s", to, strerror(errno));
@@ -245,16 +228,12 @@ static hb_status merge_into(merge_state *m, const char *out)
     if (stat(partial, &info) == 0)
         return hb_fail(HB_ERR_USAGE, "merge: %s exists (an earlier merge that failed?): remove it first", partial);
     HB_TRY(hb_make_folders(partial, "merge folder"));
+    hb_status status = write_sources(m, partial); /* each source as it was, its shard included */
+    /* then the first folder's plan stands for the whole plan: the shards were checked and recorded */
+    m->sources[0].plan.shard = (hb_shard){0, 1};
     m->plan = &m->sources[0].plan;
-    static hb_plan_file merged;
-    merged = *m->plan;
-    merged.shard = (hb_shard){0, 1};
-    for (size_t i = 0; i < merged.n_words; i++) /* the words pointed into the source's text */
-        merged.words[i] = merged.word_text + (m->plan->words[i] - m->plan->word_text);
-    m->plan = &merged;
-    hb_status status = write_merged(m, partial);
     if (status == HB_OK)
-        status = write_sources(m, partial);
+        status = write_merged(m, partial);
     if (status == HB_OK && rename(partial, out) != 0)
         status = hb_fail(HB_ERR_IO, "cannot rename %s to %s: %s", partial, out, strerror(errno));
     if (status != HB_OK)

@@ -58,16 +58,19 @@ void hb_plan_file_options_line(const hb_plan_file *file, char *out, size_t size)
 
 /* --- writing ----------------------------------------------------------------------- */
 
+json_t *hb_plan_item_json(const hb_sweep_plan *plan, size_t item)
+{
+    hb_plan_item it = hb_plan_item_at(plan, item);
+    const hb_mnk *c = &plan->configs[it.config];
+    return json_pack("{s:I, s:I, s:I, s:I, s:s}", "item", (json_int_t)item, "m", (json_int_t)c->m, "n",
+                     (json_int_t)c->n, "k", (json_int_t)c->k, "mode", hb_mode_name(it.mode));
+}
+
 static json_t *items_json(const hb_sweep_plan *p)
 {
     json_t *items = json_array();
-    for (size_t i = 0; items && i < hb_plan_item_count(p); i++) {
-        hb_plan_item it = hb_plan_item_at(p, i);
-        const hb_mnk *c = &p->configs[it.config];
-        json_array_append_new(items, json_pack("{s:I, s:I, s:I, s:I, s:s}", "item", (json_int_t)i, "m",
-                                               (json_int_t)c->m, "n", (json_int_t)c->n, "k", (json_int_t)c->k,
-                                               "mode", hb_mode_name(it.mode)));
-    }
+    for (size_t i = 0; items && i < hb_plan_item_count(p); i++)
+        json_array_append_new(items, hb_plan_item_json(p, i));
     return items;
 }
 

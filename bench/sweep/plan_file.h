@@ -10,6 +10,7 @@
 #ifndef HB_PLAN_FILE_H
 #define HB_PLAN_FILE_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #include "bench/core/status.h"
@@ -38,6 +39,9 @@ void hb_plan_file_identify(hb_plan_file *file);
 
 /* The settings as one line, words separated by blanks (quoted where needed). */
 void hb_plan_file_options_line(const hb_plan_file *file, char *out, size_t size);
+
+/* {"item", "m", "n", "k", "mode"}: one item as plan.json and verdict.json write it. */
+json_t *hb_plan_item_json(const hb_sweep_plan *plan, size_t item);
 
 /* Writes <folder>/plan.json atomically. */
 hb_status hb_plan_file_write(const char *folder, const hb_plan_file *file);

@@ -16,18 +16,10 @@ hb_status hb_sweep_worst_status(const hb_sweep_store *store)
     return worst;
 }
 
-static json_t *item_object(const hb_plan_file *f, size_t item)
-{
-    hb_plan_item it = hb_plan_item_at(&f->plan, item);
-    const hb_mnk *c = &f->plan.configs[it.config];
-    return json_pack("{s:I, s:I, s:I, s:I, s:s}", "item", (json_int_t)item, "m", (json_int_t)c->m, "n",
-                     (json_int_t)c->n, "k", (json_int_t)c->k, "mode", hb_mode_name(it.mode));
-}
-
 /* A failed item: where it is in the plan, its verdict and why. */
 static json_t *failure_object(const hb_plan_file *f, const hb_journal_entry *e)
 {
-    json_t *o = item_object(f, e->item);
+    json_t *o = hb_plan_item_json(&f->plan, e->item);
     json_object_set_new(o, "verdict", json_string(e->verdict));
     json_object_set_new(o, "check", json_string(e->check));
     json_t *reason = json_string(e->reason);
@@ -47,7 +39,7 @@ static json_t *outcome_lists(const hb_plan_file *f, const hb_sweep_store *store,
     }
     for (size_t item = 0; item < store->plan_items; item++)
         if (hb_shard_holds(&f->shard, item) && !store->done[item])
-            json_array_append_new(not_run, item_object(f, item));
+            json_array_append_new(not_run, hb_plan_item_json(&f->plan, item));
     json_object_set_new(root, "counts", counts);
     json_object_set_new(root, "failures", failures);
     json_object_set_new(root, "not_run", not_run);
