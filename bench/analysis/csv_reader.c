@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/analysis/bad_results.h"
 #include "bench/core/diag.h"
+#include "bench/core/whole_file.h"
 
 /* A field's text, grown as needed. */
 typedef struct field_text {
@@ -160,35 +162,14 @@ static void on_row_end(int terminator, void *context)
         r->line++;
 }
 
-/* The whole file in memory: one pass of the parser over it. */
+/* The whole file in memory: one pass of the parser over it.  A missing
+ * file is a result folder that is not what it should be; any other failure
+ * to read, an I/O error. */
 static hb_status slurp(const char *path, char **text, size_t *length)
 {
-    FILE *file = fopen(path, "rb");
-    if (!file)
-        return hb_fail(errno == ENOENT ? HB_ERR_BAD_RESULTS : HB_ERR_IO, "cannot open %s: %s", path, strerror(errno));
-    size_t size = 1 << 16, used = 0;
-    char *buffer = malloc(size);
-    while (buffer) {
-        used += fread(buffer + used, 1, size - used, file);
-        if (used < size)
-            break;
-        char *grown = realloc(buffer, size * 2);
-        if (!grown)
-            free(buffer);
-        buffer = grown;
-        size *= 2;
-    }
-    int failed = ferror(file);
-    fclose(file);
-    if (!buffer)
-        return hb_fail(HB_ERR_INTERNAL, "out of host memory reading %s", path);
-    if (failed) {
-        free(buffer);
-        return hb_fail(HB_ERR_IO, "cannot read %s: %s", path, strerror(errno));
-    }
-    *text = buffer;
-    *length = used;
-    return HB_OK;
+    if (access(path, F_OK) != 0 && errno == ENOENT)
+        return hb_fail(HB_ERR_BAD_RESULTS, "cannot open %s: %s", path, strerror(errno));
+    return hb_read_whole_file(path, 0, HB_ERR_IO, text, length);
 }
 
 /* libcsv stopped at byte `offset`: say which line and character. */
