@@ -55,7 +55,7 @@ static void cublas_destroy(hb_participant *self)
 }
 
 static const hb_participant_ops cublas_ops = {hb_baseline_no_op, hb_baseline_poison_output, cublas_launch,
-                                              hb_baseline_no_op, cublas_destroy};
+                                              hb_baseline_no_op, cublas_destroy, NULL};
 
 static hb_status configure_handle(cublas_baseline *b, size_t workspace_bytes, cudaStream_t stream)
 {

@@ -38,7 +38,7 @@ static void lt_destroy(hb_participant *self)
 }
 
 static const hb_participant_ops lt_ops = {hb_baseline_no_op, hb_baseline_poison_output, lt_launch, hb_baseline_no_op,
-                                          lt_destroy};
+                                          lt_destroy, NULL};
 
 static const char *layout_suffix(hb_b_layout layout)
 {

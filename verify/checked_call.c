@@ -80,7 +80,11 @@ static hb_status run_and_sync(hb_participant *p, const hb_gemm_io *io, cudaStrea
                               hb_check_failure *failure)
 {
     hb_status status = p->ops->launch(p, io, stream);
-    cudaError_t err = status == HB_OK ? cudaStreamSynchronize(stream) : cudaSuccess;
+    /* The whole device, not the stream: work a launcher sent to a stream of
+     * its own must be finished before its output is judged. */
+    cudaError_t err = status == HB_OK ? cudaDeviceSynchronize() : cudaSuccess;
+    if (status == HB_OK && err == cudaSuccess && p->ops->after_call)
+        status = p->ops->after_call(p);
     if (status == HB_ERR_CANDIDATE_FAULT || (err != cudaSuccess && p->is_candidate))
         return hb_check_failed(failure, HB_ERR_CANDIDATE_FAULT, HB_CHECK_EXECUTION, "%s failed while running: %s",
                                p->name, err != cudaSuccess ? cudaGetErrorName(err) : hb_last_error());

@@ -110,7 +110,7 @@ static void candidate_destroy(hb_participant *self)
 }
 
 static const hb_participant_ops candidate_ops = {candidate_prepare, candidate_poison, candidate_launch,
-                                                 candidate_collect, candidate_destroy};
+                                                 candidate_collect, candidate_destroy, NULL};
 
 static hb_status allocate_buffers(candidate_impl *impl)
 {

@@ -27,6 +27,11 @@ typedef struct hb_participant_ops {
     /* Untimed: make io->c hold the logical M x N result (e.g. un-pad). */
     hb_status (*collect)(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream);
     void (*destroy)(hb_participant *self);
+    /* Untimed, optional (NULL: nothing): called after every call once its
+     * work is finished, timed or checked.  A launcher candidate checks here
+     * that its host code left the device as the harness set it, restores
+     * it, and says what it found in device_state (docs/launchers.md). */
+    hb_status (*after_call)(hb_participant *self);
 } hb_participant_ops;
 
 struct hb_participant {
@@ -36,6 +41,7 @@ struct hb_participant {
     const hb_participant_ops *ops;
     void *impl;
     hb_participant_desc desc;
+    char device_state[200];  /* what after_call found changed (and reset); "" if nothing */
 };
 
 #endif

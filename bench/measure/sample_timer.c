@@ -43,6 +43,8 @@ hb_status hb_time_one_call(hb_sample_timer *timer, hb_participant *participant, 
     double wall_end = hb_now_s();
     if (err != cudaSuccess)
         return participant_error(participant, err, "failed while running");
+    if (participant->ops->after_call) /* untimed: the wall clock has stopped */
+        HB_TRY(participant->ops->after_call(participant));
     float ms = 0;
     HB_CUDA_TRY(cudaEventElapsedTime(&ms, timer->start, timer->stop));
     *event_ms = ms;
