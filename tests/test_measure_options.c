@@ -139,7 +139,7 @@ static hb_config_result *server_result(void)
                                                             .bootstrap_block = 8};
     for (int i = 0; i < 2; i++)
         r->participants[i].event_ms = (hb_time_summary){.n = 500, .median = 0.01, .mean = 0.01};
-    r->timing = (hb_timing_record){HB_MODE_SERVER, HB_GAP_PER_ROUND, 2.0, HB_L2_FLUSH, 0.01, "cublas-nn"};
+    r->timing = (hb_timing_record){HB_MODE_SERVER, HB_GAP_PER_ROUND, 2.0, HB_L2_FLUSH, HB_STREAM_LEGACY, 0.01, "cublas-nn"};
     r->window = (hb_window_report){.warmup_rounds = 40, .timed_rounds = 500, .timed_s = 1.25,
                                    .stopped_by = "target-ci", .final_halfwidth = 0.0095, .gaps = 500,
                                    .gap_mean_ms = 2.1, .gap_fraction = 0.84, .achieved_rate_per_s = 400};
@@ -191,8 +191,8 @@ static void test_csv_records_window_and_telemetry(void **state)
     const char *baseline = strstr(text, ",server,per-round,2,flush,cublas-nn,0.011,8,,,,,,,,,,,,,,,,,,,,,,");
     assert_non_null(baseline);
     baseline += strlen(policy);
-    /* ... but the GPU it ran on, the last columns, on every row */
-    const char *placement = ",1,GPU-test,NVIDIA H100 80GB HBM3\n";
+    /* ... but the GPU it ran on and the timed stream, on every row (no trace ran: the trace columns after them are empty) */
+    const char *placement = ",1,GPU-test,NVIDIA H100 80GB HBM3,legacy,,,,,,,,,,,\n";
     const char *end = strchr(baseline, '\n') + 1 - strlen(placement);
     assert_memory_equal(end, placement, strlen(placement));
     assert_int_equal(strspn(baseline, ","), (size_t)(end - baseline) + 1); /* up to the device column */

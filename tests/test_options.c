@@ -35,6 +35,8 @@ static const struct {
     {"n", "64"},                 {"k", "256"},             {"sample", "20"},         {"modes", "offline,server"},
     {"devices", "all"},          {"shard", "1/4"},         {"resume", "results/sweep"}, {"dry-run", NULL},
     {"format", "csv"},        {"timer", "wall"},        {"plots", NULL},  {"published", "p.csv"},
+    {"no-trace", NULL},          {"trace-calls", "3"},     {"stream", "own"},        {"trace-timed", NULL},
+    {"strict", NULL},            {"forbid", "alloc,sync"},
 };
 #define SAMPLE_COUNT (sizeof samples / sizeof samples[0])
 
@@ -96,10 +98,10 @@ static void test_each_command_refuses_flags_it_does_not_take(void **state)
             refused++;
         }
     }
-    /* check refuses the timing flags (13) and the gate's (2), run the gate's (2), gate --aa (1); all
+    /* check refuses the timing flags (14) and the gate's (4), run the gate's (4), gate --aa (1); all
      * three refuse report's and compare's own (--format, --timer, --plots, --published: 12) and the
      * sweep's eleven (33). */
-    assert_int_equal(refused, 30 + 3 * 11);
+    assert_int_equal(refused, 35 + 3 * 11);
     /* The case the issue reported: accepted silently before. */
     expect_usage(WORDS("hgemm-bench", "check", "--candidate", "c", "--mnk", "8,8,8", "--mode", "server"));
     expect_usage(WORDS("hgemm-bench", "check", "--candidate", "c", "--mnk", "8,8,8", "--raw"));

@@ -17,7 +17,7 @@
 /* --- a small RFC 4180 reader ------------------------------------------------- */
 
 #define CSV_MAX_ROWS 32
-#define CSV_MAX_FIELDS 128
+#define CSV_MAX_FIELDS 192
 
 typedef struct csv_row {
     char *field[CSV_MAX_FIELDS];

@@ -15,6 +15,7 @@ const char *hb_status_name(hb_status status)
     case HB_ERR_TOO_SLOW: return "too-slow";
     case HB_ERR_IMPLAUSIBLE: return "implausible";
     case HB_ERR_BAD_RESULTS: return "bad-results";
+    case HB_ERR_FORBIDDEN: return "forbidden";
     }
     return "unknown";
 }
@@ -29,16 +30,17 @@ int hb_status_severity(hb_status status)
     switch (status) {
     case HB_OK: return 0;
     case HB_ERR_TOO_SLOW: return 1;
-    case HB_ERR_UNSUPPORTED: return 2;
-    case HB_ERR_INCORRECT: return 3;
-    case HB_ERR_CANDIDATE_FAULT: return 4;
-    case HB_ERR_IMPLAUSIBLE: return 5;
-    case HB_ERR_BAD_INPUT: return 6;
-    case HB_ERR_BAD_RESULTS: return 7;
-    case HB_ERR_USAGE: return 8;
-    case HB_ERR_CUDA: return 9;
-    case HB_ERR_IO: return 10;
-    case HB_ERR_INTERNAL: return 11;
+    case HB_ERR_FORBIDDEN: return 2; /* correct and timed, refused for what it did */
+    case HB_ERR_UNSUPPORTED: return 3;
+    case HB_ERR_INCORRECT: return 4;
+    case HB_ERR_CANDIDATE_FAULT: return 5;
+    case HB_ERR_IMPLAUSIBLE: return 6;
+    case HB_ERR_BAD_INPUT: return 7;
+    case HB_ERR_BAD_RESULTS: return 8;
+    case HB_ERR_USAGE: return 9;
+    case HB_ERR_CUDA: return 10;
+    case HB_ERR_IO: return 11;
+    case HB_ERR_INTERNAL: return 12;
     }
-    return 11;
+    return 12;
 }

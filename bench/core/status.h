@@ -18,9 +18,11 @@ typedef enum hb_status {
     HB_ERR_CANDIDATE_FAULT = 8, /* candidate crashed (CUDA error, signal) or hung */
     HB_ERR_TOO_SLOW = 9,    /* gate: every check passed, the speedup missed the threshold */
     HB_ERR_IMPLAUSIBLE = 10, /* run, gate: the measured time implies more than the GPU's peak tensor-core throughput */
-    HB_ERR_BAD_RESULTS = 11  /* sweep --resume, merge, report, compare: a results folder, plan, journal or CSV that
+    HB_ERR_BAD_RESULTS = 11, /* sweep --resume, merge, report, compare: a results folder, plan, journal or CSV that
                                 is not what it should be (not a sweep, truncated, another tool's, shards of
                                 different sweeps) */
+    HB_ERR_FORBIDDEN = 12    /* gate --strict / --forbid: correct (and fast enough), but the trace found conduct
+                                the gate was told to refuse (bench/result/conduct.h) */
 } hb_status;
 
 /* Short stable name of a status, for results files ("ok", "usage", ...). */

@@ -58,3 +58,17 @@ int hb_l2_policy_parse(const char *text, hb_l2_policy *out)
         }
     return 0;
 }
+
+const char *hb_stream_policy_name(hb_stream_policy policy)
+{
+    return policy == HB_STREAM_OWN ? "own" : "legacy";
+}
+
+int hb_stream_policy_parse(const char *text, hb_stream_policy *out)
+{
+    if (!strcmp(text, "legacy") || !strcmp(text, "own")) {
+        *out = !strcmp(text, "own") ? HB_STREAM_OWN : HB_STREAM_LEGACY;
+        return 1;
+    }
+    return 0;
+}

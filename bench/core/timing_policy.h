@@ -21,6 +21,18 @@ typedef enum hb_l2_policy {
     HB_L2_WARM   /* the same inputs every round: they may sit in L2 from the previous call */
 } hb_l2_policy;
 
+/* The stream every participant is timed on (docs/methodology.md, "The timed
+ * stream").  Published host code often launches with <<<grid, block, smem>>>
+ * and no stream, i.e. on the legacy default stream, and torch.matmul runs
+ * there too: with HB_STREAM_LEGACY such work lands between the timed events.
+ * HB_STREAM_OWN times on a non-blocking stream of the harness's: work a
+ * launcher puts on the legacy stream then escapes the events (the wall timer
+ * and the trace still see it). */
+typedef enum hb_stream_policy {
+    HB_STREAM_LEGACY, /* cudaStreamLegacy, the legacy default stream (default) */
+    HB_STREAM_OWN     /* a non-blocking stream the harness creates */
+} hb_stream_policy;
+
 /* Default server-mode mean gap: 2 ms, i.e. --qps 500. */
 #define HB_DEFAULT_MEAN_GAP_MS 2.0
 
@@ -34,5 +46,7 @@ const char *hb_l2_policy_description(hb_l2_policy policy);
 int hb_mode_parse(const char *text, hb_mode *out);
 int hb_gap_parse(const char *text, hb_gap_placement *out);
 int hb_l2_policy_parse(const char *text, hb_l2_policy *out);
+const char *hb_stream_policy_name(hb_stream_policy policy); /* "legacy", "own" */
+int hb_stream_policy_parse(const char *text, hb_stream_policy *out);
 
 #endif

@@ -323,7 +323,7 @@ static hb_status set_up(config_state *s)
 {
     HB_TRY(hb_device_open(s->options->device, &s->device));
     s->limits = hb_device_limits_of(&s->device);
-    HB_TRY(hb_sample_timer_create(&s->timer));
+    HB_TRY(hb_sample_timer_create(&s->timer, s->options->stream));
     if (!s->options->aa)
         HB_TRY(load_candidate(s)); /* first: a candidate that cannot run costs no autotune search */
     HB_TRY(create_baselines(s));

@@ -64,6 +64,7 @@ static void record_timing_policy(const hb_run_options *o, hb_config_result *r)
     t->gap = o->gap;
     t->mean_gap_ms = o->mode == HB_MODE_SERVER ? o->mean_gap_ms : 0;
     t->l2 = o->l2;
+    t->stream = o->stream;
     t->target_ci = o->target_ci;
     snprintf(t->aa_of, sizeof t->aa_of, "%s", o->aa ? o->aa : "");
 }
@@ -91,6 +92,8 @@ void hb_config_finish(const hb_run_options *options, const hb_device_info *devic
     warn_telemetry(r);
     if (device)
         hb_plausibility_pass(once, r, device, options->peak_tflops);
-    if (options->gate)
+    if (options->gate) {
         hb_gate_apply(r, options->vs, options->min_speedup);
+        hb_gate_apply_conduct(r, hb_gate_forbidden_findings(options->strict, options->forbid));
+    }
 }

@@ -14,6 +14,7 @@
 #include "bench/core/text_wrap.h"
 #include "bench/driver/commands.h"
 #include "bench/result/baseline_registry.h"
+#include "bench/result/conduct.h"
 
 /* --- the table ---------------------------------------------------------------- */
 
@@ -68,6 +69,8 @@ static hb_status parse_mode(const option_spec *o, const char *text, hb_run_optio
 static hb_status parse_gap(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_l2(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_rule(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_stream(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_forbid(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_vs(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_aa(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_format(const option_spec *o, const char *text, hb_run_options *run);
@@ -85,6 +88,7 @@ static int format_mode(const option_spec *o, const hb_run_options *run, char *ou
 static int format_gap(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 static int format_l2(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 static int format_rule(const option_spec *o, const hb_run_options *run, char *out, size_t size);
+static int format_stream(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 static int format_positive(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 
 /* Every flag, once.  Seconds lie in 0..86400 (a day); counts are bounded so
@@ -150,6 +154,12 @@ static const option_spec table[] = {
      parse_seconds, format_double, FIELD(timeout_s), 1, 86400, 0},
     {"no-isolate", NULL, EVALUATING, CHECKS, NULL, "evaluate in this process (debugging; a crash then ends the run)",
      parse_switch, format_switch, FIELD(isolate), 0, 0, 0},
+    {"no-trace", NULL, EVALUATING, CHECKS, NULL,
+     "no CUPTI trace pass: no kernel-only time, no conduct findings (docs/results.md)", parse_switch, format_switch,
+     FIELD(trace), 0, 0, 0},
+    {"trace-calls", "N", EVALUATING, CHECKS, "6",
+     "calls of each participant the trace pass records, the first included (the first call is judged apart)",
+     parse_count, format_int, FIELD(trace_calls), 2, 64, 0},
 
     {"acc", "CLASS", EVALUATING, BASELINES, "fp32", "accumulator class: fp32 or fp16; torch stays fp32", parse_acc,
      format_acc, FIELD(acc), 0, 0, 0},
@@ -182,6 +192,13 @@ static const option_spec table[] = {
     {"l2", "POLICY", TIMING_CMDS, TIMING, "fresh",
      "fresh (new inputs every round), flush (L2 flushed before every call) or warm (the same inputs every round)",
      parse_l2, format_l2, FIELD(l2), 0, 0, 0},
+    {"stream", "KIND", EVALUATING, TIMING, "legacy",
+     "the stream every participant runs on: legacy (the legacy default stream, as torch.matmul and <<<>>> launches "
+     "without a stream) or own (a non-blocking stream of the harness's)",
+     parse_stream, format_stream, FIELD(stream), 0, 0, 0},
+    {"trace-timed", NULL, TIMING_CMDS, TIMING, NULL,
+     "keep CUPTI's kernel activity on through the timed windows (to measure what tracing costs; docs/results.md)",
+     parse_switch, format_switch, FIELD(trace_timed), 0, 0, 1},
     {"target-ci", "PCT", TIMING_CMDS, TIMING, NULL,
      "end the timed window once every baseline's 95% CI half-width is below PCT percent, in (0, 100] (after "
      "--min-time-s); --time-s is then the cap",
@@ -204,6 +221,14 @@ static const option_spec table[] = {
     {"min-speedup", "X", CMD(HB_CMD_GATE), GATE, "0",
      "least speedup t_base/t_cand - 1 per configuration (0.1 = 10%; -1 accepts any speed), in -1..1000",
      parse_number, format_double, FIELD(min_speedup), -1, 1000, 0},
+    {"strict", NULL, CMD(HB_CMD_GATE), GATE, NULL,
+     "also refuse a candidate whose trace shows work on another stream, allocation, synchronization, stream or "
+     "event creation, a first call unlike the others, or a changed device state (exit 12)",
+     parse_switch, format_switch, FIELD(strict), 0, 0, 1},
+    {"forbid", "LIST", CMD(HB_CMD_GATE), GATE, NULL,
+     "refuse these conduct findings (exit 12): other-stream, alloc, sync, create, first-call, device-state, "
+     "multi-kernel",
+     parse_forbid, format_text, FIELD(forbid), 0, 0, 0},
 
     {"out", "DIR", READING_CMDS, REPORTING, NULL,
      "also write every table into DIR (created if need be) as CSV, markdown and JSON; each file appears whole or "
@@ -441,6 +466,25 @@ static hb_status parse_rule(const option_spec *o, const char *text, hb_run_optio
                : usage_error("--%s expects ulp-excess or paper, got '%s'", o->flag, text);
 }
 
+static hb_status parse_stream(const option_spec *o, const char *text, hb_run_options *run)
+{
+    return hb_stream_policy_parse(text, &run->stream)
+               ? HB_OK
+               : usage_error("--%s expects legacy or own, got '%s'", o->flag, text);
+}
+
+/* host-time is a figure, not a fault: never forbidden. */
+static hb_status parse_forbid(const option_spec *o, const char *text, hb_run_options *run)
+{
+    unsigned mask;
+    char bad[64];
+    if (!hb_finding_parse_list(text, &mask, bad, sizeof bad) || (mask & HB_FINDING_BIT(HB_FINDING_HOST_TIME)))
+        return usage_error("--%s expects a comma-separated list of other-stream, alloc, sync, create, first-call, "
+                           "device-state, multi-kernel; got '%s'", o->flag, mask ? "host-time" : bad);
+    run->forbid = text;
+    return HB_OK;
+}
+
 static hb_status parse_vs(const option_spec *o, const char *text, hb_run_options *run)
 {
     if (!hb_baseline_name_known(text))
@@ -558,6 +602,12 @@ static int format_l2(const option_spec *o, const hb_run_options *run, char *out,
 {
     (void)o;
     return snprintf(out, size, "%s", hb_l2_policy_name(run->l2)) >= 0;
+}
+
+static int format_stream(const option_spec *o, const hb_run_options *run, char *out, size_t size)
+{
+    (void)o;
+    return snprintf(out, size, "%s", hb_stream_policy_name(run->stream)) >= 0;
 }
 
 static int format_rule(const option_spec *o, const hb_run_options *run, char *out, size_t size)
@@ -739,6 +789,9 @@ static hb_status check_relations(const hb_run_options *run, const unsigned char 
         return usage_error("--sanitize checks a candidate's kernel; it does not apply to --aa %s", run->aa);
     if (run->retune && !run->autotune_search)
         return usage_error("--retune and --no-autotune-search contradict each other");
+    if ((run->strict || run->forbid) && (!run->trace || !run->isolate))
+        return usage_error("--%s judges what the trace pass finds; it cannot apply with %s",
+                           run->strict ? "strict" : "forbid", run->trace ? "--no-isolate (no trace pass)" : "--no-trace");
     if (!run->candidate_path && !run->aa)
         return usage_error("%s: --candidate PATH is required%s", c->name,
                            c->id == HB_CMD_RUN ? " (or, for an A/A calibration, --aa BASELINE)" : "");

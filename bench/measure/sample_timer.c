@@ -3,9 +3,15 @@
 #include "bench/core/clock.h"
 #include "bench/gpu/cuda_check.h"
 
-hb_status hb_sample_timer_create(hb_sample_timer *timer)
+hb_status hb_sample_timer_create(hb_sample_timer *timer, hb_stream_policy policy)
 {
-    HB_CUDA_TRY(cudaStreamCreateWithFlags(&timer->stream, cudaStreamNonBlocking));
+    if (policy == HB_STREAM_OWN) {
+        HB_CUDA_TRY(cudaStreamCreateWithFlags(&timer->stream, cudaStreamNonBlocking));
+        timer->own_stream = 1;
+    } else {
+        timer->stream = cudaStreamLegacy;
+        timer->own_stream = 0;
+    }
     HB_CUDA_TRY(cudaEventCreate(&timer->start));
     HB_CUDA_TRY(cudaEventCreate(&timer->stop));
     return HB_OK;
@@ -17,7 +23,7 @@ void hb_sample_timer_destroy(hb_sample_timer *timer)
         cudaEventDestroy(timer->start);
     if (timer->stop)
         cudaEventDestroy(timer->stop);
-    if (timer->stream)
+    if (timer->stream && timer->own_stream)
         cudaStreamDestroy(timer->stream);
     timer->start = timer->stop = NULL;
     timer->stream = NULL;

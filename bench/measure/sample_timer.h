@@ -9,13 +9,18 @@
 #include <cuda_runtime_api.h>
 
 #include "bench/candidate/participant.h"
+#include "bench/core/timing_policy.h"
 
 typedef struct hb_sample_timer {
-    cudaStream_t stream; /* the harness's own stream: every participant runs here */
+    cudaStream_t stream; /* the timed stream: every participant runs here (--stream) */
+    int own_stream;      /* 1: the harness created `stream` and destroys it */
     cudaEvent_t start, stop;
 } hb_sample_timer;
 
-hb_status hb_sample_timer_create(hb_sample_timer *timer);
+/* HB_STREAM_LEGACY: the legacy default stream (cudaStreamLegacy), which
+ * every blocking stream synchronizes with, so host code that launches with
+ * no stream lands between the events; HB_STREAM_OWN: a non-blocking stream. */
+hb_status hb_sample_timer_create(hb_sample_timer *timer, hb_stream_policy policy);
 void hb_sample_timer_destroy(hb_sample_timer *timer);
 
 /* Times one call; times in milliseconds.  A launch failure or an error

@@ -10,7 +10,7 @@ typedef enum hb_cell_kind { HB_CELL_EMPTY, HB_CELL_NUMBER, HB_CELL_TEXT } hb_cel
 
 /* Room for a text made for the cell itself (e.g. throttle reason names),
  * as opposed to one that lives in the result record. */
-#define HB_CELL_OWN_TEXT 256
+#define HB_CELL_OWN_TEXT 1024
 
 typedef struct hb_cell {
     hb_cell_kind kind;

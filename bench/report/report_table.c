@@ -6,6 +6,7 @@
 #include "bench/result/participant_desc.h"
 #include "bench/result/plausibility.h"
 #include "bench/result/run_verdict.h"
+#include "bench/result/trace_summary.h"
 
 static void print_verdict(FILE *out, const hb_config_result *r)
 {
@@ -91,23 +92,53 @@ static void print_peak(FILE *out, const hb_plausibility *p)
         fprintf(out, "  peak: not checked (%s)\n", hb_peak_source_name(p->source));
 }
 
+/* The trace pass: the candidate's findings, one line each, or why there was no trace. */
+static void print_conduct(FILE *out, const hb_config_result *r)
+{
+    if (!r->conduct.traced) {
+        if (r->trace_note[0])
+            fprintf(out, "  trace: none (%s)\n", r->trace_note);
+        return;
+    }
+    for (int f = 0; f < HB_N_FINDINGS; f++)
+        if (r->conduct.found & HB_FINDING_BIT(f))
+            fprintf(out, "  conduct: %s\n", r->conduct.line[f]);
+}
+
+/* Kernel-only time and the speedup on it; blank where the trace did not time it. */
+static void print_kernel_time(FILE *out, const hb_config_result *r, const hb_participant_result *p)
+{
+    if (!p->kernel.traced) {
+        fprintf(out, " %11s %9s", "", "");
+        return;
+    }
+    fprintf(out, " %11.2f", p->kernel.span_us);
+    double s = hb_kernel_speedup(r, p);
+    if (p->is_candidate || s != s)
+        fprintf(out, " %9s", "");
+    else
+        fprintf(out, " %+8.1f%%", s * 100);
+}
+
 void hb_report_config(FILE *out, const hb_config_result *r)
 {
     print_verdict(out, r);
+    print_conduct(out, r);
     if (!r->measured)
         return;
     print_window(out, r);
     print_telemetry(out, &r->telemetry);
     print_peak(out, &r->plausibility);
     const int speedups = hb_result_has_speedups(r);
-    fprintf(out, "  %-22s %12s %9s %7s %12s  %-19s %9s\n", "participant", "median(us)", "TFLOP/s", "noise",
-            "speedup", "95% CI", "paper");
+    fprintf(out, "  %-22s %12s %9s %7s %11s %9s %12s  %-19s %9s\n", "participant", "median(us)", "TFLOP/s", "noise",
+            "kernel(us)", "kern.spd", "speedup", "95% CI", "paper");
     double flops = hb_gemm_flops(r->mnk.m, r->mnk.n, r->mnk.k);
     for (size_t i = 0; i < r->count; i++) {
         const hb_participant_result *p = &r->participants[i];
         double median_s = p->event_ms.median * 1e-3;
         fprintf(out, "  %-22s %12.2f %9.2f %6.1f%%", p->name, median_s * 1e6, flops / median_s * 1e-12,
                 p->event_ms.rel_stdev * 100);
+        print_kernel_time(out, r, p);
         if (p->is_candidate || !speedups) {
             fputc('\n', out);
             continue;
@@ -116,8 +147,10 @@ void hb_report_config(FILE *out, const hb_config_result *r)
         fprintf(out, " %+11.2f%%  [%+7.2f%%, %+7.2f%%] %+8.2f%%\n", s->geomean * 100, s->ci95_low * 100,
                 s->ci95_high * 100, s->paper * 100);
     }
-    fputs("  (times: CUDA events; speedup: candidate over that baseline, geometric mean of paired ratios, with its "
-          "95% block-bootstrap CI; paper: the paper's mean of ratios; -max: the faster of NN and TN by median time)\n",
+    fputs("  (times: CUDA events; kernel: GPU time of the call's kernels from the trace pass, first kernel start to "
+          "last kernel end, median of the later traced calls; kern.spd: the speedup on it; speedup: candidate over "
+          "that baseline, geometric mean of paired ratios, with its 95% block-bootstrap CI; paper: the paper's mean of "
+          "ratios; -max: the faster of NN and TN by median time)\n",
           out);
     if (!speedups)
         fputs("  (no speedups: the candidate's time is implausible, faster than this GPU can compute the product)\n", out);

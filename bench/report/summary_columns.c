@@ -11,6 +11,7 @@
 
 #include "bench/result/deviation_rule.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "bench/core/gemm_types.h"
@@ -18,6 +19,7 @@
 #include "bench/result/deviation_rule.h"
 #include "bench/result/plausibility.h"
 #include "bench/result/telemetry_summary.h"
+#include "bench/result/trace_summary.h"
 #include "bench/result/verdict.h"
 
 /* --- what the column lines are written with ------------------------------------ */
@@ -59,6 +61,7 @@ static const hb_window_report *window(const hb_row *r) { return &r->config->wind
 static const hb_telemetry_summary *tel(const hb_row *r) { return &r->config->telemetry; }
 static const hb_module_state *module(const hb_row *r) { return &r->config->module_state; }
 static const hb_plausibility *plaus(const hb_row *r) { return &r->config->plausibility; }
+static const hb_kernel_time *kern(const hb_row *r) { return &r->participant->kernel; }
 
 /* When a group applies: the candidate's own figures and the baselines'
  * comparisons with it exist only in their rows, and only when timed. */
@@ -78,6 +81,8 @@ static int module_scanned(const hb_row *r) { return candidate(r) && module(r)->s
 static int peak_judged(const hb_row *r) { return candidate(r) && plaus(r)->source != HB_PEAK_NOT_JUDGED; }
 static int peak_known(const hb_row *r) { return peak_judged(r) && plaus(r)->peak_tflops > 0; }
 static int peak_clocked(const hb_row *r) { return peak_judged(r) && plaus(r)->source == HB_PEAK_TABLE; }
+static int traced(const hb_row *r) { return kern(r)->traced; }
+static int conduct_judged(const hb_row *r) { return candidate(r) && cfg(r)->conduct.traced; }
 
 /* --- values that need more than an expression ----------------------------------- */
 
@@ -109,6 +114,24 @@ static hb_cell throttle_reasons(const hb_row *r)
     /* 160: the buffer summary.csv has always written the names from, so a
      * long list of unknown bits is cut where it always was. */
     hb_throttle_reason_names(tel(r)->reasons_seen, cell.own, 160);
+    return cell;
+}
+
+/* The candidate's findings: names ("alloc,sync"), or every line, " | "-separated. */
+static hb_cell conduct_cell(const hb_row *r, int lines)
+{
+    if (!conduct_judged(r))
+        return hb_cell_empty();
+    hb_cell cell = hb_cell_own_text();
+    const hb_conduct *c = &cfg(r)->conduct;
+    if (!lines) {
+        hb_conduct_names(c, ~0u, cell.own, sizeof cell.own);
+        return cell;
+    }
+    size_t used = 0;
+    for (int f = 0; f < HB_N_FINDINGS && used < sizeof cell.own; f++)
+        if (c->found & HB_FINDING_BIT(f))
+            used += (size_t)snprintf(cell.own + used, sizeof cell.own - used, "%s%s", used ? " | " : "", c->line[f]);
     return cell;
 }
 
@@ -295,11 +318,29 @@ static hb_cell clock_warning(const hb_row *r)
     X(gpu_uuid, text_if(cfg(r)->gpu.ordinal >= 0, cfg(r)->gpu.uuid))                                                  \
     X(gpu_name, text_if(cfg(r)->gpu.ordinal >= 0, cfg(r)->gpu.name))
 
+/* The trace pass (docs/results.md, "Kernel time and conduct"): the timed
+ * stream, every participant's kernel-only time in microseconds (medians over
+ * the traced calls after the first), the speedup on it in baseline rows,
+ * and the candidate's conduct.  Empty where no trace ran (trace_note says why). */
+#define TRACE_COLUMNS(X)                                                                                               \
+    X(stream, text(hb_stream_policy_name(timing(r)->stream)))                                                          \
+    X(kernel_us, num_if(traced(r), kern(r)->span_us))                                                                  \
+    X(kernel_sum_us, num_if(traced(r), kern(r)->sum_us))                                                               \
+    X(kernel_first_us, num_if(traced(r), kern(r)->first_span_us))                                                      \
+    X(traced_wall_us, num_if(traced(r), kern(r)->wall_us))                                                             \
+    X(host_us, num_if(traced(r), kern(r)->host_us))                                                                    \
+    X(kernels_per_call, num_if(traced(r), kern(r)->kernels_per_call))                                                  \
+    X(first_call_kernels, num_if(traced(r), kern(r)->first_call_kernels))                                              \
+    X(speedup_kernel, num_if(!candidate(r), hb_kernel_speedup(cfg(r), part(r))))                                       \
+    X(conduct, conduct_cell(r, 0))                                                                                     \
+    X(conduct_detail, conduct_cell(r, 1))                                                                              \
+    X(trace_note, text_if(candidate(r), cfg(r)->trace_note))
+
 /* New columns go at the end of the last group (or in a new group after it). */
 #define SUMMARY_COLUMNS(X)                                                                                             \
     IDENTITY_COLUMNS(X) VERDICT_COLUMNS(X) DESCRIPTION_COLUMNS(X) CHECK_COLUMNS(X) TIME_COLUMNS(X)                     \
     SPEEDUP_COLUMNS(X) BATTERY_COLUMNS(X) MAX_ROW_COLUMNS(X) ALGORITHM_COLUMNS(X) POLICY_COLUMNS(X)                    \
-    WINDOW_COLUMNS(X) TELEMETRY_COLUMNS(X) INTEGRITY_COLUMNS(X) PLACEMENT_COLUMNS(X)
+    WINDOW_COLUMNS(X) TELEMETRY_COLUMNS(X) INTEGRITY_COLUMNS(X) PLACEMENT_COLUMNS(X) TRACE_COLUMNS(X)
 
 /* --- the table --------------------------------------------------------------------- */
 

@@ -9,6 +9,7 @@
 #include "bench/result/gate.h"
 #include "bench/result/plausibility.h"
 #include "bench/result/run_verdict.h"
+#include "bench/result/trace_summary.h"
 
 /* A JSON string; bytes that are not valid UTF-8 (a path, a reason cut
  * mid-character) become '?' rather than making the key vanish. */
@@ -91,7 +92,47 @@ static json_t *speedup_object(const hb_config_result *r, const char *vs)
     return o;
 }
 
-static json_t *config_object(const hb_config_result *r, const char *vs)
+/* The trace pass's findings on the candidate, one object per finding, and
+ * whether this run's gate forbids it; null when no trace judged it. */
+static json_t *conduct_object(const hb_config_result *r, unsigned forbidden)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "traced", json_boolean(r->conduct.traced));
+    json_object_set_new(o, "note", text(r->trace_note));
+    json_object_set_new(o, "trace_file", text(r->trace_file));
+    json_t *findings = json_array();
+    for (int f = 0; f < HB_N_FINDINGS; f++) {
+        if (!(r->conduct.found & HB_FINDING_BIT(f)))
+            continue;
+        json_t *finding = json_object();
+        json_object_set_new(finding, "finding", json_string(hb_finding_name((hb_finding)f)));
+        json_object_set_new(finding, "detail", text(r->conduct.line[f]));
+        json_object_set_new(finding, "forbidden", json_boolean((forbidden & HB_FINDING_BIT(f)) != 0));
+        json_array_append_new(findings, finding);
+    }
+    json_object_set_new(o, "findings", findings);
+    return o;
+}
+
+/* Kernel-only time (microseconds) of the candidate and of `vs`, and the
+ * speedup on it; null when the trace did not time both. */
+static json_t *kernel_object(const hb_config_result *r, const char *vs)
+{
+    const hb_participant_result *base = hb_find_participant(r, vs);
+    const hb_kernel_time *c = &r->participants[0].kernel;
+    if (!base || !c->traced || !base->kernel.traced)
+        return json_null();
+    json_t *o = json_object();
+    json_object_set_new(o, "vs", json_string(vs));
+    json_object_set_new(o, "candidate_kernel_us", number(c->span_us));
+    json_object_set_new(o, "baseline_kernel_us", number(base->kernel.span_us));
+    json_object_set_new(o, "speedup", number(hb_kernel_speedup(r, base)));
+    json_object_set_new(o, "candidate_kernels_per_call", json_integer(c->kernels_per_call));
+    json_object_set_new(o, "candidate_host_us", number(c->host_us));
+    return o;
+}
+
+static json_t *config_object(const hb_config_result *r, const char *vs, unsigned forbidden)
 {
     json_t *o = json_object();
     json_object_set_new(o, "mnk", json_pack("[I,I,I]", (json_int_t)r->mnk.m, (json_int_t)r->mnk.n,
@@ -102,6 +143,8 @@ static json_t *config_object(const hb_config_result *r, const char *vs)
     json_object_set_new(o, "manifest", text(r->manifest_path));
     json_object_set_new(o, "checks", checks_object(r));
     json_object_set_new(o, "speedup", speedup_object(r, vs));
+    json_object_set_new(o, "kernel_time", kernel_object(r, vs));
+    json_object_set_new(o, "conduct", conduct_object(r, forbidden));
     json_object_set_new(o, "seconds", json_real(r->seconds));
     return o;
 }
@@ -134,9 +177,15 @@ hb_status hb_verdict_file_write(const char *path, const hb_run_record *run, cons
     json_object_set_new(root, "vs", json_string(o->vs));
     json_object_set_new(root, "min_speedup", o->gate ? json_real(o->min_speedup) : json_null());
     json_object_set_new(root, "statistic", json_string("geometric mean of paired per-round ratios t_base/t_cand, minus 1; CUDA events"));
+    const unsigned forbidden = o->gate ? hb_gate_forbidden_findings(o->strict, o->forbid) : 0;
+    char forbidden_names[200];
+    hb_conduct all = {.found = forbidden};
+    hb_conduct_names(&all, forbidden, forbidden_names, sizeof forbidden_names);
+    json_object_set_new(root, "forbidden_conduct", json_string(forbidden_names));
+    json_object_set_new(root, "stream", json_string(hb_stream_policy_name(o->stream)));
     json_t *configs = json_array();
     for (size_t i = 0; i < v->count; i++)
-        json_array_append_new(configs, config_object(&v->results[i], o->vs));
+        json_array_append_new(configs, config_object(&v->results[i], o->vs, forbidden));
     json_object_set_new(root, "configs", configs);
     json_object_set_new(root, "not_run", not_run_array(v));
     hb_status status = hb_json_write_file(path, root);

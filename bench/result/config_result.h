@@ -7,6 +7,7 @@
 #include "bench/core/stats.h"
 #include "bench/core/timing_policy.h"
 #include "bench/result/battery_record.h"
+#include "bench/result/conduct.h"
 #include "bench/result/module_state.h"
 #include "bench/result/participant_desc.h"
 #include "bench/result/plausibility_record.h"
@@ -26,6 +27,7 @@ typedef struct hb_participant_result {
     /* Candidate over this participant (baselines only): paired per round. */
     hb_speedup_summary speedup_event;
     hb_speedup_summary speedup_wall;
+    hb_kernel_time kernel;           /* kernel-only time from the trace pass (bench/result/trace_summary.h) */
 } hb_participant_result;
 
 /* The run's timing policy, as the results record it on every row. */
@@ -34,6 +36,7 @@ typedef struct hb_timing_record {
     hb_gap_placement gap;
     double mean_gap_ms;      /* server mode */
     hb_l2_policy l2;
+    hb_stream_policy stream; /* the timed stream (--stream) */
     double target_ci;        /* --target-ci as a fraction; 0: off */
     char aa_of[64];          /* --aa: the baseline timed as the candidate; "" otherwise */
 } hb_timing_record;
@@ -67,6 +70,9 @@ typedef struct hb_config_result {
     hb_module_state module_state;    /* what the candidate's cubin can keep between calls (read at load) */
     hb_plausibility plausibility;    /* its time against the GPU's peak (judged after timing) */
     hb_gpu_record gpu;
+    hb_conduct conduct;              /* the candidate's, from the trace pass */
+    char trace_note[256];            /* why there is no trace ("" when it ran) */
+    char trace_file[4096];           /* the trace pass's file of every traced call, "" when none */
 } hb_config_result;
 
 /* The part of a configuration's result a parent knows before the

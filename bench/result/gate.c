@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench/result/conduct.h"
+
 const hb_participant_result *hb_find_participant(const hb_config_result *r, const char *name)
 {
     for (size_t i = 0; i < r->count; i++)
@@ -31,4 +33,44 @@ void hb_gate_apply(hb_config_result *r, const char *vs, double min_speedup)
     snprintf(r->reason, sizeof r->reason,
              "speedup over %s %+.2f%% (95%% CI %+.2f%% to %+.2f%%) is below the threshold %+.2f%%", vs,
              s->geomean * 100, s->ci95_low * 100, s->ci95_high * 100, min_speedup * 100);
+}
+
+unsigned hb_gate_forbidden_findings(int strict, const char *forbid)
+{
+    unsigned mask = strict ? hb_finding_strict_mask() : 0;
+    unsigned listed = 0;
+    char bad[64];
+    if (forbid && hb_finding_parse_list(forbid, &listed, bad, sizeof bad)) /* the option parser refused bad names */
+        mask |= listed;
+    return mask & ~HB_FINDING_BIT(HB_FINDING_HOST_TIME);
+}
+
+/* The forbidden findings' lines, "; "-separated, as much as fits. */
+static void forbidden_lines(const hb_conduct *c, unsigned forbidden, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int f = 0; f < HB_N_FINDINGS && used < size; f++)
+        if (c->found & forbidden & HB_FINDING_BIT(f))
+            used += (size_t)snprintf(out + used, size - used, "%s%s", used ? "; " : "", c->line[f]);
+}
+
+void hb_gate_apply_conduct(hb_config_result *r, unsigned forbidden)
+{
+    if (!forbidden || (r->status != HB_OK && r->status != HB_ERR_TOO_SLOW))
+        return;
+    if (!r->conduct.traced) {
+        r->status = HB_ERR_CUDA;
+        r->verdict = HB_VERDICT_ERROR;
+        snprintf(r->check, sizeof r->check, "conduct");
+        snprintf(r->reason, sizeof r->reason, "the gate forbids conduct findings, but no trace judged this "
+                 "configuration: %.400s", r->trace_note[0] ? r->trace_note : "the trace pass did not run");
+        return;
+    }
+    if (!(r->conduct.found & forbidden))
+        return;
+    r->status = HB_ERR_FORBIDDEN;
+    r->verdict = HB_VERDICT_FORBIDDEN;
+    snprintf(r->check, sizeof r->check, "conduct");
+    forbidden_lines(&r->conduct, forbidden, r->reason, sizeof r->reason);
 }

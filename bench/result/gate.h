@@ -15,4 +15,15 @@ const hb_participant_result *hb_find_participant(const hb_config_result *r, cons
  * Leaves any other result as it is. */
 void hb_gate_apply(hb_config_result *r, const char *vs, double min_speedup);
 
+/* The findings `gate --strict` and `--forbid LIST` refuse, as a mask of
+ * HB_FINDING_BIT (bench/result/conduct.h); 0 when neither is given. */
+unsigned hb_gate_forbidden_findings(int strict, const char *forbid);
+
+/* Turns a correct result (passed, or too slow) whose conduct shows a
+ * finding in `forbidden` into HB_ERR_FORBIDDEN (verdict forbidden, check
+ * "conduct", the findings' lines as the reason).  A result the trace pass
+ * did not judge cannot be cleared: it becomes an error naming why (the
+ * trace's note).  `forbidden` 0 leaves every result as it is. */
+void hb_gate_apply_conduct(hb_config_result *r, unsigned forbidden);
+
 #endif

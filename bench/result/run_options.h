@@ -42,6 +42,10 @@ typedef struct hb_run_options {
     int sanitize;          /* also run the checks under compute-sanitizer memcheck */
     /* isolation (docs/cli.md) */
     int isolate;           /* each configuration in a child process (default 1) */
+    /* the trace pass (docs/results.md, "Kernel time and conduct") */
+    int trace;             /* a CUPTI trace pass per configuration (default 1; none with --no-isolate) */
+    int trace_calls;       /* calls traced per participant, the first included (default 6) */
+    int trace_timed;       /* --trace-timed: CUPTI kernel activity stays on through the timed windows (its cost) */
     double timeout_s;      /* a configuration silent this long is killed (default 60) */
     /* what to do: run (check + time), check (check only), gate (check + time + threshold) */
     int check_only;
@@ -49,6 +53,8 @@ typedef struct hb_run_options {
     const char *vs;        /* gate: the baseline the speedup is taken over (default torch) */
     double min_speedup;    /* gate: least acceptable speedup, t_b / t_c - 1 (default 0) */
     const char *verdict_path; /* also write the verdict JSON here */
+    int strict;            /* gate --strict: refuse the conduct hb_finding_strict_mask() names */
+    const char *forbid;    /* gate --forbid LIST: refuse these findings (bench/result/conduct.h names) */
     /* baselines (docs/methodology.md, "Participants") */
     hb_acc_class acc;      /* accumulator class of the run (default fp32) */
     size_t workspace_bytes;   /* the one cuBLAS / cuBLASLt workspace (default 32 MiB) */
@@ -60,6 +66,7 @@ typedef struct hb_run_options {
     hb_gap_placement gap;  /* server mode: a gap before every call (default) or once per round */
     double mean_gap_ms;    /* server mode: mean of the exponential idle gap, milliseconds */
     hb_l2_policy l2;       /* fresh (default), flush or warm */
+    hb_stream_policy stream; /* the timed stream: legacy (default) or own */
     double target_ci;      /* --target-ci: stop once every CI half-width is below this fraction; 0: off */
     double min_time_s;     /* with --target-ci: the least timed window, seconds (default 5, at most time_s) */
     const char *aa;        /* --aa NAME: that baseline, a second instance, timed as the candidate; NULL: none */

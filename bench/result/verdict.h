@@ -15,11 +15,12 @@ typedef enum hb_verdict {
     HB_VERDICT_TIMED_OUT,   /* no progress within the timeout; killed */
     HB_VERDICT_BAD_INPUT,   /* manifest or cubin missing or malformed */
     HB_VERDICT_ERROR,       /* the harness itself failed (GPU, cuBLAS, disk) */
-    HB_VERDICT_IMPLAUSIBLE  /* measured faster than the GPU's peak tensor-core throughput allows */
+    HB_VERDICT_IMPLAUSIBLE, /* measured faster than the GPU's peak tensor-core throughput allows */
+    HB_VERDICT_FORBIDDEN    /* gate --strict / --forbid: the trace found conduct the gate refuses */
 } hb_verdict;
 
 /* "pass", "too-slow", "unsupported", "incorrect", "crashed", "timed-out",
- * "bad-input", "error", "implausible". */
+ * "bad-input", "error", "implausible", "forbidden". */
 const char *hb_verdict_name(hb_verdict verdict);
 
 /* The verdict a status implies (HB_ERR_CANDIDATE_FAULT: crashed). */
