@@ -17,7 +17,7 @@
 typedef struct trace_job {
     const hb_run_options *options; /* the run's, with the autotune baselines held to the evaluation's choice */
     size_t index;
-    char path[4200];               /* the trace file */
+    char path[4096];               /* the trace file */
     hb_tracer *tracer;
 } trace_job;
 
@@ -59,7 +59,7 @@ static hb_status trace_in_child(void *context, void *result, size_t size)
             hb_conduct conduct;
             memset(&conduct, 0, sizeof conduct);
             hb_judge_conduct(&traces[i], &out->kernel[i], &conduct);
-            snprintf(out->name[i], sizeof out->name[i], "%s", traces[i].name);
+            snprintf(out->name[i], sizeof out->name[i], "%.63s", traces[i].name);
             if (scratch.participants[i].is_candidate)
                 out->conduct = conduct;
         }
@@ -93,8 +93,9 @@ static hb_status prepare_job(const hb_run_options *options, const char *run_path
     held.autotune_search = 0;
     held.retune = 0;
     const hb_mnk *c = &options->configs[index];
-    char folder[4150];
-    snprintf(folder, sizeof folder, "%s/trace", run_path);
+    char folder[3900];
+    if ((size_t)snprintf(folder, sizeof folder, "%s/trace", run_path) >= sizeof folder)
+        return hb_fail(HB_ERR_IO, "the run folder's path is too long for its trace folder: %s", run_path);
     HB_TRY(hb_make_folders(folder, "trace folder"));
     snprintf(job->path, sizeof job->path, "%s/%ld_%ld_%ld.%s.json", folder, c->m, c->n, c->k,
              hb_mode_name(options->mode));
