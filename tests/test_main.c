@@ -10,6 +10,19 @@
 
 static int skipped;
 
+/* 1 when `filter` is NULL or empty, or one of its comma-separated words is in `name`. */
+static int hb_test_name_matches(const char *name, const char *filter)
+{
+    if (!filter || !*filter)
+        return 1;
+    char words[512];
+    snprintf(words, sizeof words, "%s", filter);
+    for (char *save = NULL, *w = strtok_r(words, ",", &save); w; w = strtok_r(NULL, ",", &save))
+        if (strstr(name, w))
+            return 1;
+    return 0;
+}
+
 void hb_test_skip_no_gpu(void)
 {
     skipped++;
@@ -34,12 +47,17 @@ int main(void)
     struct CMUnitTest *all = calloc(total, sizeof *all);
     if (!all)
         return 1;
+    /* HB_TEST_FILTER=a,b: only the tests whose names contain one of the words
+     * (a device run of a few tests); unset, every test. */
+    const char *filter = getenv("HB_TEST_FILTER");
     size_t used = 0;
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         hb_test_list list = files[i]();
-        memcpy(all + used, list.tests, list.count * sizeof *all);
-        used += list.count;
+        for (size_t t = 0; t < list.count; t++)
+            if (hb_test_name_matches(list.tests[t].name, filter))
+                all[used++] = list.tests[t];
     }
+    total = used;
     hb_diag_set_quiet(getenv("HB_TEST_VERBOSE") == NULL); /* expected errors stay off the log */
     /* Runs of the driver keep their autotune cache in a folder of the tests,
      * never in the user's ~/.cache. */
