@@ -80,8 +80,8 @@ static void test_docs_worked_example(void **state)
     snprintf(path, sizeof path, "%s/manifest.json", work);
     hb_manifest manifest;
     assert_int_equal(hb_manifest_load(path, &manifest), HB_OK); /* the cubin it names was built */
-    assert_int_equal(manifest.n_cubins, 1);
-    FILE *cubin = fopen(manifest.cubins[0].path, "rb");
+    assert_int_equal(manifest.n_files, 1);
+    FILE *cubin = fopen(manifest.files[0].path, "rb");
     assert_non_null(cubin);
     fclose(cubin);
     if (hb_test_gpu_ready()) {
