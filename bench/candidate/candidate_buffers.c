@@ -2,7 +2,6 @@
 
 #include <string.h>
 
-#include "bench/candidate/participant.h"
 #include "bench/gpu/cuda_check.h"
 #include "bench/gpu/guarded_alloc.h"
 
@@ -63,8 +62,9 @@ static hb_status pad_copy(uint16_t *dst, long cols_p, long rows_p, const uint16_
     return HB_OK;
 }
 
-hb_status hb_candidate_buffers_prepare(const hb_candidate_buffers *b, const hb_gemm_io *io, cudaStream_t stream)
+hb_status hb_candidate_prepare(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream)
 {
+    const hb_candidate_buffers *b = self->impl;
     if (!b->needs_padding)
         return HB_OK;
     const long mp = b->padded[0], np = b->padded[1], kp = b->padded[2];
@@ -78,8 +78,9 @@ hb_status hb_candidate_buffers_prepare(const hb_candidate_buffers *b, const hb_g
  * padded C too, so a candidate that leaves part of it unwritten cannot pass
  * with last call's values, and the workspace, so nothing a call leaves
  * there (a cached result, a sign of having been checked) reaches the next. */
-hb_status hb_candidate_buffers_poison(const hb_candidate_buffers *b, const hb_gemm_io *io, cudaStream_t stream)
+hb_status hb_candidate_poison(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream)
 {
+    const hb_candidate_buffers *b = self->impl;
     HB_CUDA_TRY(cudaMemsetAsync(io->c, HB_NAN_FILL_BYTE, (size_t)io->m * (size_t)io->n * HALF_BYTES, stream));
     if (b->needs_padding)
         HB_CUDA_TRY(cudaMemsetAsync(b->c, HB_NAN_FILL_BYTE, (size_t)b->padded[0] * (size_t)b->padded[1] * HALF_BYTES,
@@ -89,11 +90,21 @@ hb_status hb_candidate_buffers_poison(const hb_candidate_buffers *b, const hb_ge
     return HB_OK;
 }
 
-hb_status hb_candidate_buffers_collect(const hb_candidate_buffers *b, const hb_gemm_io *io, cudaStream_t stream)
+hb_status hb_candidate_collect(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream)
 {
+    const hb_candidate_buffers *b = self->impl;
     if (!b->needs_padding)
         return HB_OK;
     HB_CUDA_TRY(cudaMemcpy2DAsync(io->c, (size_t)io->n * HALF_BYTES, b->c, (size_t)b->padded[1] * HALF_BYTES,
                                   (size_t)io->n * HALF_BYTES, (size_t)io->m, cudaMemcpyDeviceToDevice, stream));
     return HB_OK;
+}
+
+hb_gemm_io hb_candidate_kernel_io(const hb_participant *candidate, const hb_gemm_io *io)
+{
+    /* Not a candidate of either kind: an A/A run's candidate is a library
+     * baseline (bench/driver/config_eval.c), with no padding of its own. */
+    if (candidate->ops->prepare != hb_candidate_prepare)
+        return *io;
+    return hb_candidate_buffers_io(candidate->impl, io);
 }

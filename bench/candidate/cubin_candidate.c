@@ -1,42 +1,23 @@
 #include "bench/candidate/cubin_candidate.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/candidate/candidate_desc.h"
+#include "bench/candidate/candidate_buffers.h"
+#include "bench/candidate/candidate_row.h"
 #include "bench/candidate/launch_plan.h"
-#include "bench/core/diag.h"
 
 typedef struct candidate_impl {
+    hb_candidate_buffers buffers; /* first: the shared ops read the impl as these (candidate_buffers.h) */
     hb_candidate_kernel kernel;
     unsigned grid[3];
-    hb_candidate_buffers buffers;
 } candidate_impl;
-
-static hb_status candidate_prepare(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream)
-{
-    candidate_impl *impl = self->impl;
-    return hb_candidate_buffers_prepare(&impl->buffers, io, stream);
-}
 
 static hb_status candidate_launch(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream)
 {
     candidate_impl *impl = self->impl;
     hb_gemm_io kernel_io = hb_candidate_buffers_io(&impl->buffers, io);
     return hb_candidate_kernel_launch(&impl->kernel, impl->grid, &kernel_io, impl->buffers.workspace, stream);
-}
-
-static hb_status candidate_collect(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream)
-{
-    candidate_impl *impl = self->impl;
-    return hb_candidate_buffers_collect(&impl->buffers, io, stream);
-}
-
-static hb_status candidate_poison(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream)
-{
-    candidate_impl *impl = self->impl;
-    return hb_candidate_buffers_poison(&impl->buffers, io, stream);
 }
 
 static void candidate_destroy(hb_participant *self)
@@ -50,16 +31,8 @@ static void candidate_destroy(hb_participant *self)
     self->impl = NULL;
 }
 
-static const hb_participant_ops candidate_ops = {candidate_prepare, candidate_poison, candidate_launch,
-                                                 candidate_collect, candidate_destroy, NULL};
-
-const hb_candidate_buffers *hb_cubin_candidate_buffers(const hb_participant *participant)
-{
-    if (participant->ops != &candidate_ops)
-        return NULL;
-    const candidate_impl *impl = participant->impl;
-    return &impl->buffers;
-}
+static const hb_participant_ops candidate_ops = {hb_candidate_prepare, hb_candidate_poison, candidate_launch,
+                                                 hb_candidate_collect, candidate_destroy,   NULL};
 
 static hb_status setup(candidate_impl *impl, const hb_manifest *manifest, const hb_device_limits *limits,
                        hb_acc_class run_acc, long m, long n, long k)
@@ -74,14 +47,8 @@ static hb_status setup(candidate_impl *impl, const hb_manifest *manifest, const 
 hb_status hb_candidate_participant_create(const hb_manifest *manifest, const hb_device_limits *limits,
                                           hb_acc_class run_acc, long m, long n, long k, hb_participant *out)
 {
-    memset(out, 0, sizeof *out);
-    candidate_impl *impl = calloc(1, sizeof *impl);
-    if (!impl)
-        return hb_fail(HB_ERR_INTERNAL, "out of host memory creating the candidate");
-    snprintf(out->name, sizeof out->name, "candidate");
-    out->is_candidate = 1;
-    out->ops = &candidate_ops;
-    out->impl = impl;
+    HB_TRY(hb_candidate_participant_init(out, &candidate_ops, sizeof(candidate_impl)));
+    candidate_impl *impl = out->impl;
     hb_status status = setup(impl, manifest, limits, run_acc, m, n, k);
     if (status != HB_OK) {
         candidate_destroy(out);

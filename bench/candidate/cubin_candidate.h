@@ -5,7 +5,6 @@
 #ifndef HB_CUBIN_CANDIDATE_H
 #define HB_CUBIN_CANDIDATE_H
 
-#include "bench/candidate/candidate_buffers.h"
 #include "bench/candidate/cubin_kernel.h"
 #include "bench/candidate/participant.h"
 
@@ -13,8 +12,5 @@
  * run's, its padding rules reject (m, n, k), or the device cannot run it. */
 hb_status hb_candidate_participant_create(const hb_manifest *manifest, const hb_device_limits *limits,
                                           hb_acc_class run_acc, long m, long n, long k, hb_participant *out);
-
-/* Its buffers when `participant` is a cubin candidate, else NULL. */
-const hb_candidate_buffers *hb_cubin_candidate_buffers(const hb_participant *participant);
 
 #endif

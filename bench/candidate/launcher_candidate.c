@@ -2,42 +2,23 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "bench/candidate/candidate_desc.h"
+#include "bench/candidate/candidate_buffers.h"
+#include "bench/candidate/candidate_row.h"
 #include "bench/candidate/launch_plan.h"
 #include "bench/candidate/launcher_library.h"
-#include "bench/core/diag.h"
 #include "bench/gpu/device_state.h"
 
 #define ERROR_BYTES 512 /* the launcher's message buffer: a reason line holds about this much */
 
 typedef struct launcher_impl {
+    hb_candidate_buffers buffers; /* first: the shared ops read the impl as these (candidate_buffers.h) */
     hb_launcher_library library;
-    hb_candidate_buffers buffers;
     int accumulator;         /* HGEMM_LAUNCH_ACC_* */
     hb_device_state device;  /* as the harness set it, before the library was loaded */
     int strayed_device;      /* the device a call left current (set back at once), -1 if none since after_call */
     char error[ERROR_BYTES];
 } launcher_impl;
-
-static hb_status launcher_prepare(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream)
-{
-    launcher_impl *impl = self->impl;
-    return hb_candidate_buffers_prepare(&impl->buffers, io, stream);
-}
-
-static hb_status launcher_poison(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream)
-{
-    launcher_impl *impl = self->impl;
-    return hb_candidate_buffers_poison(&impl->buffers, io, stream);
-}
-
-static hb_status launcher_collect(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream)
-{
-    launcher_impl *impl = self->impl;
-    return hb_candidate_buffers_collect(&impl->buffers, io, stream);
-}
 
 static struct hgemm_launch_args call_args(launcher_impl *impl, const hb_gemm_io *seen, cudaStream_t stream)
 {
@@ -98,16 +79,8 @@ static void launcher_destroy(hb_participant *self)
     self->impl = NULL;
 }
 
-static const hb_participant_ops launcher_ops = {launcher_prepare, launcher_poison,  launcher_launch,
-                                                launcher_collect, launcher_destroy, launcher_after_call};
-
-const hb_candidate_buffers *hb_launcher_candidate_buffers(const hb_participant *participant)
-{
-    if (participant->ops != &launcher_ops)
-        return NULL;
-    const launcher_impl *impl = participant->impl;
-    return &impl->buffers;
-}
+static const hb_participant_ops launcher_ops = {hb_candidate_prepare, hb_candidate_poison, launcher_launch,
+                                                hb_candidate_collect, launcher_destroy,    launcher_after_call};
 
 static hb_status setup(launcher_impl *impl, const hb_manifest *manifest, const hb_device_limits *limits,
                        hb_acc_class run_acc, long m, long n, long k)
@@ -124,14 +97,8 @@ static hb_status setup(launcher_impl *impl, const hb_manifest *manifest, const h
 hb_status hb_launcher_participant_create(const hb_manifest *manifest, const hb_device_limits *limits,
                                          hb_acc_class run_acc, long m, long n, long k, hb_participant *out)
 {
-    memset(out, 0, sizeof *out);
-    launcher_impl *impl = calloc(1, sizeof *impl);
-    if (!impl)
-        return hb_fail(HB_ERR_INTERNAL, "out of host memory creating the launcher candidate");
-    snprintf(out->name, sizeof out->name, "candidate");
-    out->is_candidate = 1;
-    out->ops = &launcher_ops;
-    out->impl = impl;
+    HB_TRY(hb_candidate_participant_init(out, &launcher_ops, sizeof(launcher_impl)));
+    launcher_impl *impl = out->impl;
     hb_status status = setup(impl, manifest, limits, run_acc, m, n, k);
     if (status != HB_OK) {
         launcher_destroy(out);

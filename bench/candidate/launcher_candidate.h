@@ -7,7 +7,6 @@
 #ifndef HB_LAUNCHER_CANDIDATE_H
 #define HB_LAUNCHER_CANDIDATE_H
 
-#include "bench/candidate/candidate_buffers.h"
 #include "bench/candidate/manifest.h"
 #include "bench/candidate/participant.h"
 #include "bench/gpu/device.h"
@@ -21,8 +20,5 @@
  * a launcher of this ABI version. */
 hb_status hb_launcher_participant_create(const hb_manifest *manifest, const hb_device_limits *limits,
                                          hb_acc_class run_acc, long m, long n, long k, hb_participant *out);
-
-/* Its buffers when `participant` is a launcher candidate, else NULL. */
-const hb_candidate_buffers *hb_launcher_candidate_buffers(const hb_participant *participant);
 
 #endif
