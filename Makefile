@@ -155,6 +155,21 @@ $(BUILD)/tests/data/%.sm_$(1).cubin: tests/data/%.cu
 endef
 $(foreach a,$(CUDA_ARCHS),$(eval $(call test_cubin_rule,$(a))))
 
+# Test-only launcher libraries, tests/data/launchers/*.c -> $(BUILD)/tests/data/
+# launchers/<name>.so (as C11) and <name>.cxx.so (the same file as C++11): the
+# launcher loader's tests load them without a GPU, and building them both ways
+# with -pedantic-errors checks that bench/candidate/hgemm_launch.h compiles as
+# C and as C++ with the same layout (the fixtures assert it).
+TEST_LAUNCHER_SRC := $(wildcard tests/data/launchers/*.c)
+TEST_LAUNCHERS    := $(TEST_LAUNCHER_SRC:%.c=$(BUILD)/%.so) $(TEST_LAUNCHER_SRC:%.c=$(BUILD)/%.cxx.so)
+HEADER_CHECK_FLAGS := -Wall -Wextra -Werror -pedantic-errors -I. -I$(CUDA_HOME)/include -shared -fPIC
+$(BUILD)/tests/data/launchers/%.cxx.so: tests/data/launchers/%.c bench/candidate/hgemm_launch.h
+	@mkdir -p $(dir $@)
+	$(CXX) -x c++ -std=c++11 $(HEADER_CHECK_FLAGS) -o $@ $<
+$(BUILD)/tests/data/launchers/%.so: tests/data/launchers/%.c bench/candidate/hgemm_launch.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(HEADER_CHECK_FLAGS) -o $@ $<
+
 # The CUDA-free layers (docs/architecture.md) link into a program without any
 # CUDA library: a reference to one from them is a link error here.
 CUDA_FREE_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/core/*.c bench/result/*.c bench/report/*.c \
@@ -162,7 +177,8 @@ CUDA_FREE_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/core/*.c bench
 $(BUILD)/cuda-free-check: $(BUILD)/obj/tests/cuda_free_main.o $(CUDA_FREE_OBJ)
 	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -lm -lpthread
 
-test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/hgemm-report $(BUILD)/cuda-free-check candidates $(TEST_CUBIN)
+test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/hgemm-report $(BUILD)/cuda-free-check candidates $(TEST_CUBIN) \
+      $(TEST_LAUNCHERS)
 	tests/check_layers.sh
 	tests/check_layers_selftest.sh
 	tests/plot_smoke.sh

@@ -15,7 +15,8 @@
  * built against another version of this header.
  *
  * This header depends only on <stddef.h>, <stdint.h> and <cuda_runtime_api.h>
- * and compiles as C (C99 and later) and as C++ (C++11 and later). */
+ * and compiles as C11 and as C++11 or later, with the same layout (make
+ * builds tests/data/launchers/ both ways with -pedantic-errors). */
 #ifndef HGEMM_LAUNCH_H
 #define HGEMM_LAUNCH_H
 
