@@ -193,7 +193,7 @@ static void test_gpu_broken_launchers_verdicts(void **state)
 /* own_stream launches where the events are not: at 2048^3 its kernel runs
  * for milliseconds, which the wall clock (host time to the device-wide
  * synchronize) counts and the events (on the timed stream) do not. */
-static void test_gpu_own_stream_wall_counts_its_work(void **state)
+static void test_gpu_launcher_own_stream_wall_counts_its_work(void **state)
 {
     (void)state;
     REQUIRE_GPU();
@@ -284,7 +284,7 @@ hb_test_list hb_gpu_launcher_tests(void)
         cmocka_unit_test(test_gpu_sample_launcher_matches_cubin),
         cmocka_unit_test(test_gpu_sample_launcher_time_matches_cubin),
         cmocka_unit_test(test_gpu_broken_launchers_verdicts),
-        cmocka_unit_test(test_gpu_own_stream_wall_counts_its_work),
+        cmocka_unit_test(test_gpu_launcher_own_stream_wall_counts_its_work),
         cmocka_unit_test(test_gpu_launcher_device_state_restored),
     };
     return HB_TEST_LIST(tests);

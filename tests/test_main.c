@@ -1,5 +1,7 @@
 #define _POSIX_C_SOURCE 200809L /* setenv */
-/* Runs every test of hgemm-bench as one cmocka group. */
+/* Runs every test of hgemm-bench as one cmocka group; with HB_TEST_FILTER set
+ * (a shell pattern such as '*launcher*'), only the tests whose names match. */
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,11 +37,14 @@ int main(void)
     if (!all)
         return 1;
     size_t used = 0;
+    const char *filter = getenv("HB_TEST_FILTER");
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         hb_test_list list = files[i]();
-        memcpy(all + used, list.tests, list.count * sizeof *all);
-        used += list.count;
+        for (size_t t = 0; t < list.count; t++)
+            if (!filter || !*filter || fnmatch(filter, list.tests[t].name, 0) == 0)
+                all[used++] = list.tests[t];
     }
+    total = used;
     hb_diag_set_quiet(getenv("HB_TEST_VERBOSE") == NULL); /* expected errors stay off the log */
     /* Runs of the driver keep their autotune cache in a folder of the tests,
      * never in the user's ~/.cache. */

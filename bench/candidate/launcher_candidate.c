@@ -7,6 +7,7 @@
 #include "bench/candidate/candidate_row.h"
 #include "bench/candidate/launch_plan.h"
 #include "bench/candidate/launcher_library.h"
+#include "bench/core/diag.h"
 #include "bench/gpu/device_state.h"
 
 #define ERROR_BYTES 512 /* the launcher's message buffer: a reason line holds about this much */
@@ -42,6 +43,19 @@ static struct hgemm_launch_args call_args(launcher_impl *impl, const hb_gemm_io 
     return args;
 }
 
+/* The device state cannot be read or set back right after the launcher's
+ * own code ran (it reset the device, say): the launcher's doing, a candidate
+ * fault, not a harness error. */
+static hb_status blame_launcher(const launcher_impl *impl, hb_status status)
+{
+    if (status == HB_OK)
+        return HB_OK;
+    char why[512];
+    snprintf(why, sizeof why, "%s", hb_last_error());
+    return hb_fail(HB_ERR_CANDIDATE_FAULT, "after a call of launcher %s the device state could not be read or set back: %s",
+                   impl->library.name, why);
+}
+
 /* Timed: the call, then the current device checked (one cudaGetDevice) and
  * set back if the host code moved it, because the harness's stop event and
  * synchronize that follow must reach the device they belong to. */
@@ -51,7 +65,7 @@ static hb_status launcher_launch(hb_participant *self, const hb_gemm_io *io, cud
     const hb_gemm_io seen = hb_candidate_buffers_io(&impl->buffers, io);
     struct hgemm_launch_args args = call_args(impl, &seen, stream);
     hb_status status = hb_launcher_library_call(&impl->library, &args);
-    HB_TRY(hb_device_state_keep_device(&impl->device, &impl->strayed_device));
+    HB_TRY(blame_launcher(impl, hb_device_state_keep_device(&impl->device, &impl->strayed_device)));
     return status;
 }
 
@@ -61,7 +75,8 @@ static hb_status launcher_after_call(hb_participant *self)
 {
     launcher_impl *impl = self->impl;
     char note[sizeof self->device_state];
-    hb_status status = hb_device_state_restore(&impl->device, impl->strayed_device, note, sizeof note);
+    hb_status status = blame_launcher(impl, hb_device_state_restore(&impl->device, impl->strayed_device, note,
+                                                                    sizeof note));
     impl->strayed_device = -1;
     if (note[0] && !self->device_state[0])
         snprintf(self->device_state, sizeof self->device_state, "%s", note);
