@@ -104,29 +104,28 @@ static void expect_example_outcome(int status, const char *log)
     }
 }
 
+/* `page`'s example, whose manifest must be of `kind`. */
+static void expect_worked_example(const char *page, hb_candidate_kind kind)
+{
+    char dir[512], work[1024], log[700];
+    static hb_manifest manifest;
+    int status = run_worked_example(page, dir, sizeof dir, work, sizeof work, &manifest, log, sizeof log);
+    assert_int_equal(manifest.kind, kind);
+    expect_example_outcome(status, log);
+    hb_test_remove_tree(dir);
+}
+
 static void test_docs_worked_example(void **state)
 {
     (void)state;
-    char dir[512], work[1024], log[700];
-    static hb_manifest manifest;
-    int status = run_worked_example("docs/candidates.md", dir, sizeof dir, work, sizeof work, &manifest, log,
-                                    sizeof log);
-    assert_int_equal(manifest.kind, HB_CANDIDATE_CUBIN);
-    expect_example_outcome(status, log);
-    hb_test_remove_tree(dir);
+    expect_worked_example("docs/candidates.md", HB_CANDIDATE_CUBIN);
 }
 
 /* docs/launchers.md's example: a launcher library built with nvcc -shared. */
 static void test_docs_launcher_example(void **state)
 {
     (void)state;
-    char dir[512], work[1024], log[700];
-    static hb_manifest manifest;
-    int status = run_worked_example("docs/launchers.md", dir, sizeof dir, work, sizeof work, &manifest, log,
-                                    sizeof log);
-    assert_int_equal(manifest.kind, HB_CANDIDATE_LAUNCHER);
-    expect_example_outcome(status, log);
-    hb_test_remove_tree(dir);
+    expect_worked_example("docs/launchers.md", HB_CANDIDATE_LAUNCHER);
 }
 
 hb_test_list hb_docs_tests(void)
