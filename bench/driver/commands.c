@@ -62,7 +62,8 @@ void hb_print_overview(FILE *out)
           "  4 candidate unsupported here, 5 CUDA/cuBLAS error, 6 candidate incorrect,\n"
           "  7 results not writable, 8 candidate crashed or hung, 9 too slow (gate),\n"
           "  10 time implausible (faster than the GPU's peak),\n"
-          "  11 results unreadable (not a sweep, truncated, shards of different sweeps) (docs/cli.md)\n",
+          "  11 results unreadable (not a sweep, truncated, shards of different sweeps),\n"
+          "  12 conduct forbidden by gate --strict/--forbid (docs/cli.md)\n",
           out);
 }
 

@@ -15,6 +15,7 @@
 #include "bench/gpu/device.h"
 #include "bench/measure/input_policy.h"
 #include "bench/report/raw_samples.h"
+#include "bench/trace/tracer.h"
 #include "bench/result/max_rows.h"
 #include "verify/battery.h"
 #include "verify/checked_call.h"
@@ -178,14 +179,36 @@ static hb_status write_raw(config_state *s, const hb_participant_samples *sample
     return hb_raw_samples_write(path, &meta, names, samples, s->count);
 }
 
+/* --trace-timed: CUPTI's kernel activity on through both windows, to
+ * measure what it costs the event times (docs/results.md); the records are
+ * counted and dropped.  Off by default: the trace pass runs apart. */
+static hb_status open_timed_tracer(const config_state *s, hb_tracer **tracer)
+{
+    *tracer = NULL;
+    return s->options->trace_timed ? hb_tracer_open_kernels_only(tracer) : HB_OK;
+}
+
+static void close_timed_tracer(hb_tracer *tracer)
+{
+    if (!tracer)
+        return;
+    fprintf(stderr, "hgemm-bench: --trace-timed: CUPTI saw %llu kernel records during the windows\n",
+            hb_tracer_records_seen(tracer));
+    hb_tracer_close(tracer);
+}
+
 static hb_status measure(config_state *s, hb_participant_samples *samples)
 {
     hb_spot_check spot = {s->options->spot_checks, spot_after, s, 0};
     HB_TRY(hb_input_policy_init(&s->inputs, s->options->l2, s->device.l2_bytes, &s->problem, hb_rng_next(&s->rng),
                                 s->timer.stream));
     hb_window_options windows = window_options(s, &spot);
-    hb_status status = hb_measure_windows(s->parts, s->problem.ios, s->count, &s->timer, &s->rng, &windows,
-                                          &s->progress, samples, &s->result->window, &s->result->telemetry);
+    hb_tracer *tracer;
+    hb_status status = open_timed_tracer(s, &tracer);
+    if (status == HB_OK)
+        status = hb_measure_windows(s->parts, s->problem.ios, s->count, &s->timer, &s->rng, &windows, &s->progress,
+                                    samples, &s->result->window, &s->result->telemetry);
+    close_timed_tracer(tracer);
     hb_input_policy_free(&s->inputs);
     s->result->spot_checks = spot.done;
     if (status == HB_OK && s->options->raw && s->options->raw_dir)
@@ -370,6 +393,24 @@ static void record_failure(hb_config_result *r, hb_status status, const hb_check
     if (status == HB_ERR_CANDIDATE_FAULT)
         snprintf(r->check, sizeof r->check, "%s", HB_CHECK_EXECUTION);
     snprintf(r->reason, sizeof r->reason, "%s", hb_last_error());
+}
+
+hb_status hb_with_config_participants(const hb_run_options *options, size_t index, hb_config_result *out,
+                                      hb_config_work work, void *context)
+{
+    static config_state state;
+    config_state *s = &state;
+    memset(s, 0, sizeof *s);
+    s->options = options;
+    s->index = index;
+    s->result = out;
+    hb_config_result_init(out, &options->configs[index]);
+    hb_rng_seed(&s->rng, hb_config_seed(options->seed, index));
+    hb_status status = set_up(s);
+    if (status == HB_OK)
+        status = work(context, s->parts, s->count, &s->problem, s->timer.stream, out);
+    tear_down(s);
+    return status;
 }
 
 hb_status hb_evaluate_config(const hb_run_options *options, size_t index, hb_config_result *out)

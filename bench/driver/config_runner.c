@@ -6,6 +6,7 @@
 #include "bench/core/diag.h"
 #include "bench/driver/child_verdict.h"
 #include "bench/driver/config_eval.h"
+#include "bench/driver/config_trace.h"
 #include "bench/driver/isolate.h"
 #include "bench/driver/sanitize_pass.h"
 #include "bench/result/gate.h"
@@ -54,6 +55,8 @@ hb_status hb_config_run(const hb_run_options *options, const char *sanitizer, co
         HB_TRY(hb_sanitize_config(options, sanitizer, index, run_path, r, &status));
     if (status == HB_OK)
         evaluate(options, index, r, cut);
+    if (status == HB_OK && !*cut)
+        HB_TRY(hb_trace_config(options, run_path, index, r, cut));
     return HB_OK;
 }
 

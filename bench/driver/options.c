@@ -14,6 +14,7 @@
 #include "bench/core/text_wrap.h"
 #include "bench/driver/commands.h"
 #include "bench/result/baseline_registry.h"
+#include "bench/result/call_trace.h"
 #include "bench/result/conduct.h"
 
 /* --- the table ---------------------------------------------------------------- */
@@ -159,7 +160,7 @@ static const option_spec table[] = {
      FIELD(trace), 0, 0, 0},
     {"trace-calls", "N", EVALUATING, CHECKS, "6",
      "calls of each participant the trace pass records, the first included (the first call is judged apart)",
-     parse_count, format_int, FIELD(trace_calls), 2, 64, 0},
+     parse_count, format_int, FIELD(trace_calls), 2, HB_TRACE_MAX_CALLS, 0},
 
     {"acc", "CLASS", EVALUATING, BASELINES, "fp32", "accumulator class: fp32 or fp16; torch stays fp32", parse_acc,
      format_acc, FIELD(acc), 0, 0, 0},

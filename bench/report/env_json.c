@@ -118,6 +118,22 @@ static json_t *integrity_object(const hb_run_record *run)
     return i;
 }
 
+/* The trace pass's settings (docs/results.md, "Kernel time and conduct"). */
+static json_t *trace_object(const hb_run_options *o)
+{
+    const int on = o->trace && o->isolate;
+    json_t *t = json_object();
+    json_object_set_new(t, "enabled", json_boolean(on));
+    json_object_set_new(t, "calls", on ? json_integer(o->trace_calls) : json_null());
+    json_object_set_new(t, "tool", json_string("CUPTI activity API (loaded at run time), in a child process of its "
+                                               "own after the evaluation; never during the timed windows"));
+    json_object_set_new(t, "kernel_time", json_string("median over the traced calls after the first: first kernel "
+                                                      "start to last kernel end (kernel_us), and the sum of kernel "
+                                                      "durations (kernel_sum_us)"));
+    json_object_set_new(t, "trace_timed", json_boolean(o->trace_timed));
+    return t;
+}
+
 static json_t *method_object(const hb_run_record *run)
 {
     const hb_run_options *o = run->options;
@@ -131,6 +147,8 @@ static json_t *method_object(const hb_run_record *run)
     json_object_set_new(m, "min_timed_rounds", json_integer(e->min_timed_rounds));
     json_object_set_new(m, "l2_policy", json_string(hb_l2_policy_name(o->l2)));
     json_object_set_new(m, "l2_policy_description", json_string(hb_l2_policy_description(o->l2)));
+    json_object_set_new(m, "stream", json_string(hb_stream_policy_name(o->stream)));
+    json_object_set_new(m, "trace", trace_object(o));
     json_object_set_new(m, "stopping", stopping_object(o, e));
     json_object_set_new(m, "confidence_interval",
                         json_string("95 % circular moving-block bootstrap of the mean log ratio (block cbrt(rounds), "
