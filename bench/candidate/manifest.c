@@ -84,7 +84,8 @@ static hb_status check_keys(json_t *root, const char *origin, hb_candidate_kind 
     json_object_foreach(root, key, value) {
         const key_rule *rule = rule_of(key);
         if (!rule)
-            return BAD(origin, "unknown field \"%s\" (see docs/candidates.md for the fields)", key);
+            return BAD(origin, "unknown field \"%s\" (see %s for the fields)", key,
+                       kind == HB_CANDIDATE_LAUNCHER ? "docs/launchers.md" : "docs/candidates.md");
         if (!(rule->kinds & (1u << kind)))
             return BAD(origin, "\"%s\" is not a field of a %s manifest: %s", key, hb_candidate_kind_name(kind),
                        kind_hint(kind));
