@@ -1,5 +1,6 @@
 # hgemm-bench build.  `make` builds the driver and the sample candidates'
-# cubins; `make test` builds and runs the tests (GPU tests skip without a GPU).
+# cubins and launcher libraries; `make test` builds and runs the tests (GPU
+# tests skip without a GPU).
 #
 # CUDA_ARCHS: architectures for the cubins and the harness's own kernels
 # (80 = A100, 90 = H100/H200).  `make CUDA_ARCHS=90` builds for Hopper only.
@@ -32,11 +33,19 @@ LIB_OBJ := $(LIB_C:%.c=$(BUILD)/obj/%.o) $(LIB_CU:%.cu=$(BUILD)/obj/%.o)
 TEST_C   := $(filter-out tests/cuda_free_main.c,$(wildcard tests/*.c))
 TEST_OBJ := $(TEST_C:%.c=$(BUILD)/obj/%.o)
 
+# Launcher candidates (docs/launchers.md): candidates/<name>_launcher/<launcher>.cu
+# and the deliberately broken ones, candidates/broken_launchers/<name>/<name>.cu,
+# each with a manifest.json -> $(BUILD)/candidates/.../{manifest.json,
+# <launcher>.sm_XX.so}: a shared library per architecture.
+LAUNCHER_SRC := $(wildcard candidates/*_launcher/*.cu) $(wildcard candidates/broken_launchers/*/*.cu)
+LAUNCHER_LIB := $(foreach s,$(LAUNCHER_SRC),$(foreach a,$(CUDA_ARCHS),$(BUILD)/$(s:.cu=).sm_$(a).so))
+LAUNCHER_MANIFESTS := $(patsubst %/,$(BUILD)/%/manifest.json,$(sort $(dir $(LAUNCHER_SRC))))
+
 # Sample candidates: candidates/<name>/<kernel>.cu + manifest.json ->
 # $(BUILD)/candidates/<name>/{manifest.json, <kernel>.sm_XX.cubin}; the same for
 # the deliberately broken ones, candidates/broken/<name>/ (scripts/gate_broken_set.sh),
 # and the honest must-pass ones, candidates/honest/<name>/ (scripts/check_honest_set.sh).
-CANDIDATE_SRC   := $(wildcard candidates/*/*.cu) $(wildcard candidates/broken/*/*.cu) \
+CANDIDATE_SRC   := $(filter-out $(LAUNCHER_SRC),$(wildcard candidates/*/*.cu)) $(wildcard candidates/broken/*/*.cu) \
                    $(wildcard candidates/honest/*/*.cu)
 CANDIDATE_CUBIN := $(foreach s,$(CANDIDATE_SRC),$(foreach a,$(CUDA_ARCHS),$(BUILD)/$(s:.cu=).sm_$(a).cubin))
 CANDIDATE_MANIFESTS := $(patsubst %/,$(BUILD)/%/manifest.json,$(sort $(dir $(CANDIDATE_SRC))))
@@ -60,7 +69,7 @@ $(BUILD)/obj/bench/core/version.o: $(COMMIT_STAMP)
 .PHONY: all test clean demo candidates
 all: $(BUILD)/hgemm-bench $(BUILD)/hgemm-report candidates
 
-candidates: $(CANDIDATE_CUBIN) $(CANDIDATE_MANIFESTS)
+candidates: $(CANDIDATE_CUBIN) $(CANDIDATE_MANIFESTS) $(LAUNCHER_LIB) $(LAUNCHER_MANIFESTS)
 
 $(BUILD)/hgemm-bench: $(BUILD)/obj/$(MAIN_C:.c=.o) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -98,12 +107,30 @@ $(filter $(BUILD)/candidates/broken/%,$(CANDIDATE_CUBIN)): candidates/broken/sim
 # The honest candidates share the shared-memory tiling and the K walk.
 $(filter $(BUILD)/candidates/honest/%,$(CANDIDATE_CUBIN)): candidates/honest/honest_tile.cuh
 
-# The manifest's "cubin": "@CUBINS@" becomes {"sm_80": "<kernel>.sm_80.cubin", ...}.
+# One shared library per architecture: host code and the SASS of its kernels,
+# linked to the CUDA runtime the harness has loaded (-cudart shared), not a
+# second, static copy of it with its own view of the device.
+LAUNCHER_NVFLAGS := -I. -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -shared -Xcompiler -fPIC -cudart shared
+define launcher_rule
+$(BUILD)/candidates/%.sm_$(1).so: candidates/%.cu bench/candidate/hgemm_launch.h
+	@mkdir -p $$(dir $$@)
+	$(NVCC) $(NVCCFLAGS) $(LAUNCHER_NVFLAGS) -gencode arch=compute_$(1),code=sm_$(1) -o $$@ $$<
+endef
+$(foreach a,$(CUDA_ARCHS),$(eval $(call launcher_rule,$(a))))
+# The sample launcher includes the mma sample's kernel; the broken ones share
+# launcher_common.cuh, which includes the broken cubins' simple_gemm.cuh.
+$(filter $(BUILD)/candidates/sample_mma_launcher/%,$(LAUNCHER_LIB)): candidates/sample_mma/hgemm_mma_pipelined.cu
+$(filter $(BUILD)/candidates/broken_launchers/%,$(LAUNCHER_LIB)): candidates/broken_launchers/launcher_common.cuh \
+    candidates/broken/simple_gemm.cuh
+
+# The manifest's "cubin": "@CUBINS@" becomes {"sm_80": "<kernel>.sm_80.cubin", ...},
+# a launcher's "library": "@LIBRARIES@" {"sm_80": "<launcher>.sm_80.so", ...}.
 $(BUILD)/candidates/%/manifest.json: candidates/%/manifest.json Makefile
 	@mkdir -p $(dir $@)
 	kernel=$$(basename $$(ls candidates/$*/*.cu | head -n 1) .cu); \
 	map=$$(for a in $(CUDA_ARCHS); do printf '"sm_%s": "%s.sm_%s.cubin", ' $$a $$kernel $$a; done); \
-	sed "s|\"@CUBINS@\"|{$${map%, }}|" $< > $@
+	libs=$$(for a in $(CUDA_ARCHS); do printf '"sm_%s": "%s.sm_%s.so", ' $$a $$kernel $$a; done); \
+	sed -e "s|\"@CUBINS@\"|{$${map%, }}|" -e "s|\"@LIBRARIES@\"|{$${libs%, }}|" $< > $@
 
 # --- tests -------------------------------------------------------------------
 # The mma sample built for both sm_80 and sm_90 whatever CUDA_ARCHS says: the
@@ -128,6 +155,21 @@ $(BUILD)/tests/data/%.sm_$(1).cubin: tests/data/%.cu
 endef
 $(foreach a,$(CUDA_ARCHS),$(eval $(call test_cubin_rule,$(a))))
 
+# Test-only launcher libraries, tests/data/launchers/*.c -> $(BUILD)/tests/data/
+# launchers/<name>.so (as C11) and <name>.cxx.so (the same file as C++11): the
+# launcher loader's tests load them without a GPU, and building them both ways
+# with -pedantic-errors checks that bench/candidate/hgemm_launch.h compiles as
+# C and as C++ with the same layout (the fixtures assert it).
+TEST_LAUNCHER_SRC := $(wildcard tests/data/launchers/*.c)
+TEST_LAUNCHERS    := $(TEST_LAUNCHER_SRC:%.c=$(BUILD)/%.so) $(TEST_LAUNCHER_SRC:%.c=$(BUILD)/%.cxx.so)
+HEADER_CHECK_FLAGS := -Wall -Wextra -Werror -pedantic-errors -I. -I$(CUDA_HOME)/include -shared -fPIC
+$(BUILD)/tests/data/launchers/%.cxx.so: tests/data/launchers/%.c bench/candidate/hgemm_launch.h
+	@mkdir -p $(dir $@)
+	$(CXX) -x c++ -std=c++11 $(HEADER_CHECK_FLAGS) -o $@ $<
+$(BUILD)/tests/data/launchers/%.so: tests/data/launchers/%.c bench/candidate/hgemm_launch.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(HEADER_CHECK_FLAGS) -o $@ $<
+
 # The CUDA-free layers (docs/architecture.md) link into a program without any
 # CUDA library: a reference to one from them is a link error here.
 CUDA_FREE_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/core/*.c bench/result/*.c bench/report/*.c \
@@ -135,7 +177,8 @@ CUDA_FREE_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/core/*.c bench
 $(BUILD)/cuda-free-check: $(BUILD)/obj/tests/cuda_free_main.o $(CUDA_FREE_OBJ)
 	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -lm -lpthread
 
-test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/hgemm-report $(BUILD)/cuda-free-check candidates $(TEST_CUBIN)
+test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/hgemm-report $(BUILD)/cuda-free-check candidates $(TEST_CUBIN) \
+      $(TEST_LAUNCHERS)
 	tests/check_layers.sh
 	tests/check_layers_selftest.sh
 	tests/plot_smoke.sh

@@ -1,5 +1,6 @@
-/* The docs' worked example runs as written: docs/candidates.md's shell block
- * ("Worked example"), taken from the page itself, run from the repository's
+/* The docs' worked examples run as written: the shell block under "Worked
+ * example" of docs/candidates.md (a cubin) and of docs/launchers.md (a
+ * launcher library), taken from the page itself, run from the repository's
  * top folder.  With a GPU the run must pass; without one the build steps must
  * succeed and the run must stop with exit 5 and say why. */
 #define _POSIX_C_SOURCE 200809L
@@ -56,34 +57,42 @@ static void find_work_dir(const char *parent, char *out, size_t size)
         fail_msg("the example made no folder under %s", parent);
 }
 
-static void test_docs_worked_example(void **state)
+/* Runs the ```sh block after "## Worked example" in `page` as a reader
+ * would: from the top folder, nvcc on PATH (the toolkit's bin added where the
+ * environment lacks it), mktemp -d under a folder of the test's.  Its exit
+ * status; the folder the block made into `work`, the manifest it wrote into
+ * `manifest`, its output into `log` (dir: the test's folder, to remove). */
+static int run_worked_example(const char *page, char *dir, size_t dir_size, char *work, size_t work_size,
+                              hb_manifest *manifest, char *log, size_t log_size)
 {
-    (void)state;
-    char block[8192], dir[512], script[700], log[700], command[2400], work[1024], path[1400];
-    extract_block("docs/candidates.md", "## Worked example", block, sizeof block);
-    hb_test_make_temp_dir("hb-docs", dir, sizeof dir);
+    char block[8192], script[700], command[2400], path[1400];
+    extract_block(page, "## Worked example", block, sizeof block);
+    hb_test_make_temp_dir("hb-docs", dir, dir_size);
     snprintf(script, sizeof script, "%s/example.sh", dir);
-    snprintf(log, sizeof log, "%s/example.log", dir);
+    snprintf(log, log_size, "%s/example.log", dir);
     FILE *f = fopen(script, "w");
     assert_non_null(f);
     fputs(block, f);
     fclose(f);
-    /* As a reader runs it: from the top folder, nvcc on PATH (the toolkit's
-     * bin added where the environment lacks it), mktemp -d under our folder. */
     const char *cuda = getenv("CUDA_HOME");
     snprintf(command, sizeof command, "TMPDIR='%s' PATH=\"$PATH:%s/bin\" bash -e '%s' >'%s' 2>&1", dir,
              cuda && *cuda ? cuda : "/usr/local/cuda", script, log);
     int rc = system(command);
     int status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-
-    find_work_dir(dir, work, sizeof work);
+    find_work_dir(dir, work, work_size);
     snprintf(path, sizeof path, "%s/manifest.json", work);
-    hb_manifest manifest;
-    assert_int_equal(hb_manifest_load(path, &manifest), HB_OK); /* the cubin it names was built */
-    assert_int_equal(manifest.n_cubins, 1);
-    FILE *cubin = fopen(manifest.cubins[0].path, "rb");
-    assert_non_null(cubin);
-    fclose(cubin);
+    assert_int_equal(hb_manifest_load(path, manifest), HB_OK); /* the file it names was built */
+    assert_int_equal(manifest->n_files, 1);
+    FILE *built = fopen(manifest->files[0].path, "rb");
+    if (!built)
+        fail_msg("the example did not build %s; its log is %s", manifest->files[0].path, log);
+    fclose(built);
+    return status;
+}
+
+/* With a GPU the example must pass; without one it must stop at the device (exit 5). */
+static void expect_example_outcome(int status, const char *log)
+{
     if (hb_test_gpu_ready()) {
         if (status != 0)
             fail_msg("the worked example exited %d on a GPU; its log is %s", status, log);
@@ -93,13 +102,37 @@ static void test_docs_worked_example(void **state)
             fail_msg("without a GPU the worked example should stop with exit 5, got %d; its log is %s", status, log);
         assert_true(hb_test_file_contains(log, "no usable CUDA GPU"));
     }
+}
+
+/* `page`'s example, whose manifest must be of `kind`. */
+static void expect_worked_example(const char *page, hb_candidate_kind kind)
+{
+    char dir[512], work[1024], log[700];
+    static hb_manifest manifest;
+    int status = run_worked_example(page, dir, sizeof dir, work, sizeof work, &manifest, log, sizeof log);
+    assert_int_equal(manifest.kind, kind);
+    expect_example_outcome(status, log);
     hb_test_remove_tree(dir);
+}
+
+static void test_docs_worked_example(void **state)
+{
+    (void)state;
+    expect_worked_example("docs/candidates.md", HB_CANDIDATE_CUBIN);
+}
+
+/* docs/launchers.md's example: a launcher library built with nvcc -shared. */
+static void test_docs_launcher_example(void **state)
+{
+    (void)state;
+    expect_worked_example("docs/launchers.md", HB_CANDIDATE_LAUNCHER);
 }
 
 hb_test_list hb_docs_tests(void)
 {
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_docs_worked_example),
+        cmocka_unit_test(test_docs_launcher_example),
     };
     return HB_TEST_LIST(tests);
 }

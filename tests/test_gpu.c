@@ -162,31 +162,31 @@ static void test_gpu_load_errors_are_actionable(void **state)
     expect_load_failure(&m, HB_ERR_UNSUPPORTED, "accumulator class");
 
     load_sample_manifest("sample_mma", &m);
-    m.n_cubins = 1;
-    m.cubins[0].sm = hb_test_device()->sm + 1; /* an architecture this GPU is not */
+    m.n_files = 1;
+    m.files[0].sm = hb_test_device()->sm + 1; /* an architecture this GPU is not */
     expect_load_failure(&m, HB_ERR_UNSUPPORTED, "cubins for");
 
     /* A cubin of another architecture named for this one: the driver refuses it. */
     load_sample_manifest("sample_mma", &m);
     int other = hb_test_device()->sm == 90 ? 80 : 90;
     /* From the test fixtures, built for sm_80 and sm_90 whatever CUDA_ARCHS was (Makefile). */
-    snprintf(m.cubins[0].path, sizeof m.cubins[0].path, "%s/test-fixtures/hgemm_mma_pipelined.sm_%d.cubin",
+    snprintf(m.files[0].path, sizeof m.files[0].path, "%s/test-fixtures/hgemm_mma_pipelined.sm_%d.cubin",
              hb_test_build_dir(), other);
-    m.cubins[0].sm = 0;
-    m.n_cubins = 1;
+    m.files[0].sm = 0;
+    m.n_files = 1;
     expect_load_failure(&m, HB_ERR_UNSUPPORTED, "no code for this GPU");
 
     load_sample_manifest("sample_mma", &m);
-    snprintf(m.cubins[0].path, sizeof m.cubins[0].path, "/nonexistent/k.cubin");
-    m.cubins[0].sm = 0;
-    m.n_cubins = 1;
+    snprintf(m.files[0].path, sizeof m.files[0].path, "/nonexistent/k.cubin");
+    m.files[0].sm = 0;
+    m.n_files = 1;
     expect_load_failure(&m, HB_ERR_BAD_INPUT, "/nonexistent/k.cubin");
 
     /* A manifest (a text file) where a cubin should be. */
     load_sample_manifest("sample_mma", &m);
-    snprintf(m.cubins[0].path, sizeof m.cubins[0].path, "%s/candidates/sample_mma/manifest.json", hb_test_build_dir());
-    m.cubins[0].sm = 0;
-    m.n_cubins = 1;
+    snprintf(m.files[0].path, sizeof m.files[0].path, "%s/candidates/sample_mma/manifest.json", hb_test_build_dir());
+    m.files[0].sm = 0;
+    m.n_files = 1;
     expect_load_failure(&m, HB_ERR_BAD_INPUT, "not a loadable");
 
     load_sample_manifest("sample_mma", &m);

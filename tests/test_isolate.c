@@ -226,6 +226,22 @@ static hb_status child_announces_then_hangs(void *context, void *result, size_t 
     return HB_OK;
 }
 
+/* A launcher's library loading (bench/candidate/launcher_library.c): the
+ * candidate's phase for a while, then back to the one it found. */
+static hb_status child_goes_back_to_setup_then_hangs(void *context, void *result, size_t size)
+{
+    (void)result;
+    (void)size;
+    hb_phase before = hb_heartbeat_current_phase();
+    hb_heartbeat_phase(HB_PHASE_CANDIDATE);
+    if (hb_heartbeat_current_phase() != HB_PHASE_CANDIDATE)
+        _exit(93);
+    hb_heartbeat_phase(before);
+    write_pid(*(const int *)context);
+    sleep_forever();
+    return HB_OK;
+}
+
 static hb_status child_announces_then_returns(void *context, void *result, size_t size)
 {
     (void)context;
@@ -478,8 +494,10 @@ static void expect_timeout_in_phase(hb_child_fn fn, hb_phase phase, const char *
 static void test_isolate_timeout_names_the_phase(void **state)
 {
     (void)state;
-    expect_timeout_in_phase(child_hangs, HB_PHASE_SETUP, "before any candidate code ran");
+    expect_timeout_in_phase(child_hangs, HB_PHASE_SETUP, "while no candidate code ran");
     expect_timeout_in_phase(child_announces_then_hangs, HB_PHASE_CANDIDATE, "hung kernel");
+    /* Back to the set-up after a candidate's stretch: a later silence is the harness's again. */
+    expect_timeout_in_phase(child_goes_back_to_setup_then_hangs, HB_PHASE_SETUP, "while no candidate code ran");
     int result = 0;
     hb_child_outcome outcome;
     assert_int_equal(hb_run_isolated(child_announces_then_returns, NULL, &result, sizeof result, 10, &outcome), HB_OK);

@@ -38,9 +38,10 @@ int main(void)
                                            hb_option_table_tests, hb_docs_tests, hb_stop_criterion_tests,
                                            hb_module_state_tests, hb_plausibility_tests, hb_preflight_tests,
                                            hb_interrupted_tests, hb_sweep_tests, hb_report_command_tests, hb_trace_tests,
+                                           hb_launcher_tests,
                                            hb_gpu_tests,     hb_gpu_baseline_tests, hb_gpu_timing_tests,
                                            hb_gpu_integrity_tests, hb_gpu_fault_tests, hb_gpu_sweep_tests,
-                                           hb_gpu_trace_tests};
+                                           hb_gpu_trace_tests, hb_gpu_launcher_tests};
     size_t total = 0;
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         total += files[i]().count;

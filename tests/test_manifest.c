@@ -127,8 +127,8 @@ static void test_manifest_full_valid(void **state)
     assert_string_equal(m->path, "/opt/cands/set/64_64_64.json");
     assert_string_equal(m->name, "my-kernel");
     assert_string_equal(m->entry, "hgemm_entry");
-    assert_int_equal(m->n_cubins, 2);
-    const hb_cubin_ref *c80 = hb_manifest_cubin_for(m, 80), *c90 = hb_manifest_cubin_for(m, 90);
+    assert_int_equal(m->n_files, 2);
+    const hb_arch_file *c80 = hb_manifest_file_for(m, 80), *c90 = hb_manifest_file_for(m, 90);
     assert_non_null(c80);
     assert_non_null(c90);
     assert_int_equal(c80->sm, 80);
@@ -203,24 +203,24 @@ static void test_manifest_cubin_forms(void **state)
     hb_manifest *m = new_manifest();
     /* a plain string: one cubin for every architecture, relative to the origin's folder */
     assert_int_equal(hb_manifest_parse(manifest_with("cubin", "\"kern.cubin\""), "a/b/manifest.json", m), HB_OK);
-    assert_int_equal(m->n_cubins, 1);
-    assert_int_equal(m->cubins[0].sm, 0);
-    assert_string_equal(m->cubins[0].path, "a/b/kern.cubin");
+    assert_int_equal(m->n_files, 1);
+    assert_int_equal(m->files[0].sm, 0);
+    assert_string_equal(m->files[0].path, "a/b/kern.cubin");
     /* origin without a folder: the name as is */
     assert_int_equal(hb_manifest_parse(manifest_with("cubin", "\"kern.cubin\""), "manifest.json", m), HB_OK);
-    assert_string_equal(m->cubins[0].path, "kern.cubin");
+    assert_string_equal(m->files[0].path, "kern.cubin");
     /* an absolute path is kept */
     assert_int_equal(hb_manifest_parse(manifest_with("cubin", "\"/abs/dir/kern.cubin\""), "a/b/manifest.json", m),
                      HB_OK);
-    assert_string_equal(m->cubins[0].path, "/abs/dir/kern.cubin");
+    assert_string_equal(m->files[0].path, "/abs/dir/kern.cubin");
     assert_int_equal(hb_manifest_parse(manifest_with("cubin", "{\"sm_90\": \"/abs/k90.cubin\"}"), "a/m.json", m),
                      HB_OK);
-    assert_int_equal(m->n_cubins, 1);
-    assert_int_equal(m->cubins[0].sm, 90);
-    assert_string_equal(m->cubins[0].path, "/abs/k90.cubin");
+    assert_int_equal(m->n_files, 1);
+    assert_int_equal(m->files[0].sm, 90);
+    assert_string_equal(m->files[0].path, "/abs/k90.cubin");
     /* "sm_90a" is architecture 90 */
     assert_int_equal(hb_manifest_parse(manifest_with("cubin", "{\"sm_90a\": \"k.cubin\"}"), "m.json", m), HB_OK);
-    assert_int_equal(m->cubins[0].sm, 90);
+    assert_int_equal(m->files[0].sm, 90);
     free(m);
 }
 
@@ -229,17 +229,17 @@ static void test_manifest_cubin_for(void **state)
     (void)state;
     hb_manifest *m = new_manifest();
     assert_int_equal(hb_manifest_parse(manifest_with(NULL, NULL), "d/m.json", m), HB_OK);
-    assert_string_equal(hb_manifest_cubin_for(m, 80)->path, "d/k.sm_80.cubin");
-    assert_string_equal(hb_manifest_cubin_for(m, 90)->path, "d/sub/k.sm_90.cubin");
+    assert_string_equal(hb_manifest_file_for(m, 80)->path, "d/k.sm_80.cubin");
+    assert_string_equal(hb_manifest_file_for(m, 90)->path, "d/sub/k.sm_90.cubin");
     /* no cubin for sm_86 / sm_75 / sm_100: SASS does not carry across */
-    assert_null(hb_manifest_cubin_for(m, 86));
-    assert_null(hb_manifest_cubin_for(m, 75));
-    assert_null(hb_manifest_cubin_for(m, 100));
+    assert_null(hb_manifest_file_for(m, 86));
+    assert_null(hb_manifest_file_for(m, 75));
+    assert_null(hb_manifest_file_for(m, 100));
     /* a single plain cubin (sm 0) serves any architecture */
     assert_int_equal(hb_manifest_parse(manifest_with("cubin", "\"any.cubin\""), "d/m.json", m), HB_OK);
     const int sms[] = {70, 75, 80, 86, 89, 90, 100};
     for (size_t i = 0; i < sizeof sms / sizeof sms[0]; i++) {
-        const hb_cubin_ref *ref = hb_manifest_cubin_for(m, sms[i]);
+        const hb_arch_file *ref = hb_manifest_file_for(m, sms[i]);
         assert_non_null(ref);
         assert_string_equal(ref->path, "d/any.cubin");
     }
@@ -399,7 +399,7 @@ static void test_manifest_load_files(void **state)
     assert_int_equal(hb_manifest_load(path, m), HB_OK);
     assert_string_equal(m->path, path);
     snprintf(want, sizeof want, "%s/sub/k.sm_90.cubin", dir);
-    assert_string_equal(hb_manifest_cubin_for(m, 90)->path, want);
+    assert_string_equal(hb_manifest_file_for(m, 90)->path, want);
     assert_string_equal(m->entry, "hgemm_entry");
 
     /* missing file: bad input, naming the path */

@@ -365,6 +365,81 @@ static void test_preflight_set_keeps_per_configuration_verdicts(void **state)
     fixture_free(f);
 }
 
+/* --- launcher manifests: the same refusals, for libraries ------------------------------- */
+
+/* A launcher manifest at dir/name: `library` a JSON value, `extra` more fields or "". */
+static void write_launcher_manifest(const fixture *f, const char *name, const char *library, const char *extra)
+{
+    char path[800], text[2048];
+    snprintf(path, sizeof path, "%s/%s", f->dir, name);
+    snprintf(text, sizeof text,
+             "{\"format\": \"hgemm-bench-candidate/1\", \"kind\": \"launcher\", \"library\": %s, \"b_layout\": \"col\", "
+             "\"accumulator\": \"fp32\"%s}\n",
+             library, extra);
+    write_text(path, text);
+}
+
+/* The fixture launcher (tests/data/launchers/fixture_launcher.c, built by make) as dir/l.so. */
+static void copy_fixture_launcher(const fixture *f)
+{
+    char from[700], to[800];
+    snprintf(from, sizeof from, "%s/tests/data/launchers/fixture_launcher.so", hb_test_build_dir());
+    if (access(from, R_OK) != 0)
+        fail_msg("no %s: run make test (it builds tests/data/launchers/)", from);
+    snprintf(to, sizeof to, "%s/l.so", f->dir);
+    copy_file(from, to);
+}
+
+static void test_preflight_launcher_manifests(void **state)
+{
+    (void)state;
+    fixture *f = fixture_new();
+    copy_fixture_launcher(f);
+    char args[2048], path[800];
+    snprintf(path, sizeof path, "%s/text.so", f->dir);
+    write_text(path, "not a library\n");
+    snprintf(args, sizeof args, "--candidate '%s/m.json' --mnk 100,64,64", f->dir);
+    static const struct {
+        const char *library, *extra, *needle;
+        int code;
+    } cases[] = {
+        /* exit 3: a file that is not there or not a library, for any architecture listed */
+        {"\"nowhere.so\"", "", "nowhere.so", HB_ERR_BAD_INPUT},
+        {"\"text.so\"", "", "is not a shared library (ELF)", HB_ERR_BAD_INPUT},
+        {"\"k.cubin\"", "", "is a cubin, not a shared library", HB_ERR_BAD_INPUT},
+        {"{\"sm_80\": \"l.so\", \"sm_90\": \"gone.sm_90.so\"}", "", "gone.sm_90.so", HB_ERR_BAD_INPUT},
+        /* exit 3: the other kind's fields */
+        {"\"l.so\"", ", \"grid\": [1, 1, 1]", "\"grid\" is not a field of a launcher manifest", HB_ERR_BAD_INPUT},
+        {"\"l.so\"", ", \"dynamic_smem_bytes\": 0", "dynamic_smem_bytes", HB_ERR_BAD_INPUT},
+        {"\"l.so\"", ", \"accumulator_\": 1", "unknown field \"accumulator_\"", HB_ERR_BAD_INPUT},
+        /* exit 4: what it asks for at this size (the message names the candidate) */
+        {"\"l.so\"", ", \"padding\": {\"m\": 128}, \"pad_inputs\": false", "multiple of 128", HB_ERR_UNSUPPORTED},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        write_launcher_manifest(f, "m.json", cases[i].library, cases[i].extra);
+        expect_exit(f, args, cases[i].code, cases[i].needle);
+        if (cases[i].code == HB_ERR_BAD_INPUT)
+            expect_exit(f, args, cases[i].code, "m.json");
+    }
+    write_launcher_manifest(f, "m.json", "\"l.so\"", "");
+    snprintf(args, sizeof args, "--candidate '%s/m.json' --mnk 64,64,64 --acc fp16", f->dir);
+    expect_exit(f, args, HB_ERR_UNSUPPORTED, "accumulator class");
+    /* A cubin manifest that names a library. */
+    write_manifest(f, "m.json", GOOD_CUBIN, GOOD_GRID, ", \"library\": \"l.so\"");
+    snprintf(args, sizeof args, "--candidate '%s/m.json' --mnk 64,64,64", f->dir);
+    expect_exit(f, args, HB_ERR_BAD_INPUT, "\"library\" is not a field of a cubin manifest");
+
+    /* A good one passes the checks: without a GPU the run then stops at the
+     * device (exit 5); with one, the child loads and calls it, and the
+     * fixture's answer at M=64 (9, no message) is the candidate's failure. */
+    write_launcher_manifest(f, "m.json", "\"l.so\"", "");
+    if (!hb_test_gpu_ready())
+        expect_exit(f, args, HB_ERR_CUDA, "no usable CUDA GPU");
+    else
+        expect_exit(f, args, HB_ERR_CANDIDATE_FAULT, "returned 9: (no message)");
+    fixture_free(f);
+}
+
 /* --- outputs: exit 7 before anything is created --------------------------------------- */
 
 static void expect_output_error(fixture *f, const char *extra, const char *needle)
@@ -508,6 +583,7 @@ hb_test_list hb_preflight_tests(void)
         cmocka_unit_test(test_preflight_sizes_exit_4),
         cmocka_unit_test(test_preflight_reports_a_bad_manifest_once),
         cmocka_unit_test(test_preflight_set_keeps_per_configuration_verdicts),
+        cmocka_unit_test(test_preflight_launcher_manifests),
         cmocka_unit_test(test_preflight_unwritable_outputs_exit_7),
         cmocka_unit_test(test_preflight_keeps_existing_verdict_file),
         cmocka_unit_test(test_kernel_image_formats),

@@ -49,6 +49,8 @@ hb_test_list hb_gpu_sweep_tests(void);
 hb_test_list hb_report_command_tests(void);
 hb_test_list hb_trace_tests(void);
 hb_test_list hb_gpu_trace_tests(void);
+hb_test_list hb_launcher_tests(void);
+hb_test_list hb_gpu_launcher_tests(void);
 
 /* GPU tests call this instead of skip() so the closing line can count skips. */
 void hb_test_skip_no_gpu(void);

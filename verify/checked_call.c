@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bench/candidate/cubin_candidate.h"
+#include "bench/candidate/candidate_buffers.h"
 #include "bench/gpu/buffer_check.h"
 #include "bench/gpu/cuda_check.h"
 #include "bench/gpu/guarded_alloc.h"

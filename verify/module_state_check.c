@@ -7,7 +7,7 @@ hb_status hb_check_module_state(const hb_manifest *manifest, int sm, hb_module_s
 {
     /* The same choice as the loader's (bench/candidate/cubin_kernel.c), so the
      * file judged is the file loaded. */
-    const hb_cubin_ref *cubin = hb_manifest_cubin_for(manifest, sm);
+    const hb_arch_file *cubin = hb_manifest_file_for(manifest, sm);
     if (!cubin)
         return hb_fail(HB_ERR_INTERNAL, "candidate %s was loaded, yet its manifest has no cubin for sm_%d: a harness "
                        "bug, please report it", manifest->name, sm);

@@ -1,7 +1,7 @@
-/* The candidate as a participant: its kernel plus the buffers the harness
- * owns for it (padded copies of the inputs and output when its manifest asks
- * for padding, and its workspace).  Padding copies happen in prepare() and
- * collect(), outside the timed call, as the paper's public code does. */
+/* The cubin candidate as a participant: its kernel plus the buffers the
+ * harness owns for it (bench/candidate/candidate_buffers.h: padded copies of
+ * the inputs and output when its manifest asks for padding, and its
+ * workspace). */
 #ifndef HB_CUBIN_CANDIDATE_H
 #define HB_CUBIN_CANDIDATE_H
 
@@ -12,10 +12,5 @@
  * run's, its padding rules reject (m, n, k), or the device cannot run it. */
 hb_status hb_candidate_participant_create(const hb_manifest *manifest, const hb_device_limits *limits,
                                           hb_acc_class run_acc, long m, long n, long k, hb_participant *out);
-
-/* The buffers and dimensions the kernel itself sees: the padded copies
- * when it pads, else `io` (also for a baseline timed as the candidate by
- * --aa).  The checks hash these inputs. */
-hb_gemm_io hb_candidate_kernel_io(const hb_participant *candidate, const hb_gemm_io *io);
 
 #endif

@@ -94,13 +94,10 @@ static hb_status check_resources(const hb_driver_api *api, const hb_device_limit
 
 static hb_status pick_cubin(const hb_manifest *m, int sm, const char **path)
 {
-    const hb_cubin_ref *ref = hb_manifest_cubin_for(m, sm);
+    const hb_arch_file *ref = hb_manifest_file_for(m, sm);
     if (!ref) {
-        char listed[256] = "";
-        for (int i = 0; i < m->n_cubins; i++) {
-            size_t used = strlen(listed);
-            snprintf(listed + used, sizeof listed - used, "%ssm_%d", i ? ", " : "", m->cubins[i].sm);
-        }
+        char listed[256];
+        hb_manifest_list_archs(m, listed, sizeof listed);
         return hb_fail(HB_ERR_UNSUPPORTED, "candidate %s has cubins for %s only; this GPU is sm_%d", m->name, listed, sm);
     }
     struct stat st;

@@ -1,17 +1,12 @@
-#define _POSIX_C_SOURCE 200809L
 #include "bench/candidate/kernel_image.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "bench/candidate/library_image.h"
+#include "bench/candidate/named_file.h"
 #include "bench/core/diag.h"
-
-#define HEAD_BYTES 4096   /* enough to see a PTX file's .version past its comment header */
 #define ELF_MACHINE_CUDA 190 /* EM_CUDA, the e_machine of every cubin */
 
 /* An ELF file whose e_machine (little-endian, at byte 18) is the CUDA machine. */
@@ -36,7 +31,7 @@ static int is_ptx(const unsigned char *head, size_t n)
 {
     if (memchr(head, '\0', n))
         return 0;
-    char text[HEAD_BYTES + 1];
+    char text[HB_NAMED_FILE_HEAD + 1];
     memcpy(text, head, n);
     text[n] = '\0';
     return strstr(text, ".version") != NULL;
@@ -61,30 +56,16 @@ static hb_status classify(const char *path, const char *manifest_path, const uns
 
 hb_status hb_kernel_image_check(const char *path, const char *manifest_path)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return hb_fail(HB_ERR_BAD_INPUT, "cubin %s named by %s: %s%s", path, manifest_path, strerror(errno),
-                       errno == ENOENT ? " (was it built? run make)" : "");
-    struct stat st;
-    unsigned char head[HEAD_BYTES];
-    ssize_t n = -1;
-    hb_status status = HB_OK;
-    if (fstat(fd, &st) != 0)
-        status = hb_fail(HB_ERR_BAD_INPUT, "cubin %s named by %s: %s", path, manifest_path, strerror(errno));
-    else if (!S_ISREG(st.st_mode))
-        status = hb_fail(HB_ERR_BAD_INPUT, "cubin %s named by %s is not a regular file", path, manifest_path);
-    else if ((n = read(fd, head, sizeof head)) < 0)
-        status = hb_fail(HB_ERR_BAD_INPUT, "cubin %s named by %s cannot be read: %s", path, manifest_path,
-                         strerror(errno));
-    if (close(fd) != 0 && status == HB_OK)
-        status = hb_fail(HB_ERR_BAD_INPUT, "cubin %s named by %s: closing it failed: %s", path, manifest_path,
-                         strerror(errno));
-    return status != HB_OK ? status : classify(path, manifest_path, head, (size_t)n);
+    unsigned char head[HB_NAMED_FILE_HEAD];
+    size_t n = 0;
+    HB_TRY(hb_named_file_head(path, "cubin", manifest_path, head, sizeof head, &n));
+    return classify(path, manifest_path, head, n);
 }
 
 hb_status hb_manifest_check_images(const hb_manifest *manifest)
 {
-    for (int i = 0; i < manifest->n_cubins; i++)
-        HB_TRY(hb_kernel_image_check(manifest->cubins[i].path, manifest->path));
+    for (int i = 0; i < manifest->n_files; i++)
+        HB_TRY(manifest->kind == HB_CANDIDATE_LAUNCHER ? hb_library_image_check(manifest->files[i].path, manifest->path)
+                                                       : hb_kernel_image_check(manifest->files[i].path, manifest->path));
     return HB_OK;
 }

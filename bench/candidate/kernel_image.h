@@ -14,8 +14,10 @@
  * not a regular file, is empty, or is none of the three formats. */
 hb_status hb_kernel_image_check(const char *path, const char *manifest_path);
 
-/* Every file the manifest lists, for every architecture: a manifest that
- * names a file that is not there is broken whichever GPU runs it. */
+/* Every file the manifest lists, for every architecture: kernel images for a
+ * cubin manifest, shared libraries for a launcher's
+ * (bench/candidate/library_image.h).  A manifest that names a file that is
+ * not there is broken whichever GPU runs it. */
 hb_status hb_manifest_check_images(const hb_manifest *manifest);
 
 #endif

@@ -14,7 +14,8 @@ hb_status hb_launch_plan_make(const hb_manifest *manifest, hb_acc_class run_acc,
                        hb_acc_class_name(manifest->accumulator), hb_acc_class_name(run_acc));
     HB_TRY(hb_manifest_padded_dims(manifest, m, n, k, out->padded));
     out->needs_padding = out->padded[0] != m || out->padded[1] != n || out->padded[2] != k;
-    HB_TRY(hb_candidate_grid(manifest, out->padded, out->grid));
+    if (manifest->kind == HB_CANDIDATE_CUBIN)
+        HB_TRY(hb_candidate_grid(manifest, out->padded, out->grid));
     uint64_t workspace = 0;
     HB_TRY(hb_dim_expr_eval(&manifest->workspace_bytes, out->padded[0], out->padded[1], out->padded[2],
                             HB_MAX_CANDIDATE_WORKSPACE_BYTES, &workspace));

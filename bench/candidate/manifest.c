@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/candidate/hgemm_launch.h"
 #include "bench/core/diag.h"
 
 /* Every manifest error is reported as "<file>: <field>: <problem>". */
@@ -23,31 +24,97 @@ static hb_status manifest_error(const char *file, int line, const char *origin, 
     return hb_fail_at(file, line, HB_ERR_BAD_INPUT, "candidate manifest %s: %s", origin, message);
 }
 
-static const char *const known_keys[] = {
-    "format", "name", "cubin", "entry", "grid", "block", "dynamic_smem_bytes", "b_layout",
-    "accumulator", "padding", "pad_inputs", "workspace_bytes", "comment", NULL};
+/* The fields, which kinds take them and which kinds need them; `missing`
+ * ends the message for a required field that is not there. */
+#define CUBIN (1u << HB_CANDIDATE_CUBIN)
+#define LAUNCHER (1u << HB_CANDIDATE_LAUNCHER)
+#define BOTH (CUBIN | LAUNCHER)
 
-static hb_status check_known_keys(json_t *root, const char *origin)
+typedef struct key_rule {
+    const char *key;
+    unsigned kinds;    /* the kinds whose manifests may have it */
+    unsigned required; /* the kinds whose manifests must have it */
+    const char *missing;
+} key_rule;
+
+static const key_rule key_rules[] = {
+    {"format", BOTH, BOTH, " (\"" HB_MANIFEST_FORMAT "\")"},
+    {"kind", BOTH, 0, ""},
+    {"name", BOTH, 0, ""},
+    {"cubin", CUBIN, CUBIN, " (a file name, or {\"sm_90\": \"k.sm_90.cubin\"})"},
+    {"library", LAUNCHER, LAUNCHER, " (a file name, or {\"sm_90\": \"l.sm_90.so\"})"},
+    {"entry", BOTH, CUBIN, " (the kernel's extern \"C\" name)"},
+    {"grid", CUBIN, CUBIN, " ([x, y, z])"},
+    {"block", CUBIN, CUBIN, " ([x, y, z])"},
+    {"dynamic_smem_bytes", CUBIN, CUBIN, " (0 if none)"},
+    {"b_layout", BOTH, BOTH, " (\"row\" or \"col\")"},
+    {"accumulator", BOTH, BOTH, " (\"fp32\" or \"fp16\")"},
+    {"padding", BOTH, 0, ""},
+    {"pad_inputs", BOTH, 0, ""},
+    {"workspace_bytes", BOTH, 0, ""},
+    {"comment", BOTH, 0, ""},
+};
+#define N_KEY_RULES (sizeof key_rules / sizeof key_rules[0])
+
+const char *hb_candidate_kind_name(hb_candidate_kind kind)
+{
+    return kind == HB_CANDIDATE_LAUNCHER ? "launcher" : "cubin";
+}
+
+static const key_rule *rule_of(const char *key)
+{
+    for (size_t i = 0; i < N_KEY_RULES; i++)
+        if (!strcmp(key, key_rules[i].key))
+            return &key_rules[i];
+    return NULL;
+}
+
+/* Why a field of the other kind is refused: what the kind means. */
+static const char *kind_hint(hb_candidate_kind kind)
+{
+    return kind == HB_CANDIDATE_LAUNCHER
+               ? "a launcher's own host code chooses its launch (docs/launchers.md)"
+               : "it belongs to launcher manifests: add \"kind\": \"launcher\" for a shared library (docs/launchers.md)";
+}
+
+static hb_status check_keys(json_t *root, const char *origin, hb_candidate_kind kind)
 {
     const char *key;
     json_t *value;
     json_object_foreach(root, key, value) {
-        int known = 0;
-        for (const char *const *k = known_keys; *k; k++)
-            known |= !strcmp(key, *k);
-        if (!known)
-            return BAD(origin, "unknown field \"%s\" (see docs/candidates.md for the fields)", key);
+        const key_rule *rule = rule_of(key);
+        if (!rule)
+            return BAD(origin, "unknown field \"%s\" (see %s for the fields)", key,
+                       kind == HB_CANDIDATE_LAUNCHER ? "docs/launchers.md" : "docs/candidates.md");
+        if (!(rule->kinds & (1u << kind)))
+            return BAD(origin, "\"%s\" is not a field of a %s manifest: %s", key, hb_candidate_kind_name(kind),
+                       kind_hint(kind));
     }
+    for (size_t i = 0; i < N_KEY_RULES; i++)
+        if ((key_rules[i].required & (1u << kind)) && !json_object_get(root, key_rules[i].key))
+            return BAD(origin, "missing required field \"%s\"%s", key_rules[i].key, key_rules[i].missing);
     return HB_OK;
 }
 
-static hb_status copy_string(json_t *root, const char *key, const char *origin, int required,
-                             char *dst, size_t dst_size)
+static hb_status parse_kind(json_t *root, const char *origin, hb_candidate_kind *kind)
+{
+    json_t *value = json_object_get(root, "kind");
+    const char *text = value ? json_string_value(value) : "cubin";
+    if (text && !strcmp(text, "cubin"))
+        *kind = HB_CANDIDATE_CUBIN;
+    else if (text && !strcmp(text, "launcher"))
+        *kind = HB_CANDIDATE_LAUNCHER;
+    else
+        return BAD(origin, "\"kind\" must be \"cubin\" (the default) or \"launcher\"");
+    return HB_OK;
+}
+
+/* A string field into dst; "" when it is not there (check_keys has made
+ * sure of the required ones). */
+static hb_status copy_string(json_t *root, const char *key, const char *origin, char *dst, size_t dst_size)
 {
     json_t *value = json_object_get(root, key);
     if (!value) {
-        if (required)
-            return BAD(origin, "missing required field \"%s\"", key);
         dst[0] = '\0';
         return HB_OK;
     }
@@ -86,34 +153,34 @@ static hb_status parse_sm_key(const char *key, int *sm)
     return HB_OK;
 }
 
-static hb_status parse_cubins(json_t *root, const char *origin, hb_manifest *out)
+/* "cubin" or "library": one file for every architecture, or one per architecture. */
+static hb_status parse_files(json_t *root, const char *key, const char *origin, hb_manifest *out)
 {
-    json_t *cubin = json_object_get(root, "cubin");
-    if (!cubin)
-        return BAD(origin, "missing required field \"cubin\"");
-    if (json_is_string(cubin) && json_string_length(cubin) > 0) {
-        out->n_cubins = 1;
-        out->cubins[0].sm = 0;
-        resolve_path(origin, json_string_value(cubin), out->cubins[0].path);
+    json_t *files = json_object_get(root, key);
+    if (json_is_string(files) && json_string_length(files) > 0) {
+        out->n_files = 1;
+        out->files[0].sm = 0;
+        resolve_path(origin, json_string_value(files), out->files[0].path);
         return HB_OK;
     }
-    if (!json_is_object(cubin) || json_object_size(cubin) == 0)
-        return BAD(origin, "\"cubin\" must be a file name or an object like {\"sm_90\": \"k.sm_90.cubin\"}");
-    const char *key;
+    if (!json_is_object(files) || json_object_size(files) == 0)
+        return BAD(origin, "\"%s\" must be a file name or an object like {\"sm_90\": \"%s\"}", key,
+                   strcmp(key, "cubin") ? "l.sm_90.so" : "k.sm_90.cubin");
+    const char *arch;
     json_t *value;
-    json_object_foreach(cubin, key, value) {
-        if (out->n_cubins == HB_MANIFEST_MAX_CUBINS)
-            return BAD(origin, "\"cubin\" lists more than %d architectures", HB_MANIFEST_MAX_CUBINS);
-        hb_cubin_ref *ref = &out->cubins[out->n_cubins];
-        if (parse_sm_key(key, &ref->sm) != HB_OK)
-            return BAD(origin, "\"cubin\" key \"%s\" is not an architecture like \"sm_90\"", key);
-        for (int i = 0; i < out->n_cubins; i++)
-            if (out->cubins[i].sm == ref->sm)
-                return BAD(origin, "\"cubin\" lists architecture sm_%d twice (\"%s\")", ref->sm, key);
+    json_object_foreach(files, arch, value) {
+        if (out->n_files == HB_MANIFEST_MAX_FILES)
+            return BAD(origin, "\"%s\" lists more than %d architectures", key, HB_MANIFEST_MAX_FILES);
+        hb_arch_file *file = &out->files[out->n_files];
+        if (parse_sm_key(arch, &file->sm) != HB_OK)
+            return BAD(origin, "\"%s\" key \"%s\" is not an architecture like \"sm_90\"", key, arch);
+        for (int i = 0; i < out->n_files; i++)
+            if (out->files[i].sm == file->sm)
+                return BAD(origin, "\"%s\" lists architecture sm_%d twice (\"%s\")", key, file->sm, arch);
         if (!json_is_string(value) || json_string_length(value) == 0)
-            return BAD(origin, "\"cubin\".\"%s\" must be a file name", key);
-        resolve_path(origin, json_string_value(value), ref->path);
-        out->n_cubins++;
+            return BAD(origin, "\"%s\".\"%s\" must be a file name", key, arch);
+        resolve_path(origin, json_string_value(value), file->path);
+        out->n_files++;
     }
     return HB_OK;
 }
@@ -140,6 +207,8 @@ static hb_status parse_expr(json_t *value, const char *origin, const char *what,
 
 static hb_status parse_grid_block(json_t *root, const char *origin, hb_manifest *out)
 {
+    if (out->kind != HB_CANDIDATE_CUBIN)
+        return HB_OK; /* a launcher launches itself */
     json_t *grid = json_object_get(root, "grid");
     json_t *block = json_object_get(root, "block");
     if (!json_is_array(grid) || json_array_size(grid) != 3)
@@ -164,10 +233,7 @@ static hb_status parse_grid_block(json_t *root, const char *origin, hb_manifest 
 static hb_status parse_enum(json_t *root, const char *key, const char *origin, const char *a,
                             const char *b, int *is_b)
 {
-    json_t *value = json_object_get(root, key);
-    if (!value)
-        return BAD(origin, "missing required field \"%s\" (\"%s\" or \"%s\")", key, a, b);
-    const char *text = json_string_value(value);
+    const char *text = json_string_value(json_object_get(root, key)); /* there: check_keys */
     if (text && !strcmp(text, a))
         *is_b = 0;
     else if (text && !strcmp(text, b))
@@ -211,12 +277,12 @@ static hb_status parse_padding(json_t *root, const char *origin, hb_manifest *ou
 
 static hb_status parse_sizes(json_t *root, const char *origin, hb_manifest *out)
 {
-    json_t *smem = json_object_get(root, "dynamic_smem_bytes");
-    if (!smem)
-        return BAD(origin, "missing required field \"dynamic_smem_bytes\" (0 if none)");
-    if (!json_is_integer(smem) || json_integer_value(smem) < 0 || json_integer_value(smem) > (1 << 24))
-        return BAD(origin, "\"dynamic_smem_bytes\" must be an integer in 0..16777216");
-    out->dynamic_smem_bytes = (size_t)json_integer_value(smem);
+    if (out->kind == HB_CANDIDATE_CUBIN) { /* a launcher sets its kernels' shared memory itself */
+        json_t *smem = json_object_get(root, "dynamic_smem_bytes");
+        if (!json_is_integer(smem) || json_integer_value(smem) < 0 || json_integer_value(smem) > (1 << 24))
+            return BAD(origin, "\"dynamic_smem_bytes\" must be an integer in 0..16777216");
+        out->dynamic_smem_bytes = (size_t)json_integer_value(smem);
+    }
     json_t *workspace = json_object_get(root, "workspace_bytes");
     if (!workspace) {
         hb_dim_expr_literal(0, &out->workspace_bytes);
@@ -229,14 +295,17 @@ static hb_status parse_root(json_t *root, const char *origin, hb_manifest *out)
 {
     if (!json_is_object(root))
         return BAD(origin, "the top level must be a JSON object");
-    HB_TRY(check_known_keys(root, origin));
+    HB_TRY(parse_kind(root, origin, &out->kind));
+    HB_TRY(check_keys(root, origin, out->kind));
     char format[64];
-    HB_TRY(copy_string(root, "format", origin, 1, format, sizeof format));
+    HB_TRY(copy_string(root, "format", origin, format, sizeof format));
     if (strcmp(format, HB_MANIFEST_FORMAT) != 0)
         return BAD(origin, "\"format\" is \"%s\"; this harness reads \"%s\"", format, HB_MANIFEST_FORMAT);
-    HB_TRY(copy_string(root, "name", origin, 0, out->name, sizeof out->name));
-    HB_TRY(copy_string(root, "entry", origin, 1, out->entry, sizeof out->entry));
-    HB_TRY(parse_cubins(root, origin, out));
+    HB_TRY(copy_string(root, "name", origin, out->name, sizeof out->name));
+    HB_TRY(copy_string(root, "entry", origin, out->entry, sizeof out->entry));
+    if (!out->entry[0]) /* required for a cubin (check_keys): only a launcher gets here */
+        snprintf(out->entry, sizeof out->entry, "%s", HGEMM_LAUNCH_DEFAULT_ENTRY);
+    HB_TRY(parse_files(root, out->kind == HB_CANDIDATE_LAUNCHER ? "library" : "cubin", origin, out));
     HB_TRY(parse_grid_block(root, origin, out));
     HB_TRY(parse_sizes(root, origin, out));
     int is_col = 0, is_fp16 = 0;
@@ -281,12 +350,24 @@ hb_status hb_manifest_load(const char *path, hb_manifest *out)
     return status;
 }
 
-const hb_cubin_ref *hb_manifest_cubin_for(const hb_manifest *manifest, int sm)
+const hb_arch_file *hb_manifest_file_for(const hb_manifest *manifest, int sm)
 {
-    for (int i = 0; i < manifest->n_cubins; i++)
-        if (manifest->cubins[i].sm == 0 || manifest->cubins[i].sm == sm)
-            return &manifest->cubins[i];
+    for (int i = 0; i < manifest->n_files; i++)
+        if (manifest->files[i].sm == 0 || manifest->files[i].sm == sm)
+            return &manifest->files[i];
     return NULL;
+}
+
+void hb_manifest_list_archs(const hb_manifest *manifest, char *out, size_t size)
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < manifest->n_files && used < size; i++) {
+        const int sm = manifest->files[i].sm;
+        int n = sm ? snprintf(out + used, size - used, "%ssm_%d", i ? ", " : "", sm)
+                   : snprintf(out + used, size - used, "%sany", i ? ", " : "");
+        used += n > 0 ? (size_t)n : 0;
+    }
 }
 
 hb_status hb_manifest_padded_dims(const hb_manifest *manifest, long m, long n, long k, long padded[3])

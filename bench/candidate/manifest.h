@@ -1,5 +1,8 @@
-/* Candidate manifest: how to launch a kernel from a cubin (docs/candidates.md).
- * A JSON file read with jansson; unknown keys are errors so that a typo such
+/* Candidate manifest: how to run a candidate (docs/candidates.md).  Two
+ * kinds: a kernel in a cubin that the harness launches as the manifest says
+ * (grid, block, shared memory), or a launcher, a shared library whose own
+ * host code launches (docs/launchers.md).  A JSON file read with jansson;
+ * unknown keys, and keys of the other kind, are errors so that a typo such
  * as "dynamic_smem" cannot silently launch with 0 bytes. */
 #ifndef HB_MANIFEST_H
 #define HB_MANIFEST_H
@@ -12,21 +15,32 @@
 #include "bench/core/status.h"
 
 #define HB_MANIFEST_FORMAT "hgemm-bench-candidate/1"
-#define HB_MANIFEST_MAX_CUBINS 8
+#define HB_MANIFEST_MAX_FILES 8
 #define HB_PATH_MAX 4096
 
-typedef struct hb_cubin_ref {
+/* "kind": what the files are and who launches. */
+typedef enum hb_candidate_kind {
+    HB_CANDIDATE_CUBIN,    /* "cubin" (the default): a kernel the harness launches */
+    HB_CANDIDATE_LAUNCHER  /* "launcher": a shared library with its own host code (bench/candidate/hgemm_launch.h) */
+} hb_candidate_kind;
+
+/* "cubin", "launcher". */
+const char *hb_candidate_kind_name(hb_candidate_kind kind);
+
+/* A file for one architecture: a cubin, or a launcher's library. */
+typedef struct hb_arch_file {
     int sm;                  /* compute capability as 10*major+minor; 0 = any (one file for all) */
     char path[HB_PATH_MAX];  /* resolved against the manifest's folder */
-} hb_cubin_ref;
+} hb_arch_file;
 
 typedef struct hb_manifest {
     char path[HB_PATH_MAX];  /* the manifest file itself */
     char name[128];
-    int n_cubins;
-    hb_cubin_ref cubins[HB_MANIFEST_MAX_CUBINS];
-    char entry[256];
-    hb_dim_expr grid[3];
+    hb_candidate_kind kind;
+    int n_files;             /* "cubin" (kind cubin) or "library" (kind launcher) */
+    hb_arch_file files[HB_MANIFEST_MAX_FILES];
+    char entry[256];         /* the kernel (cubin) or the exported function (launcher) */
+    hb_dim_expr grid[3];     /* grid, block, dynamic_smem_bytes: kind cubin only (0 for a launcher) */
     unsigned block[3];
     size_t dynamic_smem_bytes;
     hb_b_layout b_layout;
@@ -41,11 +55,16 @@ typedef struct hb_manifest {
 hb_status hb_manifest_load(const char *path, hb_manifest *out);
 
 /* Same, from text; `origin` names the source in messages and its folder is
- * where relative cubin paths are resolved. */
+ * where relative file paths are resolved. */
 hb_status hb_manifest_parse(const char *json_text, const char *origin, hb_manifest *out);
 
-/* The cubin for compute capability `sm`, or NULL if the manifest has none. */
-const hb_cubin_ref *hb_manifest_cubin_for(const hb_manifest *manifest, int sm);
+/* The file (cubin or library) for compute capability `sm`, or NULL if the
+ * manifest has none. */
+const hb_arch_file *hb_manifest_file_for(const hb_manifest *manifest, int sm);
+
+/* "sm_80, sm_90": the architectures the manifest has files for (a single
+ * file for any architecture shows as "any"). */
+void hb_manifest_list_archs(const hb_manifest *manifest, char *out, size_t size);
 
 /* Padded dimensions the kernel sees; HB_ERR_UNSUPPORTED (with reason) when
  * pad_inputs is 0 and a dimension is not a multiple. */

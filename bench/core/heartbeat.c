@@ -15,6 +15,7 @@
 
 static int heartbeat_fd = -1;
 static double last_heartbeat_s;
+static hb_phase current_phase = HB_PHASE_SETUP;
 
 /* One byte to the parent.  The pipe blocks, so a full pipe only waits for the
  * parent to read; EPIPE means the parent is gone. */
@@ -40,9 +41,15 @@ void hb_heartbeat(void)
 
 void hb_heartbeat_phase(hb_phase phase)
 {
+    current_phase = phase;
     if (heartbeat_fd < 0)
         return;
-    send_byte(phase == HB_PHASE_CANDIDATE ? HB_WIRE_PHASE_CANDIDATE : HB_WIRE_HEARTBEAT);
+    send_byte(phase == HB_PHASE_CANDIDATE ? HB_WIRE_PHASE_CANDIDATE : HB_WIRE_PHASE_SETUP);
+}
+
+hb_phase hb_heartbeat_current_phase(void)
+{
+    return current_phase;
 }
 
 /* A write to the pipe of a gone parent must come back as EPIPE, which
@@ -59,6 +66,7 @@ void hb_heartbeat_attach(int fd)
 {
     heartbeat_fd = fd;
     last_heartbeat_s = 0;
+    current_phase = HB_PHASE_SETUP; /* a fresh child: its parent starts from the set-up too */
     ignore_sigpipe();
     hb_heartbeat();
 }

@@ -6,6 +6,7 @@
 #include "baselines/baseline_factory.h"
 #include "bench/candidate/candidate_set.h"
 #include "bench/candidate/cubin_candidate.h"
+#include "bench/candidate/launcher_candidate.h"
 #include "bench/core/clock.h"
 #include "bench/core/diag.h"
 #include "bench/core/heartbeat.h"
@@ -268,6 +269,12 @@ static hb_status load_candidate(config_state *s)
     snprintf(r->manifest_path, sizeof r->manifest_path, "%s", manifest_path);
     static hb_manifest manifest;
     HB_TRY(hb_manifest_load(manifest_path, &manifest));
+    if (manifest.kind == HB_CANDIDATE_LAUNCHER)
+        /* Its module state is not audited (r->module_state stays unscanned):
+         * host code can keep anything anywhere, so a launcher is held to the
+         * changing inputs and the poisoning alone (docs/launchers.md). */
+        return hb_launcher_participant_create(&manifest, &s->limits, s->options->acc, r->mnk.m, r->mnk.n, r->mnk.k,
+                                              &s->candidate);
     HB_TRY(hb_candidate_participant_create(&manifest, &s->limits, s->options->acc, r->mnk.m, r->mnk.n, r->mnk.k,
                                            &s->candidate));
     return hb_check_module_state(&manifest, s->limits.sm, &r->module_state, &s->failure); /* before any launch */

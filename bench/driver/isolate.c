@@ -40,8 +40,8 @@ static void child_main(int fd, pid_t parent, hb_child_fn fn, void *context, void
     _exit(ok ? 0 : 120);
 }
 
-/* Parent side of the pipe: the phase the child announced, then the bytes
- * after the RESULT tag. */
+/* Parent side of the pipe: the phase the child announced last, then the
+ * bytes after the RESULT tag. */
 typedef struct reader {
     char *payload; /* status + result */
     size_t payload_size, received;
@@ -55,6 +55,8 @@ static void consume(reader *r, const char *data, size_t n)
         if (!r->in_payload) {
             if (data[i] == HB_WIRE_PHASE_CANDIDATE)
                 r->phase = HB_PHASE_CANDIDATE;
+            else if (data[i] == HB_WIRE_PHASE_SETUP)
+                r->phase = HB_PHASE_SETUP;
             r->in_payload = data[i] == MSG_RESULT;
             continue;
         }
@@ -131,7 +133,7 @@ static void describe_timeout(hb_child_outcome *out, double timeout_s)
     if (out->phase == HB_PHASE_SETUP)
         snprintf(out->message, sizeof out->message,
                  "made no progress for %.0f s in the harness's own set-up (device open, cuBLAS handles, autotune "
-                 "search), before any candidate code ran; killed (a stuck driver or GPU? raise --timeout-s if an "
+                 "search), while no candidate code ran; killed (a stuck driver or GPU? raise --timeout-s if an "
                  "autotune search is only slow)",
                  timeout_s);
     else

@@ -40,7 +40,7 @@ static inline int hb_algo_from_search(const hb_algo_record *a)
 typedef struct hb_participant_desc {
     char compute_type[40];   /* e.g. CUBLAS_COMPUTE_32F, or the candidate's claimed class */
     char scale_type[24];     /* e.g. CUDA_R_32F */
-    char algorithm[64];      /* e.g. CUBLAS_GEMM_DEFAULT_TENSOR_OP, or the cubin entry */
+    char algorithm[64];      /* e.g. CUBLAS_GEMM_DEFAULT_TENSOR_OP, the cubin entry, or "launcher:<entry>" */
     size_t workspace_bytes;
     hb_b_layout b_layout;
     long padded[3];          /* M, N, K the kernel sees */

@@ -1,0 +1,298 @@
+/* GPU tests of the launcher kind (docs/launchers.md): the sample launcher
+ * against the cubin form of the same kernel (verdict, deviation, time); every
+ * broken launcher's verdict, check, reason and exit code through the real
+ * `hgemm-bench check` (candidates/broken_launchers/expected.tsv); own_stream's
+ * work seen by the wall clock and missed by the events; and the device state
+ * a launcher changes put back by the harness (device_state).  Conduct
+ * findings are the trace pass's and are not checked here.  Each test skips,
+ * and is counted, without a GPU. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <cuda_runtime_api.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/candidate/launcher_candidate.h"
+#include "bench/candidate/manifest.h"
+#include "bench/gpu/device.h"
+#include "tests/gpu_test_util.h"
+#include "tests/test_registry.h"
+#include "tests/test_util.h"
+#include "verify/checked_call.h"
+#include "verify/problem.h"
+
+/* The windows of the timed tests: short, and no autotune search to wait for. */
+#define SHORT_RUN "--warmup-s 1 --time-s 2 --autotune-cache none --no-autotune-search"
+
+/* `command` on build/candidates/<candidate> with `args`; its exit code, and
+ * summary.csv of its run into `csv`. */
+static int run_candidate(const char *command, const char *candidate, const char *args, const char *out, char *csv,
+                         size_t csv_size)
+{
+    char all[2048];
+    snprintf(all, sizeof all, "--candidate %s/candidates/%s %s", hb_test_build_dir(), candidate, args);
+    int rc = hb_test_run_bench(command, all, out);
+    hb_test_summary_path(out, csv, csv_size);
+    return rc;
+}
+
+static void fail_with_log(const char *out, const char *what)
+{
+    char path[700];
+    snprintf(path, sizeof path, "%s/stderr.txt", out);
+    char *text = hb_test_read_file(path);
+    fail_msg("%s; stderr:\n%s", what, text ? text : "(none)");
+}
+
+/* --- the sample against its cubin form ------------------------------------------------- */
+
+/* The same command and arguments on sample_mma_launcher and on sample_mma. */
+typedef struct both_forms {
+    char launcher_out[512], cubin_out[512];
+    char launcher_csv[1200], cubin_csv[1200]; /* their summary.csv */
+} both_forms;
+
+static void run_both_forms(const char *command, const char *args, both_forms *b)
+{
+    hb_test_make_temp_dir("hb-launcher-form", b->launcher_out, sizeof b->launcher_out);
+    hb_test_make_temp_dir("hb-cubin-form", b->cubin_out, sizeof b->cubin_out);
+    if (run_candidate(command, "sample_mma_launcher", args, b->launcher_out, b->launcher_csv, sizeof b->launcher_csv))
+        fail_with_log(b->launcher_out, "the sample launcher failed");
+    if (run_candidate(command, "sample_mma", args, b->cubin_out, b->cubin_csv, sizeof b->cubin_csv))
+        fail_with_log(b->cubin_out, "the cubin sample failed");
+}
+
+static void remove_both_forms(const both_forms *b)
+{
+    hb_test_remove_tree(b->launcher_out);
+    hb_test_remove_tree(b->cubin_out);
+}
+
+/* The same kernel on the same inputs (the same seed): the same verdict, and
+ * the same output, so the same deviation from the reference to the last
+ * digit, at a size that needs no padding and at one that pads every
+ * dimension. */
+static void test_gpu_sample_launcher_matches_cubin(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    static both_forms b;
+    run_both_forms("check", "--mnk 256,256,256 --mnk 100,200,300 --autotune-cache none --no-autotune-search", &b);
+    static const char *const same[] = {"verdict", "paper_max_abs_dev", "padded_m", "padded_k"};
+    const long ms[] = {256, 100};
+    for (size_t i = 0; i < 2; i++) {
+        char a[128], c[128];
+        for (size_t j = 0; j < sizeof same / sizeof same[0]; j++) {
+            hb_test_csv_text(b.launcher_csv, "candidate", ms[i], same[j], a, sizeof a);
+            hb_test_csv_text(b.cubin_csv, "candidate", ms[i], same[j], c, sizeof c);
+            if (strcmp(a, c))
+                fail_msg("%s at M=%ld: launcher %s, cubin %s", same[j], ms[i], a, c);
+        }
+        hb_test_csv_text(b.launcher_csv, "candidate", ms[i], "verdict", a, sizeof a);
+        assert_string_equal(a, "pass");
+        hb_test_csv_text(b.launcher_csv, "candidate", ms[i], "algorithm", a, sizeof a);
+        assert_string_equal(a, "launcher:hgemm_launch");
+        /* A launcher's module state is not audited: the columns stay empty. */
+        hb_test_csv_text(b.launcher_csv, "candidate", ms[i], "module_global_bytes", a, sizeof a);
+        assert_string_equal(a, "");
+    }
+    remove_both_forms(&b);
+}
+
+/* At 2048^3 the kernel runs for tens of microseconds and the launcher's
+ * host code for a few: the event medians of the two forms agree within a
+ * loose bound (separate processes, so clocks and placement may differ). */
+static void test_gpu_sample_launcher_time_matches_cubin(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    static both_forms b;
+    run_both_forms("run", "--mnk 2048,2048,2048 " SHORT_RUN, &b);
+    double launcher_us = hb_test_csv_number(b.launcher_csv, "candidate", 2048, "event_median_us");
+    double cubin_us = hb_test_csv_number(b.cubin_csv, "candidate", 2048, "event_median_us");
+    printf("  sample at 2048^3: launcher %.1f us, cubin %.1f us (event medians)\n", launcher_us, cubin_us);
+    assert_true(cubin_us > 0);
+    assert_true(launcher_us > cubin_us / 1.5 && launcher_us < cubin_us * 1.5);
+    remove_both_forms(&b);
+}
+
+/* --- the broken launchers --------------------------------------------------------------- */
+
+typedef struct launcher_row {
+    char name[64], verdict[32], check[32], reason[256], findings[128];
+    int code;
+} launcher_row;
+
+/* One row of candidates/broken_launchers/expected.tsv: name, verdict, check,
+ * reason fragment, exit code, conduct findings ("-" for none).  0 for a
+ * line that is not a row. */
+static int read_launcher_row(const char *line, launcher_row *row)
+{
+    return sscanf(line, "%63[^\t]\t%31[^\t]\t%31[^\t]\t%255[^\t]\t%d\t%127[^\t\n]", row->name, row->verdict,
+                  row->check, row->reason, &row->code, row->findings) == 6;
+}
+
+static const char *config_text(json_t *verdict, const char *key)
+{
+    const char *text = json_string_value(json_object_get(json_array_get(json_object_get(verdict, "configs"), 0), key));
+    return text ? text : "";
+}
+
+/* `check` of one broken launcher at 64^3 with a short silence timeout (for
+ * hangs); 1 when its exit code, verdict, check and reason are the row's. */
+static int check_row(const launcher_row *row, const char *out)
+{
+    char args[2048], verdict_path[700];
+    snprintf(verdict_path, sizeof verdict_path, "%s/%s.json", out, row->name);
+    snprintf(args, sizeof args,
+             "--candidate %s/candidates/broken_launchers/%s --mnk 64,64,64 --timeout-s 15 --autotune-cache none "
+             "--no-autotune-search --verdict %s",
+             hb_test_build_dir(), row->name, verdict_path);
+    int rc = hb_test_run_bench("check", args, out);
+    json_error_t error;
+    json_t *v = json_load_file(verdict_path, 0, &error);
+    const char *verdict = v ? json_string_value(json_object_get(v, "verdict")) : NULL;
+    const char *check = v ? config_text(v, "check") : "(no file)";
+    const char *reason = v ? config_text(v, "reason") : "(no file)";
+    const char *want_check = strcmp(row->check, "-") ? row->check : "";
+    int ok = rc == row->code && verdict && !strcmp(verdict, row->verdict) && !strcmp(check, want_check) &&
+             (!strcmp(row->reason, "-") || strstr(reason, row->reason));
+    printf("  launcher %-20s expected %s/%s/%d, got %s/%s/%d %s%s%s\n", row->name, row->verdict, row->check,
+           row->code, verdict ? verdict : "?", check, rc, ok ? "ok" : "MISMATCH: ", ok ? "" : "reason ",
+           ok ? "" : reason);
+    json_decref(v);
+    return ok;
+}
+
+/* Every broken launcher gets its verdict, check, reason and exit code; the
+ * host-code faults (an exception, a segfault, a hang) are the candidate's
+ * verdicts, not harness errors; and every built one has a row. */
+static void test_gpu_broken_launchers_verdicts(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    char out[512];
+    hb_test_make_temp_dir("hb-broken-launchers", out, sizeof out);
+    FILE *table = fopen("candidates/broken_launchers/expected.tsv", "r");
+    assert_non_null(table);
+    char line[1024];
+    int rows = 0, wrong = 0;
+    assert_non_null(fgets(line, sizeof line, table)); /* header */
+    while (fgets(line, sizeof line, table)) {
+        launcher_row row;
+        if (!read_launcher_row(line, &row))
+            continue;
+        wrong += !check_row(&row, out);
+        rows++;
+    }
+    fclose(table);
+    char command[1200];
+    snprintf(command, sizeof command, "test $(ls -d %s/candidates/broken_launchers/*/ | wc -l) -eq %d",
+             hb_test_build_dir(), rows);
+    assert_int_equal(hb_test_shell(command), 0);
+    assert_int_equal(rows, 10);
+    assert_int_equal(wrong, 0);
+    hb_test_remove_tree(out);
+}
+
+/* own_stream launches where the events are not: at 2048^3 its kernel runs
+ * for milliseconds, which the wall clock (host time to the device-wide
+ * synchronize) counts and the events (on the timed stream) do not. */
+static void test_gpu_launcher_own_stream_wall_counts_its_work(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    char out[512], csv[1200];
+    hb_test_make_temp_dir("hb-own-stream", out, sizeof out);
+    if (run_candidate("run", "broken_launchers/own_stream", "--mnk 2048,2048,2048 " SHORT_RUN, out, csv, sizeof csv) != 0)
+        fail_with_log(out, "run of own_stream failed");
+    char verdict[64];
+    hb_test_csv_text(csv, "candidate", 2048, "verdict", verdict, sizeof verdict);
+    assert_string_equal(verdict, "pass");
+    double event_us = hb_test_csv_number(csv, "candidate", 2048, "event_median_us");
+    double wall_us = hb_test_csv_number(csv, "candidate", 2048, "wall_median_us");
+    printf("  own_stream at 2048^3: event median %.1f us, wall median %.1f us\n", event_us, wall_us);
+    assert_true(wall_us > 3 * event_us);
+    assert_true(wall_us - event_us > 100);
+    hb_test_remove_tree(out);
+}
+
+/* --- device state ------------------------------------------------------------------------- */
+
+static size_t persisting_l2_limit(void)
+{
+    size_t bytes = 0;
+    assert_int_equal(cudaDeviceGetLimit(&bytes, cudaLimitPersistingL2CacheSize), cudaSuccess);
+    return bytes;
+}
+
+/* A launcher participant from build/candidates/<candidate>/manifest.json at 256^3. */
+static void create_launcher(const char *candidate, hb_participant *out)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/candidates/%s/manifest.json", hb_test_build_dir(), candidate);
+    static hb_manifest manifest;
+    assert_int_equal(hb_manifest_load(path, &manifest), HB_OK);
+    hb_device_limits limits = hb_device_limits_of(hb_test_device());
+    assert_int_equal(hb_launcher_participant_create(&manifest, &limits, HB_ACC_FP32, 256, 256, 256, out), HB_OK);
+}
+
+static void checked_call_ok(hb_participant *p, hb_problem *problem)
+{
+    hb_check_failure failure;
+    memset(&failure, 0, sizeof failure);
+    hb_status status = hb_checked_call(p, &problem->ios[0], &problem->ios[0], hb_test_stream(), &failure);
+    if (status != HB_OK)
+        fail_msg("checked call of %s: status %d, %s", p->desc.algorithm, (int)status, failure.reason);
+}
+
+/* sets_device_state raises the persisting-L2 limit in every call: after each
+ * checked call the limit is what it was, and device_state says what was
+ * found, the first time only; the sample launcher changes nothing. */
+static void test_gpu_launcher_device_state_restored(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    int most = 0;
+    assert_int_equal(cudaDeviceGetAttribute(&most, cudaDevAttrMaxPersistingL2CacheSize, hb_test_device()->ordinal),
+                     cudaSuccess);
+    if (most <= 0)
+        skip(); /* no persisting L2 here (the launcher would decline): nothing to change */
+    const size_t before = persisting_l2_limit();
+    hb_mnk mnk = {256, 256, 256};
+    hb_problem problem;
+    assert_int_equal(hb_problem_create(&mnk, 1, 99, hb_test_stream(), &problem), HB_OK);
+
+    hb_participant p;
+    create_launcher("broken_launchers/sets_device_state", &p);
+    checked_call_ok(&p, &problem);
+    assert_true(persisting_l2_limit() == before);
+    if (!strstr(p.device_state, "persisting-L2 limit") || !strstr(p.device_state, "set back"))
+        fail_msg("device_state after the first call: '%s'", p.device_state);
+    char first[sizeof p.device_state];
+    snprintf(first, sizeof first, "%s", p.device_state);
+    checked_call_ok(&p, &problem);
+    assert_true(persisting_l2_limit() == before);
+    assert_string_equal(p.device_state, first); /* the first finding is kept */
+    p.ops->destroy(&p);
+
+    create_launcher("sample_mma_launcher", &p);
+    checked_call_ok(&p, &problem);
+    assert_string_equal(p.device_state, "");
+    p.ops->destroy(&p);
+    hb_problem_free(&problem);
+}
+
+hb_test_list hb_gpu_launcher_tests(void)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gpu_sample_launcher_matches_cubin),
+        cmocka_unit_test(test_gpu_sample_launcher_time_matches_cubin),
+        cmocka_unit_test(test_gpu_broken_launchers_verdicts),
+        cmocka_unit_test(test_gpu_launcher_own_stream_wall_counts_its_work),
+        cmocka_unit_test(test_gpu_launcher_device_state_restored),
+    };
+    return HB_TEST_LIST(tests);
+}
