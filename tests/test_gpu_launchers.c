@@ -10,6 +10,7 @@
 
 #include <cuda_runtime_api.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,6 +116,13 @@ static void test_gpu_sample_launcher_time_matches_cubin(void **state)
     printf("  sample at 2048^3: launcher %.1f us, cubin %.1f us (event medians)\n", launcher_us, cubin_us);
     assert_true(cubin_us > 0);
     assert_true(launcher_us > cubin_us / 1.5 && launcher_us < cubin_us * 1.5);
+    /* The same kernel on the same inputs: the trace pass's kernel time agrees
+     * far closer than the event times, which include each form's host path. */
+    double launcher_kernel = hb_test_csv_number(b.launcher_csv, "candidate", 2048, "kernel_us");
+    double cubin_kernel = hb_test_csv_number(b.cubin_csv, "candidate", 2048, "kernel_us");
+    printf("  sample at 2048^3: kernel_us launcher %.2f, cubin %.2f\n", launcher_kernel, cubin_kernel);
+    assert_true(cubin_kernel > 0 && cubin_kernel < cubin_us);
+    assert_true(fabs(launcher_kernel / cubin_kernel - 1) < 0.05);
     remove_both_forms(&b);
 }
 
@@ -140,6 +148,49 @@ static const char *config_text(json_t *verdict, const char *key)
     return text ? text : "";
 }
 
+typedef char finding_name[32];
+
+/* Findings `gate --strict` would refuse (multi-kernel and host-time are
+ * figures), sorted and comma-separated; "-" for none. */
+static void join_strict_sorted(finding_name *names, size_t n, char *out, size_t size)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(names[i], "multi-kernel") && strcmp(names[i], "host-time") && strcmp(names[i], "-"))
+            memmove(names[kept++], names[i], sizeof names[0]);
+    qsort(names, kept, sizeof names[0], (int (*)(const void *, const void *))strcmp);
+    size_t used = 0;
+    snprintf(out, size, "-");
+    for (size_t i = 0; i < kept && used < size; i++)
+        used += (size_t)snprintf(out + used, size - used, "%s%s", i ? "," : "", names[i]);
+}
+
+/* What verdict.json's first configuration lists under conduct.findings. */
+static void verdict_findings(json_t *verdict, char *out, size_t size)
+{
+    json_t *findings = json_object_get(json_object_get(json_array_get(json_object_get(verdict, "configs"), 0),
+                                                       "conduct"), "findings");
+    finding_name names[8];
+    size_t n = 0;
+    for (size_t i = 0; i < json_array_size(findings) && n < 8; i++) {
+        const char *name = json_string_value(json_object_get(json_array_get(findings, i), "finding"));
+        snprintf(names[n++], sizeof names[0], "%s", name ? name : "?");
+    }
+    join_strict_sorted(names, n, out, size);
+}
+
+/* The row's findings column ("a,b" or "-"), the same way. */
+static void row_findings(const char *list, char *out, size_t size)
+{
+    finding_name names[8];
+    size_t n = 0;
+    char copy[128];
+    snprintf(copy, sizeof copy, "%s", list);
+    for (char *save = NULL, *w = strtok_r(copy, ",", &save); w && n < 8; w = strtok_r(NULL, ",", &save))
+        snprintf(names[n++], sizeof names[0], "%s", w);
+    join_strict_sorted(names, n, out, size);
+}
+
 /* `check` of one broken launcher at 64^3 with a short silence timeout (for
  * hangs); 1 when its exit code, verdict, check and reason are the row's. */
 static int check_row(const launcher_row *row, const char *out)
@@ -157,16 +208,21 @@ static int check_row(const launcher_row *row, const char *out)
     const char *check = v ? config_text(v, "check") : "(no file)";
     const char *reason = v ? config_text(v, "reason") : "(no file)";
     const char *want_check = strcmp(row->check, "-") ? row->check : "";
+    char found[128] = "(no file)", expected[128];
+    if (v)
+        verdict_findings(v, found, sizeof found);
+    row_findings(row->findings, expected, sizeof expected);
     int ok = rc == row->code && verdict && !strcmp(verdict, row->verdict) && !strcmp(check, want_check) &&
-             (!strcmp(row->reason, "-") || strstr(reason, row->reason));
-    printf("  launcher %-20s expected %s/%s/%d, got %s/%s/%d %s%s%s\n", row->name, row->verdict, row->check,
-           row->code, verdict ? verdict : "?", check, rc, ok ? "ok" : "MISMATCH: ", ok ? "" : "reason ",
-           ok ? "" : reason);
+             (!strcmp(row->reason, "-") || strstr(reason, row->reason)) && !strcmp(found, expected);
+    printf("  launcher %-20s expected %s/%s/%d [%s], got %s/%s/%d [%s] %s%s%s\n", row->name, row->verdict, row->check,
+           row->code, expected, verdict ? verdict : "?", check, rc, found, ok ? "ok" : "MISMATCH: ",
+           ok ? "" : "reason ", ok ? "" : reason);
     json_decref(v);
     return ok;
 }
 
-/* Every broken launcher gets its verdict, check, reason and exit code; the
+/* Every broken launcher gets its verdict, check, reason, exit code and the
+ * conduct findings the trace pass reports (expected.tsv's last column); the
  * host-code faults (an exception, a segfault, a hang) are the candidate's
  * verdicts, not harness errors; and every built one has a row. */
 static void test_gpu_broken_launchers_verdicts(void **state)
