@@ -38,7 +38,7 @@ PY
 summarize_ncu() { # ncu csv -> "median_us mean_us n"
 python3 - "$1" <<'PY'
 import csv, statistics, sys
-scale = {"nsecond": 1e-3, "usecond": 1.0, "msecond": 1e3}
+scale = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3}
 rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if l.startswith('"'))
         if r.get("Metric Name") == "gpu__time_duration.sum"]
 us = [float(r["Metric Value"].replace(",", "")) * scale[r["Metric Unit"]] for r in rows]

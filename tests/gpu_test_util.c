@@ -1,11 +1,14 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tests/gpu_test_util.h"
 
+#include "bench/analysis/csv_reader.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 
+#include "bench/analysis/csv_reader.h"
 #include "tests/test_registry.h"
 
 static hb_device_info device;
@@ -67,21 +70,33 @@ void hb_test_find_run_dir(const char *out, char *run_dir, size_t size)
     run_dir[strcspn(run_dir, "\n")] = '\0';
 }
 
+typedef struct field_search {
+    const char *participant;
+    long m;
+    char *out;
+    size_t size;
+    int found;
+} field_search;
+
+static hb_status match_row(void *context, const hb_csv_row *row)
+{
+    field_search *f = context;
+    if (!f->found && !strcmp(row->text[0], f->participant) && strtol(row->text[1], NULL, 10) == f->m) {
+        snprintf(f->out, f->size, "%s", row->text[2]);
+        f->found = 1;
+    }
+    return HB_OK;
+}
+
+/* Through the harness's own CSV reader (RFC 4180: a reason or a conduct
+ * cell may hold quoted commas). */
 int hb_test_csv_field(const char *csv, const char *participant, long m, const char *column, char *out, size_t size)
 {
-    char command[2048];
-    snprintf(command, sizeof command,
-             "awk -F, -v col='%s' -v who='%s' -v m=%ld 'NR==1 {for (i = 1; i <= NF; i++) if ($i == col) c = i; next} "
-             "c && $5 == who && $2 == m {print $c; found = 1; exit} END {exit !found}' '%s'",
-             column, participant, m, csv);
-    FILE *p = popen(command, "r");
-    assert_non_null(p);
+    const char *wanted[] = {"participant", "m", column};
+    field_search f = {participant, m, out, size, 0};
+    hb_csv_spec spec = {.what = "summary.csv", .wanted = wanted, .n_wanted = 3, .row = match_row, .context = &f};
     out[0] = '\0';
-    if (!fgets(out, (int)size, p))
-        out[0] = '\0';
-    int rc = pclose(p);
-    out[strcspn(out, "\n")] = '\0';
-    return WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
+    return hb_csv_read(csv, &spec) == HB_OK && f.found;
 }
 
 void hb_test_csv_text(const char *csv, const char *participant, long m, const char *column, char *out, size_t size)
