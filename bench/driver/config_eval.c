@@ -395,8 +395,9 @@ static void record_failure(hb_config_result *r, hb_status status, const hb_check
     snprintf(r->reason, sizeof r->reason, "%s", hb_last_error());
 }
 
-hb_status hb_with_config_participants(const hb_run_options *options, size_t index, hb_config_result *out,
-                                      hb_config_work work, void *context)
+/* The one configuration a process evaluates (or traces): its state, zeroed,
+ * with its result initialised and its generator seeded. */
+static config_state *begin_config(const hb_run_options *options, size_t index, hb_config_result *out)
 {
     static config_state state;
     config_state *s = &state;
@@ -406,6 +407,13 @@ hb_status hb_with_config_participants(const hb_run_options *options, size_t inde
     s->result = out;
     hb_config_result_init(out, &options->configs[index]);
     hb_rng_seed(&s->rng, hb_config_seed(options->seed, index));
+    return s;
+}
+
+hb_status hb_with_config_participants(const hb_run_options *options, size_t index, hb_config_result *out,
+                                      hb_config_work work, void *context)
+{
+    config_state *s = begin_config(options, index, out);
     hb_status status = set_up(s);
     if (status == HB_OK)
         status = work(context, s->parts, s->count, &s->problem, s->timer.stream, out);
@@ -415,14 +423,7 @@ hb_status hb_with_config_participants(const hb_run_options *options, size_t inde
 
 hb_status hb_evaluate_config(const hb_run_options *options, size_t index, hb_config_result *out)
 {
-    static config_state state;
-    config_state *s = &state;
-    memset(s, 0, sizeof *s);
-    s->options = options;
-    s->index = index;
-    s->result = out;
-    hb_config_result_init(out, &options->configs[index]);
-    hb_rng_seed(&s->rng, hb_config_seed(options->seed, index));
+    config_state *s = begin_config(options, index, out);
     s->bootstrap_seed = hb_bootstrap_seed(hb_config_seed(options->seed, index));
     hb_progress_init(&s->progress, options->progress);
     hb_progress_set_label(&s->progress, index, options->n_configs, out->mnk.m, out->mnk.n, out->mnk.k);
