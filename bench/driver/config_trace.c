@@ -74,14 +74,15 @@ static hb_status trace_in_child(void *context, void *result, size_t size)
         return status;
     }
     out->ran = 1;
-    out->conduct.traced = 1;
     snprintf(out->file, sizeof out->file, "%s", job->path);
     return HB_OK;
 }
 
-static void note(hb_config_result *r, const char *text)
+/* No trace for this configuration, and why. */
+static hb_status untraced(hb_config_result *r, const char *why)
 {
-    snprintf(r->trace_note, sizeof r->trace_note, "%s", text);
+    snprintf(r->trace_note, sizeof r->trace_note, "%s", why);
+    return HB_OK;
 }
 
 static hb_status prepare_job(const hb_run_options *options, const char *run_path, size_t index, trace_job *job)
@@ -109,11 +110,11 @@ hb_status hb_trace_config(const hb_run_options *options, const char *run_path, s
 {
     *cut = 0;
     if (!options->trace)
-        return note(r, "--no-trace"), HB_OK;
+        return untraced(r, "--no-trace");
     if (!options->isolate)
-        return note(r, "--no-isolate runs no trace pass"), HB_OK;
+        return untraced(r, "--no-isolate runs no trace pass");
     if (r->status != HB_OK)
-        return note(r, "not traced: the candidate did not pass its checks"), HB_OK;
+        return untraced(r, "not traced: the candidate did not pass its checks");
     static trace_job job;
     memset(&job, 0, sizeof job);
     HB_TRY(prepare_job(options, run_path, index, &job));

@@ -1,5 +1,6 @@
 #include "bench/report/report_table.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "bench/result/deviation_rule.h"
@@ -114,7 +115,7 @@ static void print_kernel_time(FILE *out, const hb_config_result *r, const hb_par
     }
     fprintf(out, " %11.2f", p->kernel.span_us);
     double s = hb_kernel_speedup(r, p);
-    if (p->is_candidate || s != s)
+    if (p->is_candidate || isnan(s))
         fprintf(out, " %9s", "");
     else
         fprintf(out, " %+8.1f%%", s * 100);

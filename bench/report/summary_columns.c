@@ -11,7 +11,6 @@
 
 #include "bench/result/deviation_rule.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "bench/core/gemm_types.h"
@@ -124,14 +123,10 @@ static hb_cell conduct_cell(const hb_row *r, int lines)
         return hb_cell_empty();
     hb_cell cell = hb_cell_own_text();
     const hb_conduct *c = &cfg(r)->conduct;
-    if (!lines) {
-        hb_conduct_names(c, ~0u, cell.own, sizeof cell.own);
-        return cell;
-    }
-    size_t used = 0;
-    for (int f = 0; f < HB_N_FINDINGS && used < sizeof cell.own; f++)
-        if (c->found & HB_FINDING_BIT(f))
-            used += (size_t)snprintf(cell.own + used, sizeof cell.own - used, "%s%s", used ? " | " : "", c->line[f]);
+    if (lines)
+        hb_conduct_lines(c, ~0u, " | ", cell.own, sizeof cell.own);
+    else
+        hb_finding_names(c->found, cell.own, sizeof cell.own);
     return cell;
 }
 

@@ -179,8 +179,7 @@ hb_status hb_verdict_file_write(const char *path, const hb_run_record *run, cons
     json_object_set_new(root, "statistic", json_string("geometric mean of paired per-round ratios t_base/t_cand, minus 1; CUDA events"));
     const unsigned forbidden = o->gate ? hb_gate_forbidden_findings(o->strict, o->forbid) : 0;
     char forbidden_names[200];
-    hb_conduct all = {.found = forbidden};
-    hb_conduct_names(&all, forbidden, forbidden_names, sizeof forbidden_names);
+    hb_finding_names(forbidden, forbidden_names, sizeof forbidden_names);
     json_object_set_new(root, "forbidden_conduct", json_string(forbidden_names));
     json_object_set_new(root, "stream", json_string(hb_stream_policy_name(o->stream)));
     json_t *configs = json_array();

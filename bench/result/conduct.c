@@ -63,12 +63,35 @@ void hb_conduct_add(hb_conduct *conduct, hb_finding f, const char *format, ...)
     conduct->found |= HB_FINDING_BIT(f);
 }
 
-void hb_conduct_names(const hb_conduct *conduct, unsigned mask, char *out, size_t size)
+static const char *name_of(const hb_conduct *conduct, int f)
+{
+    (void)conduct;
+    return finding_names[f];
+}
+
+static const char *line_of(const hb_conduct *conduct, int f)
+{
+    return conduct->line[f];
+}
+
+/* text(conduct, f) of each finding in `mask`, joined by `separator`. */
+static void join(const hb_conduct *conduct, unsigned mask, const char *(*text)(const hb_conduct *, int),
+                 const char *separator, char *out, size_t size)
 {
     size_t used = 0;
     if (size)
         out[0] = '\0';
     for (int f = 0; f < HB_N_FINDINGS && used < size; f++)
-        if (conduct->found & mask & HB_FINDING_BIT(f))
-            used += (size_t)snprintf(out + used, size - used, "%s%s", used ? "," : "", finding_names[f]);
+        if (mask & HB_FINDING_BIT(f))
+            used += (size_t)snprintf(out + used, size - used, "%s%s", used ? separator : "", text(conduct, f));
+}
+
+void hb_finding_names(unsigned mask, char *out, size_t size)
+{
+    join(NULL, mask, name_of, ",", out, size);
+}
+
+void hb_conduct_lines(const hb_conduct *conduct, unsigned mask, const char *separator, char *out, size_t size)
+{
+    join(conduct, conduct->found & mask, line_of, separator, out, size);
 }

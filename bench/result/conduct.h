@@ -65,7 +65,10 @@ typedef struct hb_kernel_time {
 void hb_conduct_add(hb_conduct *conduct, hb_finding f, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* The found findings in `mask`, as "a,b" (the first `size` bytes); "" for none. */
-void hb_conduct_names(const hb_conduct *conduct, unsigned mask, char *out, size_t size);
+/* The findings of `mask` by name, "a,b" (the first `size` bytes); "" for none. */
+void hb_finding_names(unsigned mask, char *out, size_t size);
+
+/* The lines of the findings found in `mask`, joined by `separator` (as much as fits). */
+void hb_conduct_lines(const hb_conduct *conduct, unsigned mask, const char *separator, char *out, size_t size);
 
 #endif

@@ -45,16 +45,6 @@ unsigned hb_gate_forbidden_findings(int strict, const char *forbid)
     return mask & ~HB_FINDING_BIT(HB_FINDING_HOST_TIME);
 }
 
-/* The forbidden findings' lines, "; "-separated, as much as fits. */
-static void forbidden_lines(const hb_conduct *c, unsigned forbidden, char *out, size_t size)
-{
-    size_t used = 0;
-    out[0] = '\0';
-    for (int f = 0; f < HB_N_FINDINGS && used < size; f++)
-        if (c->found & forbidden & HB_FINDING_BIT(f))
-            used += (size_t)snprintf(out + used, size - used, "%s%s", used ? "; " : "", c->line[f]);
-}
-
 void hb_gate_apply_conduct(hb_config_result *r, unsigned forbidden)
 {
     if (!forbidden || (r->status != HB_OK && r->status != HB_ERR_TOO_SLOW))
@@ -72,5 +62,5 @@ void hb_gate_apply_conduct(hb_config_result *r, unsigned forbidden)
     r->status = HB_ERR_FORBIDDEN;
     r->verdict = HB_VERDICT_FORBIDDEN;
     snprintf(r->check, sizeof r->check, "conduct");
-    forbidden_lines(&r->conduct, forbidden, r->reason, sizeof r->reason);
+    hb_conduct_lines(&r->conduct, forbidden, "; ", r->reason, sizeof r->reason);
 }
