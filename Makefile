@@ -49,6 +49,9 @@ CANDIDATE_SRC   := $(filter-out $(LAUNCHER_SRC),$(wildcard candidates/*/*.cu)) $
                    $(wildcard candidates/honest/*/*.cu)
 CANDIDATE_CUBIN := $(foreach s,$(CANDIDATE_SRC),$(foreach a,$(CUDA_ARCHS),$(BUILD)/$(s:.cu=).sm_$(a).cubin))
 CANDIDATE_MANIFESTS := $(patsubst %/,$(BUILD)/%/manifest.json,$(sort $(dir $(CANDIDATE_SRC))))
+# A sample's other manifests beside manifest.json (candidates/sample_params/wrong_params.json:
+# a wrong "params" list, for the load check's test), built the same way.
+CANDIDATE_EXTRA_MANIFESTS := $(patsubst %,$(BUILD)/%,$(filter-out %/manifest.json,$(wildcard candidates/*/*.json)))
 
 .DEFAULT_GOAL := all
 
@@ -69,7 +72,7 @@ $(BUILD)/obj/bench/core/version.o: $(COMMIT_STAMP)
 .PHONY: all test clean demo candidates
 all: $(BUILD)/hgemm-bench $(BUILD)/hgemm-report candidates
 
-candidates: $(CANDIDATE_CUBIN) $(CANDIDATE_MANIFESTS) $(LAUNCHER_LIB) $(LAUNCHER_MANIFESTS)
+candidates: $(CANDIDATE_CUBIN) $(CANDIDATE_MANIFESTS) $(CANDIDATE_EXTRA_MANIFESTS) $(LAUNCHER_LIB) $(LAUNCHER_MANIFESTS)
 
 $(BUILD)/hgemm-bench: $(BUILD)/obj/$(MAIN_C:.c=.o) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -104,6 +107,8 @@ $(foreach a,$(CUDA_ARCHS),$(eval $(call cubin_rule,$(a))))
 $(filter $(BUILD)/candidates/sample_mma_f16acc/%,$(CANDIDATE_CUBIN)): candidates/sample_mma/hgemm_mma_pipelined.cu
 # The broken candidates share inline helpers from this header (cache_gemm.cuh: the caching ones).
 $(filter $(BUILD)/candidates/broken/%,$(CANDIDATE_CUBIN)): candidates/broken/simple_gemm.cuh candidates/broken/cache_gemm.cuh
+# sample_params is sample_simple's kernel with other parameters, from the same helpers.
+$(filter $(BUILD)/candidates/sample_params/%,$(CANDIDATE_CUBIN)): candidates/broken/simple_gemm.cuh
 # The honest candidates share the shared-memory tiling and the K walk.
 $(filter $(BUILD)/candidates/honest/%,$(CANDIDATE_CUBIN)): candidates/honest/honest_tile.cuh
 
@@ -124,13 +129,26 @@ $(filter $(BUILD)/candidates/broken_launchers/%,$(LAUNCHER_LIB)): candidates/bro
     candidates/broken/simple_gemm.cuh
 
 # The manifest's "cubin": "@CUBINS@" becomes {"sm_80": "<kernel>.sm_80.cubin", ...},
-# a launcher's "library": "@LIBRARIES@" {"sm_80": "<launcher>.sm_80.so", ...}.
-$(BUILD)/candidates/%/manifest.json: candidates/%/manifest.json Makefile
-	@mkdir -p $(dir $@)
-	kernel=$$(basename $$(ls candidates/$*/*.cu | head -n 1) .cu); \
-	map=$$(for a in $(CUDA_ARCHS); do printf '"sm_%s": "%s.sm_%s.cubin", ' $$a $$kernel $$a; done); \
-	libs=$$(for a in $(CUDA_ARCHS); do printf '"sm_%s": "%s.sm_%s.so", ' $$a $$kernel $$a; done); \
-	sed -e "s|\"@CUBINS@\"|{$${map%, }}|" -e "s|\"@LIBRARIES@\"|{$${libs%, }}|" $< > $@
+# a launcher's "library": "@LIBRARIES@" {"sm_80": "<launcher>.sm_80.so", ...}, and
+# "entry": "@ENTRY@" the name of the kernel in the first architecture's cubin as
+# the cubin holds it, a C++ name mangled (scripts/cubin_entry.sh).
+define fill_manifest
+@mkdir -p $(dir $@)
+kernel=$$(basename $$(ls $(dir $<)*.cu | head -n 1) .cu); \
+map=$$(for a in $(CUDA_ARCHS); do printf '"sm_%s": "%s.sm_%s.cubin", ' $$a $$kernel $$a; done); \
+libs=$$(for a in $(CUDA_ARCHS); do printf '"sm_%s": "%s.sm_%s.so", ' $$a $$kernel $$a; done); \
+entry=; if grep -q '"@ENTRY@"' $<; then \
+    entry=$$(scripts/cubin_entry.sh $(BUILD)/$(dir $<)$$kernel.sm_$(firstword $(CUDA_ARCHS)).cubin) || exit 1; fi; \
+sed -e "s|\"@CUBINS@\"|{$${map%, }}|" -e "s|\"@LIBRARIES@\"|{$${libs%, }}|" -e "s|\"@ENTRY@\"|\"$$entry\"|" $< > $@
+endef
+$(BUILD)/candidates/%/manifest.json: candidates/%/manifest.json Makefile scripts/cubin_entry.sh
+	$(fill_manifest)
+# A folder's other manifests (CANDIDATE_EXTRA_MANIFESTS), filled in the same way.
+$(CANDIDATE_EXTRA_MANIFESTS): $(BUILD)/%.json: %.json Makefile scripts/cubin_entry.sh
+	$(fill_manifest)
+# A manifest with "@ENTRY@" is filled from its folder's cubins: made after them.
+ENTRY_MANIFEST_SRC := $(shell grep -l '"@ENTRY@"' /dev/null $(wildcard candidates/*/*.json))
+$(foreach j,$(ENTRY_MANIFEST_SRC),$(eval $(BUILD)/$(j): $(filter $(BUILD)/$(dir $(j))%,$(CANDIDATE_CUBIN))))
 
 # --- tests -------------------------------------------------------------------
 # The mma sample built for both sm_80 and sm_90 whatever CUDA_ARCHS says: the

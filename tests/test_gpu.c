@@ -12,6 +12,7 @@
 #include "bench/candidate/cubin_candidate.h"
 #include "bench/core/diag.h"
 #include "bench/gpu/device.h"
+#include "bench/gpu/driver_api.h"
 #include "bench/result/run_options.h"
 #include "tests/gpu_test_util.h"
 #include "tests/test_registry.h"
@@ -192,6 +193,42 @@ static void test_gpu_load_errors_are_actionable(void **state)
     load_sample_manifest("sample_mma", &m);
     m.block[0] = 1024; /* 1024 threads at ~120 registers each cannot fit an SM's register file */
     expect_load_failure(&m, HB_ERR_UNSUPPORTED, "registers per thread");
+}
+
+/* A parameter list that is not the kernel's (sample_params takes (a, b_col,
+ * c, M, N, K)): the load names the list and what differs, where the driver
+ * can tell (cuFuncGetParamInfo, 12.4 and newer): a size, a constant where a
+ * pointer is, no list at all (the contract's eight).  And a C++ kernel's
+ * name unmangled is not found, with the hint to give the mangled one. */
+static void test_gpu_params_load_errors_name_the_list(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    hb_manifest m;
+    const hb_driver_api *api = NULL;
+    assert_int_equal(hb_driver_api_get(&api), HB_OK);
+    if (api->func_get_param_info) {
+        load_sample_manifest("sample_params", &m);
+        m.params.list[3].role = HB_PARAM_M64;
+        expect_load_failure(&m, HB_ERR_BAD_INPUT,
+                            "parameter 3 is 4 bytes; the manifest's params (a, b_col, c, m64, n, k) "
+                            "name it \"m64\" (8 bytes)");
+        load_sample_manifest("sample_params", &m);
+        m.params.list[1] = (hb_kernel_param){HB_PARAM_CONSTANT, 5};
+        expect_load_failure(&m, HB_ERR_BAD_INPUT,
+                            "parameter 1 is 8 bytes; the manifest's params (a, 5, c, m, n, k) "
+                            "name it the constant 5 (4 bytes)");
+        load_sample_manifest("sample_params", &m);
+        m.params.n = 0;
+        expect_load_failure(&m, HB_ERR_BAD_INPUT,
+                            "takes 6 parameters; the contract's parameters (a, b, b_col, c, m, n, k, workspace) "
+                            "name 8");
+    } else {
+        printf("  driver before 12.4: no cuFuncGetParamInfo, parameter lists are not checked\n");
+    }
+    load_sample_manifest("sample_params", &m);
+    snprintf(m.entry, sizeof m.entry, "hgemm_params");
+    expect_load_failure(&m, HB_ERR_BAD_INPUT, "or give its mangled name");
 }
 
 /* --- end to end through the driver binary --------------------------------- */
@@ -418,6 +455,7 @@ hb_test_list hb_gpu_tests(void)
         cmocka_unit_test(test_gpu_check_catches_unwritten_output),
         cmocka_unit_test(test_gpu_check_catches_wrong_result),
         cmocka_unit_test(test_gpu_load_errors_are_actionable),
+        cmocka_unit_test(test_gpu_params_load_errors_name_the_list),
         cmocka_unit_test(test_gpu_end_to_end_run),
         cmocka_unit_test(test_gpu_bad_inputs_give_distinct_exit_codes),
         cmocka_unit_test(test_gpu_broken_set_verdicts),

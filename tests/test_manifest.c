@@ -1,4 +1,6 @@
-/* Tests of bench/candidate/manifest.c, bench/candidate/dim_expr.c and bench/candidate/candidate_set.c. */
+/* Tests of bench/candidate/manifest.c, bench/candidate/dim_expr.c, bench/candidate/candidate_set.c, and of a
+ * cubin kernel's parameter list: bench/result/kernel_params.c (the roles) and bench/candidate/kernel_args.c
+ * (their values at a call). */
 #define _XOPEN_SOURCE 700
 
 #include <errno.h>
@@ -10,8 +12,10 @@
 
 #include "bench/candidate/candidate_set.h"
 #include "bench/candidate/dim_expr.h"
+#include "bench/candidate/kernel_args.h"
 #include "bench/candidate/manifest.h"
 #include "bench/core/diag.h"
+#include "bench/result/kernel_params.h"
 #include "tests/test_registry.h"
 #include "tests/test_util.h"
 
@@ -384,6 +388,206 @@ static void test_manifest_malformed_other_fields(void **state)
     expect_bad(manifest_with("workspace_bytes", "[1]"), "workspace_bytes");
 }
 
+/* --- manifest: params ------------------------------------------------------------ */
+
+/* `params` (a JSON array's text) parsed into `m`; the test fails on a refusal. */
+static void parse_params_ok(const char *params, hb_manifest *m)
+{
+    hb_status status = hb_manifest_parse(manifest_with("params", params), "m.json", m);
+    if (status != HB_OK)
+        fail_msg("params %s refused: %s", params, hb_last_error());
+}
+
+static void assert_formats(const hb_kernel_params *params, const char *want)
+{
+    char text[HB_KERNEL_PARAMS_TEXT];
+    hb_kernel_params_format(params, text, sizeof text);
+    assert_string_equal(text, want);
+}
+
+static void test_manifest_params_valid(void **state)
+{
+    (void)state;
+    hb_manifest *m = new_manifest();
+    /* Left out: n = 0, the contract's list, as before "params" existed. */
+    assert_int_equal(hb_manifest_parse(manifest_with(NULL, NULL), "m.json", m), HB_OK);
+    assert_int_equal(m->params.n, 0);
+
+    parse_params_ok("[\"a\", \"b_col\", \"c\", \"m\", \"n\", \"k\"]", m);
+    const hb_param_role want[] = {HB_PARAM_A, HB_PARAM_B_COL, HB_PARAM_C, HB_PARAM_M, HB_PARAM_N, HB_PARAM_K};
+    assert_int_equal(m->params.n, 6);
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(m->params.list[i].role, want[i]);
+        assert_int_equal(m->params.list[i].constant, 0);
+    }
+    assert_formats(&m->params, "(a, b_col, c, m, n, k)");
+
+    /* Integer constants (the extremes of an int), 64-bit dimensions, the
+     * workspace (the base asks for "M*N*4"), a role twice, both copies of B. */
+    parse_params_ok("[\"a\", \"b\", \"b_col\", \"c\", \"m64\", \"n64\", \"k64\", \"workspace\", 4, -2147483648, "
+                    "2147483647, \"k\", \"k\"]", m);
+    assert_int_equal(m->params.n, 13);
+    assert_int_equal(m->params.list[8].role, HB_PARAM_CONSTANT);
+    assert_int_equal(m->params.list[8].constant, 4);
+    assert_true(m->params.list[9].constant == INT32_MIN);
+    assert_true(m->params.list[10].constant == INT32_MAX);
+    assert_int_equal(hb_kernel_params_count(&m->params, HB_PARAM_K), 2);
+    assert_formats(&m->params, "(a, b, b_col, c, m64, n64, k64, workspace, 4, -2147483648, 2147483647, k, k)");
+
+    /* b_layout "row" with "b"; 16 entries, the most. */
+    const char *row_16 = "\"row\", \"params\": [\"c\", \"b\", \"a\", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \"m\"]";
+    assert_int_equal(hb_manifest_parse(manifest_with("b_layout", row_16), "m.json", m), HB_OK);
+    assert_int_equal(m->params.n, 16);
+    assert_int_equal(m->params.list[1].role, HB_PARAM_B);
+    assert_int_equal(m->params.list[15].role, HB_PARAM_M);
+    free(m);
+}
+
+static void test_manifest_params_malformed(void **state)
+{
+    (void)state;
+    /* An unknown role: the file, the field, the entry's index and the valid names. */
+    const char *unknown = manifest_with("params", "[\"a\", \"b_col\", \"C\", \"m\", \"n\", \"k\"]");
+    expect_bad(unknown, "\"params\"[2] \"C\" is not a role");
+    expect_bad(unknown, "a, b, b_col, c, m, n, k, workspace, m64, n64, k64");
+    expect_bad(manifest_with("params", "[\"a\", \"b_col\", \"c\", \"constant\"]"), "\"params\"[3]");
+    /* Constants: an int, and a JSON integer. */
+    expect_bad(manifest_with("params", "[\"a\", \"b_col\", \"c\", 2147483648]"), "\"params\"[3] is 2147483648");
+    expect_bad(manifest_with("params", "[\"a\", \"b_col\", \"c\", -2147483649]"), "-2147483648..2147483647");
+    expect_bad(manifest_with("params", "[\"a\", \"b_col\", \"c\", 1.5]"), "\"params\"[3] must be a role");
+    expect_bad(manifest_with("params", "[\"a\", true, \"b_col\", \"c\"]"), "\"params\"[1] must be a role");
+    expect_bad(manifest_with("params", "[\"a\", null, \"b_col\", \"c\"]"), "\"params\"[1]");
+    expect_bad(manifest_with("params", "[[\"a\"], \"b_col\", \"c\"]"), "\"params\"[0]");
+    /* The list itself: an array of 1 to 16. */
+    expect_bad(manifest_with("params", "[]"), "\"params\" must be an array of 1 to 16 entries");
+    expect_bad(manifest_with("params", "\"a, b_col, c\""), "\"params\" must be an array");
+    expect_bad(manifest_with("params", "{\"0\": \"a\"}"), "\"params\" must be an array");
+    expect_bad(manifest_with("params", "[\"a\", \"b_col\", \"c\", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]"),
+               "1 to 16 entries");
+    /* What it must name: A, C, and the B that b_layout reads. */
+    expect_bad(manifest_with("params", "[\"b_col\", \"c\", \"m\", \"n\", \"k\"]"), "must name \"a\" and \"c\"");
+    expect_bad(manifest_with("params", "[\"a\", \"b_col\", \"m\", \"n\", \"k\"]"), "must name \"a\" and \"c\"");
+    expect_bad(manifest_with("params", "[\"a\", \"c\", \"m\", \"n\", \"k\"]"), "names no B");
+    /* b against b_layout, both ways; the message quotes the list. */
+    const char *b_for_col = manifest_with("params", "[\"a\", \"b\", \"c\", \"m\", \"n\", \"k\"]");
+    expect_bad(b_for_col,
+               "\"params\" (a, b, c, m, n, k) names \"b\" but \"b_layout\" is \"col\", which reads \"b_col\"");
+    expect_bad(manifest_with("b_layout", "\"row\", \"params\": [\"a\", \"b_col\", \"c\", \"m\", \"n\", \"k\"]"),
+               "names \"b_col\" but \"b_layout\" is \"row\", which reads \"b\"");
+    /* A workspace the manifest does not ask for. */
+    const char *workspace = "[\"a\", \"b_col\", \"c\", \"m\", \"n\", \"k\", \"workspace\"]";
+    char text[8192];
+    snprintf(text, sizeof text, "%s", manifest_with("workspace_bytes", NULL));
+    char *close = strrchr(text, '}');
+    snprintf(close, sizeof text - (size_t)(close - text), ", \"params\": %s}", workspace);
+    expect_bad(text, "names \"workspace\" but the manifest asks for none: give \"workspace_bytes\"");
+    snprintf(text, sizeof text, "%s", manifest_with("workspace_bytes", "0"));
+    close = strrchr(text, '}');
+    snprintf(close, sizeof text - (size_t)(close - text), ", \"params\": %s}", workspace);
+    expect_bad(text, "names \"workspace\"");
+    /* A launcher's host code passes its own parameters: the other kind's key. */
+    expect_bad("{\"format\": \"hgemm-bench-candidate/1\", \"kind\": \"launcher\", \"library\": \"l.so\", "
+               "\"b_layout\": \"col\", \"accumulator\": \"fp32\", \"params\": [\"a\", \"b_col\", \"c\"]}",
+               "\"params\" is not a field of a launcher manifest");
+}
+
+/* The role table: names, sizes, lookups, the valid names and the text of a list. */
+static void test_kernel_params_roles(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        hb_param_role role;
+        size_t size;
+    } rows[] = {{"a", HB_PARAM_A, 8},          {"b", HB_PARAM_B, 8},     {"b_col", HB_PARAM_B_COL, 8},
+                {"c", HB_PARAM_C, 8},          {"m", HB_PARAM_M, 4},     {"n", HB_PARAM_N, 4},
+                {"k", HB_PARAM_K, 4},          {"workspace", HB_PARAM_WORKSPACE, 8},
+                {"m64", HB_PARAM_M64, 8},      {"n64", HB_PARAM_N64, 8}, {"k64", HB_PARAM_K64, 8}};
+    assert_int_equal(sizeof rows / sizeof rows[0], HB_N_PARAM_ROLES - 1); /* every named role */
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        hb_param_role role = HB_PARAM_CONSTANT;
+        assert_true(hb_param_role_find(rows[i].name, &role));
+        assert_int_equal(role, rows[i].role);
+        assert_string_equal(hb_param_role_name(role), rows[i].name);
+        assert_int_equal(hb_param_role_size(role), rows[i].size);
+    }
+    assert_int_equal(hb_param_role_size(HB_PARAM_CONSTANT), 4);
+    hb_param_role role = HB_PARAM_A;
+    assert_false(hb_param_role_find("constant", &role)); /* a constant is written as its value */
+    assert_false(hb_param_role_find("A", &role));
+    assert_false(hb_param_role_find("", &role));
+    assert_int_equal(role, HB_PARAM_A); /* untouched */
+    char names[128];
+    hb_param_role_names(names, sizeof names);
+    assert_string_equal(names, "a, b, b_col, c, m, n, k, workspace, m64, n64, k64");
+
+    /* The contract: what a manifest without "params" launches with. */
+    const hb_kernel_params *contract = hb_kernel_params_contract();
+    assert_formats(contract, "(a, b, b_col, c, m, n, k, workspace)");
+    size_t total = 0;
+    for (int i = 0; i < contract->n; i++)
+        total += hb_param_role_size(contract->list[i].role);
+    assert_int_equal(total, 4 * 8 + 3 * 4 + 8);
+
+    hb_kernel_params list = {3, {{HB_PARAM_A, 0}, {HB_PARAM_CONSTANT, -7}, {HB_PARAM_C, 0}}};
+    assert_formats(&list, "(a, -7, c)");
+    char one[16];
+    hb_kernel_param_text(&list.list[1], one, sizeof one);
+    assert_string_equal(one, "-7");
+    list.n = 0;
+    assert_formats(&list, "()");
+    /* A short buffer: cut, still a string. */
+    char small[6];
+    hb_kernel_params_format(contract, small, sizeof small);
+    assert_string_equal(small, "(a, b");
+}
+
+/* The values a launch passes: the io's pointers and padded dimensions, the
+ * workspace and the constants, each where its list names it. */
+static void test_kernel_args_values(void **state)
+{
+    (void)state;
+    static const uint16_t a[1], b[1], b_col[1];
+    static uint16_t c[1];
+    static char workspace[1];
+    const hb_gemm_io io = {a, b, b_col, c, 128, 256, 4096};
+    const hb_kernel_params params = {
+        9, {{HB_PARAM_K, 0}, {HB_PARAM_C, 0}, {HB_PARAM_A, 0}, {HB_PARAM_B_COL, 0}, {HB_PARAM_CONSTANT, -3},
+            {HB_PARAM_M64, 0}, {HB_PARAM_WORKSPACE, 0}, {HB_PARAM_B, 0}, {HB_PARAM_N, 0}}};
+    hb_kernel_args args;
+    memset(&args, 0xA5, sizeof args);
+    hb_kernel_args_fill(&params, &io, workspace, &args);
+    for (int i = 0; i < params.n; i++)
+        assert_ptr_equal(args.pointers[i], &args.values[i]);
+    int32_t i32;
+    long long i64;
+    const void *pointer;
+    memcpy(&i32, args.pointers[0], 4);
+    assert_int_equal(i32, 4096);
+    memcpy(&pointer, args.pointers[1], 8);
+    assert_ptr_equal(pointer, c);
+    memcpy(&pointer, args.pointers[2], 8);
+    assert_ptr_equal(pointer, a);
+    memcpy(&pointer, args.pointers[3], 8);
+    assert_ptr_equal(pointer, b_col);
+    memcpy(&i32, args.pointers[4], 4);
+    assert_int_equal(i32, -3);
+    memcpy(&i64, args.pointers[5], 8);
+    assert_true(i64 == 128);
+    memcpy(&pointer, args.pointers[6], 8);
+    assert_ptr_equal(pointer, workspace);
+    memcpy(&pointer, args.pointers[7], 8);
+    assert_ptr_equal(pointer, b);
+    memcpy(&i32, args.pointers[8], 4);
+    assert_int_equal(i32, 256);
+    /* The contract's list passes what the fixed parameters always did. */
+    hb_kernel_args_fill(hb_kernel_params_contract(), &io, NULL, &args);
+    memcpy(&pointer, args.pointers[7], 8);
+    assert_null(pointer);
+    memcpy(&i32, args.pointers[6], 4);
+    assert_int_equal(i32, 4096);
+}
+
 /* --- manifest files -------------------------------------------------------------- */
 
 static void test_manifest_load_files(void **state)
@@ -625,6 +829,10 @@ static const struct CMUnitTest manifest_tests[] = {
     cmocka_unit_test(test_manifest_malformed_cubin),
     cmocka_unit_test(test_manifest_malformed_grid_block),
     cmocka_unit_test(test_manifest_malformed_other_fields),
+    cmocka_unit_test(test_manifest_params_valid),
+    cmocka_unit_test(test_manifest_params_malformed),
+    cmocka_unit_test(test_kernel_params_roles),
+    cmocka_unit_test(test_kernel_args_values),
     cmocka_unit_test(test_manifest_load_files),
     cmocka_unit_test(test_dim_expr_values),
     cmocka_unit_test(test_dim_expr_ceil_division_brute_force),

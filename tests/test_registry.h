@@ -52,6 +52,7 @@ hb_test_list hb_gpu_trace_tests(void);
 hb_test_list hb_launcher_tests(void);
 hb_test_list hb_gpu_launcher_tests(void);
 hb_test_list hb_gpu_conduct_tests(void);
+hb_test_list hb_gpu_params_tests(void);
 
 /* GPU tests call this instead of skip() so the closing line can count skips. */
 void hb_test_skip_no_gpu(void);

@@ -5,12 +5,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bench/candidate/kernel_args.h"
 #include "bench/core/diag.h"
 #include "bench/gpu/driver_api.h"
 
-/* The contract's parameter list: sizes in bytes of (A, B, B_col, C, M, N, K, workspace). */
-static const size_t contract_param_sizes[] = {8, 8, 8, 8, 4, 4, 4, 8};
-#define CONTRACT_PARAMS (sizeof contract_param_sizes / sizeof contract_param_sizes[0])
+/* More parameters than a kernel's list can name: counting stops here. */
+#define COUNT_LIMIT 64
 
 static hb_status module_load_error(const hb_manifest *m, const char *path, CUresult result, int sm)
 {
@@ -35,24 +35,51 @@ static hb_status module_load_error(const hb_manifest *m, const char *path, CUres
     }
 }
 
+/* "the manifest's params (a, b_col, c, m, n, k)" or "the contract's
+ * parameters (a, b, b_col, c, m, n, k, workspace)": what a message compares
+ * the kernel with. */
+static void describe_list(const hb_candidate_kernel *k, char *out, size_t size)
+{
+    char listed[HB_KERNEL_PARAMS_TEXT];
+    hb_kernel_params_format(&k->params, listed, sizeof listed);
+    snprintf(out, size, "%s %s", k->manifest.params.n ? "the manifest's params" : "the contract's parameters", listed);
+}
+
+/* The kernel's parameters against its list, by count and size: a list that
+ * is off would launch the kernel on garbage. */
 static hb_status check_parameters(const hb_driver_api *api, const hb_candidate_kernel *k)
 {
     if (!api->func_get_param_info)
-        return HB_OK; /* driver older than 12.4: cannot check, launch as the contract says */
-    for (size_t i = 0; i <= CONTRACT_PARAMS; i++) {
+        return HB_OK; /* driver older than 12.4: cannot check, launch as listed */
+    size_t sizes[HB_KERNEL_PARAMS_MAX] = {0}, count = 0;
+    for (; count < COUNT_LIMIT; count++) {
         size_t offset = 0, size = 0;
-        CUresult r = api->func_get_param_info(k->function, i, &offset, &size);
-        if (i == CONTRACT_PARAMS) {
-            if (r == CUDA_SUCCESS)
-                return hb_fail(HB_ERR_BAD_INPUT, "entry %s of candidate %s takes more than the %zu contract parameters "
-                               "(A, B, B_col, C, M, N, K, workspace)", k->manifest.entry, k->manifest.name, CONTRACT_PARAMS);
-            return HB_OK;
-        }
-        if (r != CUDA_SUCCESS || size != contract_param_sizes[i])
-            return hb_fail(HB_ERR_BAD_INPUT,
-                           "entry %s of candidate %s does not take the contract parameters "
-                           "(const half*, const half*, const half*, half*, int, int, int, void*): parameter %zu %s",
-                           k->manifest.entry, k->manifest.name, i, r != CUDA_SUCCESS ? "is missing" : "has the wrong size");
+        if (api->func_get_param_info(k->function, count, &offset, &size) != CUDA_SUCCESS)
+            break;
+        if (count < HB_KERNEL_PARAMS_MAX)
+            sizes[count] = size;
+    }
+    const hb_manifest *m = &k->manifest;
+    const char *hint =
+        m->params.n ? "" : " (docs/candidates.md: a kernel of another signature lists its own in \"params\")";
+    char list[HB_KERNEL_PARAMS_TEXT + 64];
+    describe_list(k, list, sizeof list);
+    if (count != (size_t)k->params.n)
+        return hb_fail(HB_ERR_BAD_INPUT, "entry %s of candidate %s takes %s%zu parameters; %s name %d%s", m->entry,
+                       m->name, count == COUNT_LIMIT ? "at least " : "", count, list, k->params.n, hint);
+    for (size_t i = 0; i < count; i++) {
+        const hb_kernel_param *want = &k->params.list[i];
+        if (sizes[i] == hb_param_role_size(want->role))
+            continue;
+        char name[16], shown[32];
+        hb_kernel_param_text(want, name, sizeof name);
+        if (want->role == HB_PARAM_CONSTANT)
+            snprintf(shown, sizeof shown, "the constant %s", name);
+        else
+            snprintf(shown, sizeof shown, "\"%s\"", name);
+        return hb_fail(HB_ERR_BAD_INPUT,
+                       "entry %s of candidate %s: parameter %zu is %zu bytes; %s name it %s (%zu bytes)%s", m->entry,
+                       m->name, i, sizes[i], list, shown, hb_param_role_size(want->role), hint);
     }
     return HB_OK;
 }
@@ -113,6 +140,7 @@ hb_status hb_candidate_kernel_load(const hb_manifest *manifest, const hb_device_
 {
     memset(out, 0, sizeof *out);
     out->manifest = *manifest;
+    out->params = manifest->params.n ? manifest->params : *hb_kernel_params_contract();
     const hb_driver_api *api;
     HB_TRY(hb_driver_api_get(&api));
     out->api = api;
@@ -127,8 +155,8 @@ hb_status hb_candidate_kernel_load(const hb_manifest *manifest, const hb_device_
     hb_status status = HB_OK;
     if (r == CUDA_ERROR_NOT_FOUND)
         status = hb_fail(HB_ERR_BAD_INPUT,
-                         "entry \"%s\" not found in %s; declare it extern \"C\" __global__ (C++ names are mangled) "
-                         "and check the manifest's \"entry\"",
+                         "entry \"%s\" not found in %s; declare it extern \"C\" __global__ (C++ names are mangled), "
+                         "or give its mangled name, and check the manifest's \"entry\"",
                          manifest->entry, path);
     else if (r != CUDA_SUCCESS)
         status = hb_fail(HB_ERR_CUDA, "cuModuleGetFunction(%s) failed: %s", manifest->entry, hb_cu_error_text(r));
@@ -159,13 +187,12 @@ hb_status hb_candidate_kernel_launch(const hb_candidate_kernel *kernel, const un
                                      const hb_gemm_io *io, void *workspace, cudaStream_t stream)
 {
     const hb_driver_api *api = kernel->api;
-    const void *a = io->a, *b = io->b, *b_col = io->b_col;
-    void *c = io->c;
-    int m = (int)io->m, n = (int)io->n, k = (int)io->k;
-    void *params[] = {&a, &b, &b_col, &c, &m, &n, &k, &workspace};
+    hb_kernel_args args; /* on the stack: cuLaunchKernel copies the values before it returns */
+    hb_kernel_args_fill(&kernel->params, io, workspace, &args);
     const hb_manifest *mf = &kernel->manifest;
     CUresult r = api->launch_kernel(kernel->function, grid[0], grid[1], grid[2], mf->block[0], mf->block[1],
-                                    mf->block[2], (unsigned)mf->dynamic_smem_bytes, (CUstream)stream, params, NULL);
+                                    mf->block[2], (unsigned)mf->dynamic_smem_bytes, (CUstream)stream, args.pointers,
+                                    NULL);
     if (r != CUDA_SUCCESS)
         return hb_fail(HB_ERR_CANDIDATE_FAULT, "launching candidate %s failed: %s", mf->name, hb_cu_error_text(r));
     return HB_OK;

@@ -1,6 +1,7 @@
 #include "bench/candidate/manifest.h"
 
 #include <jansson.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,10 +44,11 @@ static const key_rule key_rules[] = {
     {"name", BOTH, 0, ""},
     {"cubin", CUBIN, CUBIN, " (a file name, or {\"sm_90\": \"k.sm_90.cubin\"})"},
     {"library", LAUNCHER, LAUNCHER, " (a file name, or {\"sm_90\": \"l.sm_90.so\"})"},
-    {"entry", BOTH, CUBIN, " (the kernel's extern \"C\" name)"},
+    {"entry", BOTH, CUBIN, " (the kernel's name: extern \"C\", or as mangled)"},
     {"grid", CUBIN, CUBIN, " ([x, y, z])"},
     {"block", CUBIN, CUBIN, " ([x, y, z])"},
     {"dynamic_smem_bytes", CUBIN, CUBIN, " (0 if none)"},
+    {"params", CUBIN, 0, ""},
     {"b_layout", BOTH, BOTH, " (\"row\" or \"col\")"},
     {"accumulator", BOTH, BOTH, " (\"fp32\" or \"fp16\")"},
     {"padding", BOTH, 0, ""},
@@ -291,6 +293,72 @@ static hb_status parse_sizes(json_t *root, const char *origin, hb_manifest *out)
     return parse_expr(workspace, origin, "\"workspace_bytes\"", 1, &out->workspace_bytes);
 }
 
+/* One entry of "params": a role's name, or an integer passed as an int. */
+static hb_status parse_param(json_t *value, size_t i, const char *origin, hb_kernel_param *out)
+{
+    char roles[128];
+    hb_param_role_names(roles, sizeof roles);
+    out->constant = 0;
+    if (json_is_integer(value)) {
+        json_int_t v = json_integer_value(value);
+        if (v < INT32_MIN || v > INT32_MAX)
+            return BAD(origin, "\"params\"[%zu] is %lld; a constant is passed as an int, in %ld..%ld", i, (long long)v,
+                       (long)INT32_MIN, (long)INT32_MAX);
+        out->role = HB_PARAM_CONSTANT;
+        out->constant = (int32_t)v;
+        return HB_OK;
+    }
+    if (!json_is_string(value))
+        return BAD(origin, "\"params\"[%zu] must be a role (%s) or an integer constant", i, roles);
+    if (!hb_param_role_find(json_string_value(value), &out->role))
+        return BAD(origin, "\"params\"[%zu] \"%.64s\" is not a role; the roles are %s, and an integer is a constant", i,
+                   json_string_value(value), roles);
+    return HB_OK;
+}
+
+/* What the list must name for the rest of the manifest to hold: A and C, the
+ * B that b_layout says the kernel reads, and a workspace only if one is asked
+ * for (else the kernel would get NULL).  That it matches the kernel's own
+ * parameters is checked when the cubin is loaded (bench/candidate/cubin_kernel.c). */
+static hb_status check_param_roles(json_t *root, const char *origin, const hb_manifest *m)
+{
+    const hb_kernel_params *p = &m->params;
+    char listed[HB_KERNEL_PARAMS_TEXT];
+    hb_kernel_params_format(p, listed, sizeof listed);
+    if (!hb_kernel_params_count(p, HB_PARAM_A) || !hb_kernel_params_count(p, HB_PARAM_C))
+        return BAD(origin, "\"params\" %s must name \"a\" and \"c\": the kernel reads A and writes C", listed);
+    const int col = m->b_layout == HB_B_COL;
+    const hb_param_role reads = col ? HB_PARAM_B_COL : HB_PARAM_B, other = col ? HB_PARAM_B : HB_PARAM_B_COL;
+    if (!hb_kernel_params_count(p, reads) && hb_kernel_params_count(p, other))
+        return BAD(origin, "\"params\" %s names \"%s\" but \"b_layout\" is \"%s\", which reads \"%s\": make them agree",
+                   listed, hb_param_role_name(other), hb_b_layout_name(m->b_layout), hb_param_role_name(reads));
+    if (!hb_kernel_params_count(p, reads))
+        return BAD(origin, "\"params\" %s names no B: \"b_layout\" is \"%s\", so the list needs \"%s\"", listed,
+                   hb_b_layout_name(m->b_layout), hb_param_role_name(reads));
+    json_t *workspace = json_object_get(root, "workspace_bytes");
+    if (hb_kernel_params_count(p, HB_PARAM_WORKSPACE) &&
+        (!workspace || (json_is_integer(workspace) && json_integer_value(workspace) == 0)))
+        return BAD(origin, "\"params\" %s names \"workspace\" but the manifest asks for none: give \"workspace_bytes\" "
+                   "(an integer or an expression such as \"M*N*4\")", listed);
+    return HB_OK;
+}
+
+/* "params" (kind cubin; check_keys refuses it elsewhere): the kernel's
+ * parameters in its own order.  Left out, n stays 0: the contract's. */
+static hb_status parse_params(json_t *root, const char *origin, hb_manifest *out)
+{
+    json_t *params = json_object_get(root, "params");
+    if (!params)
+        return HB_OK;
+    if (!json_is_array(params) || json_array_size(params) < 1 || json_array_size(params) > HB_KERNEL_PARAMS_MAX)
+        return BAD(origin, "\"params\" must be an array of 1 to %d entries, the kernel's parameters in order, "
+                   "e.g. [\"a\", \"b_col\", \"c\", \"m\", \"n\", \"k\"]", HB_KERNEL_PARAMS_MAX);
+    for (size_t i = 0; i < json_array_size(params); i++)
+        HB_TRY(parse_param(json_array_get(params, i), i, origin, &out->params.list[i]));
+    out->params.n = (int)json_array_size(params);
+    return check_param_roles(root, origin, out);
+}
+
 static hb_status parse_root(json_t *root, const char *origin, hb_manifest *out)
 {
     if (!json_is_object(root))
@@ -313,6 +381,7 @@ static hb_status parse_root(json_t *root, const char *origin, hb_manifest *out)
     HB_TRY(parse_enum(root, "accumulator", origin, "fp32", "fp16", &is_fp16));
     out->b_layout = is_col ? HB_B_COL : HB_B_ROW;
     out->accumulator = is_fp16 ? HB_ACC_FP16 : HB_ACC_FP32;
+    HB_TRY(parse_params(root, origin, out));
     HB_TRY(parse_padding(root, origin, out));
     if (!out->name[0])
         snprintf(out->name, sizeof out->name, "%.127s", out->entry);

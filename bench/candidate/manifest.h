@@ -13,6 +13,7 @@
 #include "bench/candidate/dim_expr.h"
 #include "bench/core/gemm_types.h"
 #include "bench/core/status.h"
+#include "bench/result/kernel_params.h"
 
 #define HB_MANIFEST_FORMAT "hgemm-bench-candidate/1"
 #define HB_MANIFEST_MAX_FILES 8
@@ -39,7 +40,7 @@ typedef struct hb_manifest {
     hb_candidate_kind kind;
     int n_files;             /* "cubin" (kind cubin) or "library" (kind launcher) */
     hb_arch_file files[HB_MANIFEST_MAX_FILES];
-    char entry[256];         /* the kernel (cubin) or the exported function (launcher) */
+    char entry[256];         /* the kernel (cubin; a mangled C++ name too) or the exported function (launcher) */
     hb_dim_expr grid[3];     /* grid, block, dynamic_smem_bytes: kind cubin only (0 for a launcher) */
     unsigned block[3];
     size_t dynamic_smem_bytes;
@@ -48,6 +49,7 @@ typedef struct hb_manifest {
     long pad[3];             /* multiples M, N, K are rounded up to (1 = none) */
     int pad_inputs;          /* 1: the harness pads; 0: dimensions must already be multiples */
     hb_dim_expr workspace_bytes;
+    hb_kernel_params params; /* "params": kind cubin only; n = 0 when not given (the contract's list) */
 } hb_manifest;
 
 /* Reads and validates a manifest file. HB_ERR_BAD_INPUT with a message that

@@ -1,6 +1,7 @@
 // The parts of sample_simple (candidates/sample_simple/hgemm_simple.cu) that
 // the broken candidates share, so that each broken kernel's own file holds
-// little more than its fault: one thread per element of C, products of A and
+// little more than its fault (and sample_params, the same kernel with other
+// parameters, holds little more than its signature): one thread per element of C, products of A and
 // B (read through its column-major copy B_col) accumulated in fp32 with fmaf,
 // k ascending.  Everything here is __forceinline__: the kernels compile to
 // what they would with these lines written out in place.  The pointers are
