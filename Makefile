@@ -20,14 +20,18 @@ GENCODE    := $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a))
 NVCCFLAGS  ?= -O3 -std=c++17
 HB_NVFLAGS := $(GENCODE) -I. -Werror all-warnings -Xcompiler -Wall,-Wextra -MMD -MP
 LDFLAGS    += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64
-LDLIBS     := -lcublasLt -lcublas -lcudart -l:libjansson.a -l:libcsv.a -lstdc++ -lm -ldl -lpthread
+LDLIBS     := -lcublasLt -lcublas -lcudart -l:libjansson.a -l:libcsv.a -l:libnettle.a -lstdc++ -lm -ldl -lpthread
 
 # The harness library: every layer (docs/architecture.md) but the driver's main.c
 # and hgemm-report's program file (bench/driver/commands.h).
 MAIN_C  := bench/driver/main.c
 REPORT_PROGRAM_C := bench/driver/hgemm_report_program.c
-LIB_C   := $(filter-out $(MAIN_C) $(REPORT_PROGRAM_C),$(wildcard bench/*/*.c)) $(wildcard verify/*.c) $(wildcard baselines/*.c)
-LIB_CU  := $(wildcard bench/*/*.cu) $(wildcard verify/*.cu)
+# The importer's own programs and the adapter it compiles into each imported
+# candidate are not part of the library (below: the importer's data).
+IMPORT_PROGRAM_C := bench/import/record_main.c bench/import/record_runtime.c
+IMPORT_ADAPTER   := bench/import/cuda_l2_adapter.cu
+LIB_C   := $(filter-out $(MAIN_C) $(REPORT_PROGRAM_C) $(IMPORT_PROGRAM_C),$(wildcard bench/*/*.c)) $(wildcard verify/*.c) $(wildcard baselines/*.c)
+LIB_CU  := $(filter-out $(IMPORT_ADAPTER),$(wildcard bench/*/*.cu)) $(wildcard verify/*.cu)
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/obj/%.o) $(LIB_CU:%.cu=$(BUILD)/obj/%.o)
 
 TEST_C   := $(filter-out tests/cuda_free_main.c,$(wildcard tests/*.c))
@@ -70,7 +74,34 @@ $(shell mkdir -p $(BUILD); echo '$(GIT_COMMIT)' | cmp -s - $(COMMIT_STAMP) 2>/de
 $(BUILD)/obj/bench/core/version.o: $(COMMIT_STAMP)
 
 .PHONY: all test clean demo candidates
-all: $(BUILD)/hgemm-bench $(BUILD)/hgemm-report candidates
+all: $(BUILD)/hgemm-bench $(BUILD)/hgemm-report candidates import-data
+
+# The importer's data, beside the binary in $(BUILD)/import/ (docs/importer.md;
+# bench/import/toolchain.h finds it there): the torch shim and the adapter
+# compiled into each imported candidate, the public launcher header they
+# include, and the launch recorder with its recording stand-in of the CUDA
+# runtime (a C program and library run on the CPU, never on the GPU).
+IMPORT_DIR  := $(BUILD)/import
+SHIM_FILES  := $(shell find bench/import/torch_shim -type f 2>/dev/null)
+IMPORT_DATA := $(IMPORT_DIR)/hgemm-l2-record $(IMPORT_DIR)/libhb_record_cudart.so $(IMPORT_DIR)/cuda_l2_adapter.cu \
+               $(IMPORT_DIR)/include/bench/candidate/hgemm_launch.h $(SHIM_FILES:bench/import/%=$(IMPORT_DIR)/%)
+.PHONY: import-data
+import-data: $(IMPORT_DATA)
+RECORD_CFLAGS := -std=c11 -Wall -Wextra -Werror -I. -I$(CUDA_HOME)/include $(CFLAGS)
+$(IMPORT_DIR)/libhb_record_cudart.so: bench/import/record_runtime.c bench/import/kernel_signature.c \
+                                      bench/import/kernel_signature.h bench/import/recording.h
+	@mkdir -p $(dir $@)
+	$(CC) $(RECORD_CFLAGS) -fPIC -shared -o $@ bench/import/record_runtime.c bench/import/kernel_signature.c -lstdc++
+$(IMPORT_DIR)/hgemm-l2-record: bench/import/record_main.c bench/import/recording.h bench/candidate/hgemm_launch.h \
+                               $(IMPORT_DIR)/libhb_record_cudart.so
+	$(CC) $(RECORD_CFLAGS) -o $@ bench/import/record_main.c -L$(IMPORT_DIR) -lhb_record_cudart \
+	    -Wl,-rpath,'$$ORIGIN' -l:libjansson.a -ldl
+$(IMPORT_DIR)/%: bench/import/%
+	@mkdir -p $(dir $@)
+	cp $< $@
+$(IMPORT_DIR)/include/bench/candidate/hgemm_launch.h: bench/candidate/hgemm_launch.h
+	@mkdir -p $(dir $@)
+	cp $< $@
 
 candidates: $(CANDIDATE_CUBIN) $(CANDIDATE_MANIFESTS) $(CANDIDATE_EXTRA_MANIFESTS) $(LAUNCHER_LIB) $(LAUNCHER_MANIFESTS)
 
@@ -195,7 +226,7 @@ CUDA_FREE_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/core/*.c bench
 $(BUILD)/cuda-free-check: $(BUILD)/obj/tests/cuda_free_main.o $(CUDA_FREE_OBJ)
 	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -lm -lpthread
 
-test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/hgemm-report $(BUILD)/cuda-free-check candidates $(TEST_CUBIN) \
+test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/hgemm-report $(BUILD)/cuda-free-check candidates import-data $(TEST_CUBIN) \
       $(TEST_LAUNCHERS)
 	tests/check_layers.sh
 	tests/check_layers_selftest.sh

@@ -50,6 +50,8 @@ hb_test_list hb_report_command_tests(void);
 hb_test_list hb_trace_tests(void);
 hb_test_list hb_gpu_trace_tests(void);
 hb_test_list hb_launcher_tests(void);
+hb_test_list hb_import_tests(void);
+hb_test_list hb_gpu_import_tests(void);
 hb_test_list hb_gpu_launcher_tests(void);
 hb_test_list hb_gpu_conduct_tests(void);
 hb_test_list hb_gpu_params_tests(void);

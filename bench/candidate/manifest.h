@@ -40,7 +40,7 @@ typedef struct hb_manifest {
     hb_candidate_kind kind;
     int n_files;             /* "cubin" (kind cubin) or "library" (kind launcher) */
     hb_arch_file files[HB_MANIFEST_MAX_FILES];
-    char entry[256];         /* the kernel (cubin; a mangled C++ name too) or the exported function (launcher) */
+    char entry[8192];        /* the kernel (cubin; a mangled C++ name too) or the exported function (launcher) */
     hb_dim_expr grid[3];     /* grid, block, dynamic_smem_bytes: kind cubin only (0 for a launcher) */
     unsigned block[3];
     size_t dynamic_smem_bytes;

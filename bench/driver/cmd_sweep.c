@@ -24,8 +24,8 @@
 #include "bench/driver/sanitize_pass.h"
 #include "bench/driver/sweep_workers.h"
 #include "bench/report/env_json.h"
-#include "bench/sweep/mnk_file.h"
 #include "bench/sweep/plan_file.h"
+#include "bench/sweep/plan_source.h"
 #include "bench/sweep/sweep_progress.h"
 #include "bench/sweep/sweep_store.h"
 #include "bench/sweep/sweep_verdict.h"
@@ -61,29 +61,6 @@ typedef struct sweep_state {
 
 /* --- the plan ------------------------------------------------------------------------------- */
 
-static hb_status plan_from_source(const hb_run_options *o, hb_sweep_plan *plan)
-{
-    if (o->grid) {
-        if (strcmp(o->grid, "paper"))
-            return hb_fail(HB_ERR_USAGE, "--grid expects paper (the paper's 1000 configurations), got '%s'", o->grid);
-        hb_plan_grid_paper(plan);
-    } else if (o->mnk_file) {
-        HB_TRY(hb_mnk_file_read(o->mnk_file, plan));
-        if (plan->n_configs == 0)
-            return hb_fail(HB_ERR_USAGE, "--mnk-file %s holds no configuration", o->mnk_file);
-    } else if (o->m_list) {
-        HB_TRY(hb_plan_axes(plan, o->m_list, o->n_list, o->k_list));
-    } else {
-        for (size_t i = 0; i < o->n_configs; i++)
-            HB_TRY(hb_plan_add(plan, o->configs[i], "--mnk"));
-    }
-    size_t dropped = hb_plan_dedupe(plan);
-    if (dropped)
-        fprintf(stderr, "hgemm-bench: sweep: %zu repeated configuration%s dropped from the plan (the first kept)\n",
-                dropped, dropped == 1 ? "" : "s");
-    return HB_OK;
-}
-
 /* The settings as flags: every flag of the sweep that differs from its
  * default, --modes normalised from --mode or --modes. */
 static hb_status settings_words(const hb_run_options *o, const hb_sweep_plan *plan, hb_plan_file *file)
@@ -110,7 +87,7 @@ static hb_status make_plan(hb_run_options *o, const char *command_line, hb_plan_
         o->seed_given = 1;
     }
     HB_TRY(hb_plan_set_modes(plan, o->modes ? o->modes : hb_mode_name(o->mode)));
-    HB_TRY(plan_from_source(o, plan));
+    HB_TRY(hb_plan_from_options(o, "sweep", plan));
     hb_plan_sample(plan, (size_t)o->sample, o->seed);
     file->shard = (hb_shard){0, 1};
     if (o->shard)

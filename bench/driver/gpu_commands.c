@@ -32,5 +32,15 @@ const hb_command_entry hb_gpu_commands[] = {
      "`sweep --resume DIR` runs what is left. --shard I/N takes a deterministic part of the plan for one node of a "
      "cluster; `merge` joins the shards' folders (docs/sweeps.md).",
      1, NULL, hb_cmd_sweep},
+    {"import", HB_CMD_IMPORT,
+     "import cuda-l2 --kernels DIR --out SET [--cutlass DIR] [--arch SM] [PLAN [--sample N --seed S]] [-j N]\n"
+     "  PLAN: --grid paper | --mnk-file FILE | --m LIST --n LIST --k LIST | --mnk M,N,K ...  (default: every file)",
+     "build CUDA-L2's published kernel files, unmodified, into a candidate set",
+     "Builds each selected M_N_K.cu of a CUDA-L2 kernel folder as published into a candidate set that run, sweep and "
+     "gate take: always a launcher (the file's own torch entry, through a torch shim, no libtorch), and a cubin form "
+     "too where its recorded launch is one kernel with buffer and size parameters. Padding follows CUDA-L2's harness; "
+     "builds run in parallel and are cached by content. SET/import.csv lists what built, what failed with its first "
+     "error line, and what was skipped (docs/importer.md).",
+     0, "cuda-l2", hb_cmd_import},
     {NULL, HB_CMD_NONE, NULL, NULL, NULL, 0, NULL, NULL},
 };

@@ -51,6 +51,8 @@ struct option_spec {
 #define EVALUATING (CMD(HB_CMD_RUN) | CMD(HB_CMD_CHECK) | CMD(HB_CMD_GATE) | CMD(HB_CMD_SWEEP))
 #define TIMING_CMDS (CMD(HB_CMD_RUN) | CMD(HB_CMD_GATE) | CMD(HB_CMD_SWEEP)) /* check times nothing */
 #define SWEEPS CMD(HB_CMD_SWEEP)
+#define IMPORTS CMD(HB_CMD_IMPORT)
+#define PLANNING (SWEEPS | IMPORTS) /* take a plan of configurations */
 #define READING_CMDS (CMD(HB_CMD_REPORT) | CMD(HB_CMD_COMPARE)) /* read result folders, no GPU */
 #define FIELD(name) offsetof(hb_run_options, name)
 
@@ -98,9 +100,9 @@ static const option_spec table[] = {
     {"candidate", "PATH", EVALUATING, INPUT, NULL,
      "manifest.json of one candidate, or a candidate-set folder holding M_N_K.json files and optionally generic.json",
      parse_text, format_text, FIELD(candidate_path), 0, 0, 0},
-    {"mnk", "M,N,K", EVALUATING, INPUT, NULL, "a configuration; repeat for several (at most 4096), each dimension 1..262144",
+    {"mnk", "M,N,K", EVALUATING | IMPORTS, INPUT, NULL, "a configuration; repeat for several (at most 4096), each dimension 1..262144",
      parse_mnk_flag, NULL, 0, 0, 0, 0},
-    {"seed", "N", EVALUATING, INPUT, NULL, "seed for inputs and round order (default: from the clock, recorded)",
+    {"seed", "N", EVALUATING | IMPORTS, INPUT, NULL, "seed for inputs, round order and --sample (default: from the clock, recorded)",
      parse_seed, format_seed, FIELD(seed), 0, 0, 0},
     {"out", "DIR", EVALUATING, INPUT, "results", "results go to DIR/<run-id>/ (sweep: DIR is the sweep folder itself)",
      parse_text, format_text, FIELD(out_dir), 0, 0, 0},
@@ -110,18 +112,18 @@ static const option_spec table[] = {
     {"verdict", "FILE", EVALUATING, INPUT, NULL, "also write the verdict JSON to FILE (always in the run folder)",
      parse_text, format_text, FIELD(verdict_path), 0, 0, 0},
 
-    {"grid", "NAME", SWEEPS, SWEEP, NULL,
+    {"grid", "NAME", PLANNING, SWEEP, NULL,
      "the plan: every (M, N, K) of a named grid; paper: {64, 128, ..., 8192, 12288, 16384}^3, 1000 configurations",
      parse_text, format_text, FIELD(grid), 0, 0, 0},
-    {"mnk-file", "FILE", SWEEPS, SWEEP, NULL, "the plan: one M,N,K or M_N_K per line, # comments", parse_text,
+    {"mnk-file", "FILE", PLANNING, SWEEP, NULL, "the plan: one M,N,K or M_N_K per line, # comments", parse_text,
      format_text, FIELD(mnk_file), 0, 0, 0},
-    {"m", "LIST", SWEEPS, SWEEP, NULL, "the plan: M of every configuration, comma-separated (with --n and --k)",
+    {"m", "LIST", PLANNING, SWEEP, NULL, "the plan: M of every configuration, comma-separated (with --n and --k)",
      parse_text, format_text, FIELD(m_list), 0, 0, 0},
-    {"n", "LIST", SWEEPS, SWEEP, NULL, "N, comma-separated (with --m and --k)", parse_text, format_text,
+    {"n", "LIST", PLANNING, SWEEP, NULL, "N, comma-separated (with --m and --k)", parse_text, format_text,
      FIELD(n_list), 0, 0, 0},
-    {"k", "LIST", SWEEPS, SWEEP, NULL, "K, comma-separated (with --m and --n)", parse_text, format_text,
+    {"k", "LIST", PLANNING, SWEEP, NULL, "K, comma-separated (with --m and --n)", parse_text, format_text,
      FIELD(k_list), 0, 0, 0},
-    {"sample", "N", SWEEPS, SWEEP, NULL,
+    {"sample", "N", PLANNING, SWEEP, NULL,
      "a reproducible subset of N configurations of the plan, stratified over log2(M*N*K), drawn with --seed",
      parse_count, format_int, FIELD(sample), 1, HB_MAX_CONFIGS, 0},
     {"modes", "LIST", SWEEPS, SWEEP, NULL, "offline, server or offline,server: each configuration in each mode",
@@ -230,6 +232,27 @@ static const option_spec table[] = {
      "refuse these conduct findings (exit 12): other-stream, alloc, sync, create, first-call, device-state, "
      "multi-kernel",
      parse_forbid, format_text, FIELD(forbid), 0, 0, 0},
+
+    {"kernels", "DIR", IMPORTS, INPUT, NULL, "the set's folder in a CUDA-L2 clone: kernels/<gpu>_<class>/ (required)",
+     parse_text, format_text, FIELD(import.kernels_dir), 0, 0, 0},
+    {"out", "SET", IMPORTS, INPUT, NULL, "the candidate set to write (required): SET/M_N_K.json, SET/cubin/, SET/import.csv",
+     parse_text, format_text, FIELD(import.out_dir), 0, 0, 0},
+    {"cutlass", "DIR", IMPORTS, INPUT, NULL,
+     "a CUTLASS checkout (v4.2.1 for CUDA-L2); default: $CUTLASS_DIR, else a pip-installed nvidia-cutlass", parse_text,
+     format_text, FIELD(import.cutlass_dir), 0, 0, 0},
+    {"arch", "SM", IMPORTS, INPUT, NULL, "the target: sm_80, sm_86, sm_90a, ... (default: this GPU's, sm_90a on Hopper)",
+     parse_text, format_text, FIELD(import.arch), 0, 0, 0},
+    {"jobs", "N", IMPORTS, INPUT, NULL, "builds at once; also -j N (default: the number of cores)", parse_count,
+     format_int, FIELD(import.jobs), 1, 1024, 0},
+    {"cache", "DIR", IMPORTS, INPUT, NULL, "the build cache, keyed by content (default: SET/.cache)", parse_text,
+     format_text, FIELD(import.cache_dir), 0, 0, 0},
+    {"rebuild", NULL, IMPORTS, INPUT, NULL, "build every selected file again, whatever the cache holds", parse_switch,
+     format_switch, FIELD(import.rebuild), 0, 0, 1},
+    {"allow-arch-mismatch", NULL, IMPORTS, INPUT, NULL,
+     "build files that use Hopper-only features for a target other than sm_90a, with a warning (default: refuse them)",
+     parse_switch, format_switch, FIELD(import.allow_arch_mismatch), 0, 0, 1},
+    {"build-timeout", "S", IMPORTS, INPUT, "1800", "seconds one nvcc call may take", parse_seconds, format_double,
+     FIELD(import.build_timeout_s), 1, 86400, 0},
 
     {"out", "DIR", READING_CMDS, REPORTING, NULL,
      "also write every table into DIR (created if need be) as CSV, markdown and JSON; each file appears whole or "
@@ -824,6 +847,15 @@ static hb_status check_reading_relations(const hb_run_options *run, const hb_com
     return HB_OK;
 }
 
+/* The first row of `flag` (one that exists: a name from this file). */
+static size_t row_index(const char *flag)
+{
+    size_t i = 0;
+    while (i + 1 < OPTION_COUNT && strcmp(table[i].flag, flag) != 0)
+        i++;
+    return i;
+}
+
 static hb_status parse_command(const hb_command_entry *c, int argc, char **argv, hb_cli *cli)
 {
     hb_run_options *run = &cli->run;
@@ -832,7 +864,9 @@ static hb_status parse_command(const hb_command_entry *c, int argc, char **argv,
     optind = 0; /* 0, not 1: glibc then also resets its scan state inside a -xyz cluster */
     opterr = 0; /* we word the messages ourselves */
     int option;
-    while ((option = getopt_long(argc, argv, ":", long_options(), NULL)) != -1) {
+    while ((option = getopt_long(argc, argv, ":j:", long_options(), NULL)) != -1) {
+        if (option == 'j')
+            option = 256 + (int)row_index("jobs"); /* -j N, as make takes it: --jobs N */
         if (option == OPT_HELP) {
             cli->command = HB_CMD_HELP;
             cli->help_for = c->id;

@@ -22,6 +22,19 @@
  * end it, so a transient at the window's start cannot. */
 #define HB_DEFAULT_MIN_TIME_S 5.0
 
+/* `import cuda-l2`'s flags as typed (bench/import/cuda_l2_import.h acts on them). */
+typedef struct hb_import_settings {
+    const char *kernels_dir;  /* --kernels DIR */
+    const char *out_dir;      /* --out SET */
+    const char *cutlass_dir;  /* --cutlass DIR */
+    const char *arch;         /* --arch sm_90a; NULL: from the GPU */
+    const char *cache_dir;    /* --cache DIR; NULL: SET/.cache */
+    int jobs;                 /* --jobs / -j N; 0: the number of cores */
+    int allow_arch_mismatch;  /* --allow-arch-mismatch */
+    int rebuild;              /* --rebuild */
+    double build_timeout_s;   /* --build-timeout S, per nvcc call */
+} hb_import_settings;
+
 typedef struct hb_run_options {
     const char *candidate_path; /* manifest file or candidate-set folder */
     hb_mnk configs[HB_MAX_CONFIGS];
@@ -84,6 +97,7 @@ typedef struct hb_run_options {
     const char *resume;    /* --resume DIR: continue that sweep */
     int dry_run;           /* --dry-run: print the plan, write nothing */
     hb_report_options report; /* report and compare (no run): their own settings */
+    hb_import_settings import; /* import (docs/importer.md): its own settings */
 } hb_run_options;
 
 /* What the results call the candidate: its path, or "aa:<baseline>" with --aa. */

@@ -1,0 +1,77 @@
+/* `import cuda-l2`: the flags into the importer's options, the target and
+ * the device the launch recorder describes taken from this GPU when there
+ * is one (bench/import/cuda_l2_import.h does the rest). */
+#define _POSIX_C_SOURCE 200809L /* sysconf */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/core/diag.h"
+#include "bench/driver/commands.h"
+#include "bench/gpu/device.h"
+#include "bench/import/cuda_l2_import.h"
+#include "bench/sweep/plan_source.h"
+
+#define IMPORT_FORMAT "cuda-l2" /* the one published format the importer reads */
+
+/* The target: --arch, else this GPU's.  The recorder describes this GPU when
+ * it is of the target's architecture, else the table's GPU for it. */
+static hb_status target(const hb_import_settings *s, int ordinal, hb_l2_import_options *o)
+{
+    int count = 0;
+    hb_device_info info;
+    hb_diag_set_quiet(1); /* no GPU is fine when --arch names the target: said below if it is not */
+    int have_gpu = hb_device_count(&count) == HB_OK && count > ordinal && hb_device_open(ordinal, &info) == HB_OK;
+    hb_diag_set_quiet(0);
+    if (s->arch)
+        HB_TRY(hb_target_arch_parse(s->arch, &o->arch));
+    else if (have_gpu)
+        hb_target_arch_for_gpu(info.sm, &o->arch);
+    else
+        return hb_fail(HB_ERR_USAGE, "import: no GPU here to take the target from: name it with --arch (sm_90a for the "
+                       "H100 set, sm_80 for the A100 sets, sm_86 for the 3090 set)");
+    if (have_gpu && info.sm == o->arch.sm) {
+        o->device = (hb_recorder_device){info.sm, info.sm_count, info.smem_per_block_optin, 0, info.l2_bytes, ""};
+        hb_recorder_device table;
+        o->device.smem_per_sm = hb_recorder_device_for_arch(info.sm, &table) ? table.smem_per_sm
+                                                                               : info.smem_per_block_optin + 1024;
+        snprintf(o->device.described, sizeof o->device.described, "%.80s (this GPU)", info.name);
+    } else if (!hb_recorder_device_for_arch(o->arch.sm, &o->device)) {
+        return hb_fail(HB_ERR_USAGE, "import: --arch %s: no GPU of that architecture here and no table entry for it; "
+                       "run the import on such a GPU",
+                       o->arch.name);
+    }
+    return HB_OK;
+}
+
+hb_status hb_cmd_import(const hb_command_entry *self, hb_cli *cli, const char *command_line)
+{
+    (void)self, (void)command_line;
+    const hb_run_options *run = &cli->run;
+    const hb_import_settings *s = &run->import;
+    if (cli->n_operands != 1 || strcmp(cli->operands[0], IMPORT_FORMAT) != 0)
+        return hb_fail(HB_ERR_USAGE, "import: the one format is %s (import %s --kernels DIR --out SET), got '%s'",
+                       IMPORT_FORMAT, IMPORT_FORMAT, cli->n_operands ? cli->operands[0] : "");
+    if (!s->kernels_dir || !s->out_dir)
+        return hb_fail(HB_ERR_USAGE, "import: --kernels DIR (kernels/<gpu>_<class>/ of a CUDA-L2 clone) and --out SET "
+                       "are required");
+    hb_l2_import_options o = {.kernels_dir = s->kernels_dir, .out_dir = s->out_dir, .cutlass_dir = s->cutlass_dir,
+                              .cache_dir = s->cache_dir, .allow_arch_mismatch = s->allow_arch_mismatch,
+                              .rebuild = s->rebuild, .build_timeout_s = (int)s->build_timeout_s};
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    o.jobs = s->jobs > 0 ? s->jobs : cores > 0 ? (int)cores : 1;
+    static hb_sweep_plan plan; /* large: HB_MAX_CONFIGS configurations */
+    memset(&plan, 0, sizeof plan);
+    if (run->grid || run->mnk_file || run->m_list || run->n_configs) {
+        HB_TRY(hb_plan_from_options(run, "import", &plan));
+        if (run->sample)
+            hb_plan_sample(&plan, (size_t)run->sample, run->seed);
+        o.configs = plan.configs;
+        o.n_configs = plan.n_configs;
+    } else if (run->sample) {
+        return hb_fail(HB_ERR_USAGE, "import: --sample N draws from a plan: give --grid paper (or --mnk-file, --m/--n/--k)");
+    }
+    HB_TRY(target(s, run->device, &o));
+    return hb_cuda_l2_import(&o);
+}

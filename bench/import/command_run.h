@@ -1,0 +1,34 @@
+/* One external command of an import (nvcc, cuobjdump, the launch recorder):
+ * run in its own process group with a time limit, its output appended to a
+ * log after the command line itself, so a build's log reads as a shell
+ * session. */
+#ifndef HB_COMMAND_RUN_H
+#define HB_COMMAND_RUN_H
+
+#include <stddef.h>
+
+#include "bench/core/status.h"
+
+typedef struct hb_command_end {
+    int exited;     /* 1: it exited, with `code` */
+    int code;
+    int signal;     /* the signal that ended it, else 0 */
+    int timed_out;  /* 1: killed at the time limit */
+    double seconds; /* wall time */
+} hb_command_end;
+
+/* Runs argv[0] (a path) with `argv` in `cwd` (NULL: here).  Its stdout goes
+ * to `stdout_path` when given, else to the log; its stderr to the log.
+ * HB_ERR_IO when the files cannot be opened, HB_ERR_INTERNAL when it cannot
+ * be started; otherwise HB_OK, with how it ended in *end. */
+hb_status hb_command_run(char *const argv[], const char *cwd, const char *stdout_path, const char *log_path,
+                         int timeout_s, hb_command_end *end);
+
+/* "exit 1", "signal 11 (SIGSEGV)", "timed out after 60 s". */
+void hb_command_end_text(const hb_command_end *end, int timeout_s, char *out, size_t size);
+
+/* The first line of `log_path` that reports an error (nvcc's "error:",
+ * ptxas's "error", the linker's "undefined reference"), trimmed; "" when none. */
+void hb_first_error_line(const char *log_path, char *out, size_t size);
+
+#endif

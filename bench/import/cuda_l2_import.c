@@ -1,0 +1,413 @@
+#define _DEFAULT_SOURCE /* realpath, strdup */
+#include "bench/import/cuda_l2_import.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench/core/diag.h"
+#include "bench/core/folders.h"
+#include "bench/core/whole_file.h"
+#include "bench/import/build_job.h"
+#include "bench/import/candidate_files.h"
+#include "bench/import/command_run.h"
+#include "bench/import/content_hash.h"
+#include "bench/import/cutlass_locate.h"
+#include "bench/import/import_item.h"
+#include "bench/import/import_report.h"
+#include "bench/import/job_pool.h"
+
+/* Bumped when what a build produces changes, so old cache entries are not reused. */
+#define IMPORT_BUILD_VERSION "hgemm-bench-import-build/1"
+
+typedef struct import_run {
+    const hb_l2_import_options *o;
+    hb_toolchain toolchain;
+    hb_cutlass cutlass;
+    hb_import_data data;
+    hb_build_settings settings;
+    hb_import_context context;
+    char cache[HB_PATH_MAX - 512];
+    char adapter_object[HB_PATH_MAX - 256];
+    char base_key[HB_SHA256_HEX]; /* what every build of this import shares */
+    char kernels[HB_PATH_MAX - 512]; /* absolute: builds run in their own folders */
+    char out[HB_PATH_MAX - 512];
+    hb_import_item *items;
+    size_t n_items;
+    size_t *to_build; /* indices of items to build */
+    size_t n_to_build, n_done;
+} import_run;
+
+/* --- the set and its selection ------------------------------------------------------- */
+
+/* "h100_F32F16F16F32" -> fp32, "a100_F16F16F16F16" -> fp16. */
+static hb_status set_class(const char *set_name, hb_acc_class *acc)
+{
+    if (strstr(set_name, "F32F16F16F32"))
+        *acc = HB_ACC_FP32;
+    else if (strstr(set_name, "F16F16F16F16"))
+        *acc = HB_ACC_FP16;
+    else
+        return hb_fail(HB_ERR_BAD_INPUT,
+                       "--kernels %s: the folder's name gives CUDA-L2's accumulator class (..._F32F16F16F32 for fp32, "
+                       "..._F16F16F16F16 for fp16); name one of kernels/<gpu>_<class>/",
+                       set_name);
+    return HB_OK;
+}
+
+/* "4096_1024_64.cu" -> its configuration; 0 for any other name. */
+static int config_of_name(const char *name, hb_mnk *mnk)
+{
+    long m, n, k;
+    char tail[8];
+    if (sscanf(name, "%ld_%ld_%ld%7s", &m, &n, &k, tail) != 4 || strcmp(tail, ".cu") != 0 || m < 1 || n < 1 || k < 1)
+        return 0;
+    *mnk = (hb_mnk){m, n, k};
+    return 1;
+}
+
+static int by_config(const void *a, const void *b)
+{
+    const hb_import_item *x = a, *y = b;
+    if (x->mnk.m != y->mnk.m)
+        return x->mnk.m < y->mnk.m ? -1 : 1;
+    if (x->mnk.n != y->mnk.n)
+        return x->mnk.n < y->mnk.n ? -1 : 1;
+    return x->mnk.k < y->mnk.k ? -1 : x->mnk.k > y->mnk.k;
+}
+
+static hb_status add_item(import_run *r, hb_mnk mnk)
+{
+    hb_import_item *item = &r->items[r->n_items++];
+    memset(item, 0, sizeof *item);
+    item->mnk = mnk;
+    snprintf(item->name, sizeof item->name, "%ld_%ld_%ld", mnk.m, mnk.n, mnk.k);
+    snprintf(item->source, sizeof item->source, "%.3500s/%s.cu", r->kernels, item->name);
+    return HB_OK;
+}
+
+static hb_status select_items(import_run *r)
+{
+    const hb_l2_import_options *o = r->o;
+    if (o->configs) {
+        r->items = calloc(o->n_configs ? o->n_configs : 1, sizeof *r->items);
+        if (!r->items)
+            return hb_fail(HB_ERR_INTERNAL, "out of memory");
+        for (size_t i = 0; i < o->n_configs; i++)
+            HB_TRY(add_item(r, o->configs[i]));
+        return HB_OK;
+    }
+    DIR *dir = opendir(r->kernels);
+    if (!dir)
+        return hb_fail(HB_ERR_BAD_INPUT, "--kernels %s: %s", o->kernels_dir, strerror(errno));
+    size_t capacity = 1024;
+    r->items = calloc(capacity, sizeof *r->items);
+    struct dirent *e;
+    hb_mnk mnk;
+    hb_status status = r->items ? HB_OK : hb_fail(HB_ERR_INTERNAL, "out of memory");
+    while (status == HB_OK && (e = readdir(dir)) != NULL) {
+        if (!config_of_name(e->d_name, &mnk))
+            continue;
+        if (r->n_items == capacity) {
+            hb_import_item *grown = realloc(r->items, 2 * capacity * sizeof *grown);
+            if (!grown) {
+                status = hb_fail(HB_ERR_INTERNAL, "out of memory");
+                break;
+            }
+            r->items = grown;
+            capacity *= 2;
+        }
+        status = add_item(r, mnk);
+    }
+    closedir(dir);
+    if (status == HB_OK)
+        qsort(r->items, r->n_items, sizeof *r->items, by_config);
+    if (status == HB_OK && r->n_items == 0)
+        status = hb_fail(HB_ERR_BAD_INPUT, "--kernels %s holds no M_N_K.cu files", o->kernels_dir);
+    return status;
+}
+
+/* --- each file: read, checked, keyed ------------------------------------------------- */
+
+static void skip(hb_import_item *item, const char *why)
+{
+    item->state = HB_ITEM_SKIPPED;
+    snprintf(item->reason, sizeof item->reason, "%s", why);
+}
+
+static void item_key(const import_run *r, hb_import_item *item, const char *text, size_t size)
+{
+    hb_content_hash h;
+    hb_content_hash_init(&h);
+    hb_content_hash_text(&h, r->base_key);
+    hb_content_hash_text(&h, item->scan.entry);
+    char sizes[96];
+    snprintf(sizes, sizeof sizes, "%ld %ld %ld", item->padded[0], item->padded[1], item->padded[2]);
+    hb_content_hash_text(&h, sizes);
+    hb_content_hash_bytes(&h, text, size);
+    hb_content_hash_hex(&h, item->key);
+}
+
+/* The authors' padding: each dimension up to a multiple of its tile size. */
+static void pad(hb_import_item *item)
+{
+    const long dims[3] = {item->mnk.m, item->mnk.n, item->mnk.k};
+    for (int d = 0; d < 3; d++) {
+        long t = item->scan.tile[d];
+        item->padded[d] = t > 0 ? (dims[d] + t - 1) / t * t : dims[d];
+    }
+}
+
+static int entry_matches_class(const char *entry, hb_acc_class acc)
+{
+    const char *suffix = acc == HB_ACC_FP32 ? "_fp32" : "_fp16";
+    size_t n = strlen(entry), s = strlen(suffix);
+    return n > s && strcmp(entry + n - s, suffix) == 0;
+}
+
+static void prepare_item(import_run *r, hb_import_item *item)
+{
+    char *text = NULL;
+    size_t size = 0;
+    if (hb_read_whole_file(item->source, 1, HB_ERR_IO, &text, &size) != HB_OK || !text) {
+        skip(item, text ? "cannot read the file" : "no such file in the set");
+        free(text);
+        return;
+    }
+    hb_sha256_file_hex(item->source, item->source_sha256);
+    if (hb_l2_source_scan(text, item->source, &item->scan) != HB_OK) {
+        skip(item, "not a CUDA-L2 kernel file: no torch entry cuda_l2_<gpu>_<fp32|fp16>(a, b, b_col_major, c)");
+    } else if (!entry_matches_class(item->scan.entry, r->context.accumulator)) {
+        char why[200];
+        snprintf(why, sizeof why, "its entry %s does not match the folder's class (%s)", item->scan.entry,
+                 hb_acc_class_name(r->context.accumulator));
+        skip(item, why);
+    } else if (item->scan.hopper[0] && strcmp(r->o->arch.name, "sm_90a") != 0 && !r->o->allow_arch_mismatch) {
+        char why[400];
+        snprintf(why, sizeof why,
+                 "uses Hopper-only features (%s) and the target is %s: they need sm_90a (--arch sm_90a on an "
+                 "H100/H200); --allow-arch-mismatch builds it anyway",
+                 item->scan.hopper, r->o->arch.name);
+        skip(item, why);
+    } else {
+        if (item->scan.hopper[0] && strcmp(r->o->arch.name, "sm_90a") != 0)
+            hb_warn("%s uses Hopper-only features (%s) but is built for %s (--allow-arch-mismatch): it may compile "
+                    "into code that aborts or lacks its wgmma instructions",
+                    item->source, item->scan.hopper, r->o->arch.name);
+        pad(item);
+        item_key(r, item, text, size);
+        snprintf(item->entry_dir, sizeof item->entry_dir, "%.3500s/%s", r->cache, item->key);
+    }
+    free(text);
+}
+
+/* --- what every build shares ----------------------------------------------------------- */
+
+static hb_status base_key(import_run *r)
+{
+    hb_content_hash h;
+    hb_content_hash_init(&h);
+    hb_content_hash_text(&h, IMPORT_BUILD_VERSION);
+    hb_content_hash_text(&h, r->context.flags);
+    hb_content_hash_text(&h, r->o->arch.name);
+    hb_content_hash_text(&h, r->toolchain.version);
+    char device[128];
+    snprintf(device, sizeof device, "%d %d %zu %zu %zu", r->o->device.sm, r->o->device.sms,
+             r->o->device.smem_per_block_optin, r->o->device.smem_per_sm, r->o->device.l2_bytes);
+    hb_content_hash_text(&h, device);
+    HB_TRY(hb_content_hash_tree(&h, r->cutlass.include));
+    HB_TRY(hb_content_hash_tree(&h, r->cutlass.util_include));
+    HB_TRY(hb_content_hash_tree(&h, r->data.root));
+    hb_content_hash_hex(&h, r->base_key);
+    return HB_OK;
+}
+
+static void flags_text(import_run *r)
+{
+    char *out = r->context.flags;
+    size_t size = sizeof r->context.flags, used = 0;
+    for (size_t i = 0; hb_cuda_l2_nvcc_flags[i] && used < size; i++)
+        used += (size_t)snprintf(out + used, size - used, "%s%s", used ? " " : "", hb_cuda_l2_nvcc_flags[i]);
+    if (used < size)
+        snprintf(out + used, size - used, " -gencode arch=compute_%d%s,code=%s", r->o->arch.sm,
+                 r->o->arch.specific ? "a" : "", r->o->arch.name);
+}
+
+static hb_status absolute(const char *path, char *out, size_t size)
+{
+    char resolved[PATH_MAX];
+    if (!realpath(path, resolved))
+        return hb_fail(HB_ERR_IO, "cannot resolve %s: %s", path, strerror(errno));
+    if (strlen(resolved) >= size)
+        return hb_fail(HB_ERR_IO, "%s: path too long", resolved);
+    snprintf(out, size, "%s", resolved);
+    return HB_OK;
+}
+
+static hb_status set_up(import_run *r)
+{
+    const hb_l2_import_options *o = r->o;
+    struct stat st;
+    if (stat(o->kernels_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return hb_fail(HB_ERR_BAD_INPUT, "--kernels %s: not a folder (give kernels/<gpu>_<class>/ of a CUDA-L2 clone)",
+                       o->kernels_dir);
+    char *copy = strdup(o->kernels_dir);
+    if (!copy)
+        return hb_fail(HB_ERR_INTERNAL, "out of memory");
+    snprintf(r->context.set_name, sizeof r->context.set_name, "%s", basename(copy));
+    free(copy);
+    HB_TRY(set_class(r->context.set_name, &r->context.accumulator));
+    HB_TRY(hb_toolchain_find(&r->toolchain));
+    HB_TRY(hb_cutlass_locate(o->cutlass_dir, &r->cutlass));
+    if (strcmp(r->cutlass.version, HB_CUDA_L2_CUTLASS_VERSION) != 0)
+        hb_warn("CUTLASS %s (%s, %s) is not v%s, the version CUDA-L2's kernels were written for: some may not build "
+                "or may build into other code",
+                r->cutlass.version, r->cutlass.root, r->cutlass.found_by, HB_CUDA_L2_CUTLASS_VERSION);
+    HB_TRY(hb_import_data_find(&r->data));
+    HB_TRY(hb_make_folders(o->out_dir, "the set's folder"));
+    char cache[HB_PATH_MAX];
+    snprintf(cache, sizeof cache, "%.3000s%s", o->cache_dir ? o->cache_dir : o->out_dir, o->cache_dir ? "" : "/.cache");
+    HB_TRY(hb_make_folders(cache, "the build cache"));
+    HB_TRY(absolute(o->kernels_dir, r->kernels, sizeof r->kernels));
+    HB_TRY(absolute(o->out_dir, r->out, sizeof r->out));
+    HB_TRY(absolute(cache, r->cache, sizeof r->cache));
+    r->context.out_dir = r->out;
+    r->context.arch = o->arch;
+    r->context.toolchain = &r->toolchain;
+    r->context.cutlass = &r->cutlass;
+    r->context.device = o->device;
+    flags_text(r);
+    r->settings = (hb_build_settings){&r->toolchain, &r->cutlass, &r->data, o->arch, o->device, o->build_timeout_s, 120};
+    return base_key(r);
+}
+
+/* --- building -------------------------------------------------------------------------- */
+
+static hb_status build_adapter(import_run *r)
+{
+    const char *entry = NULL;
+    for (size_t i = 0; i < r->n_to_build && !entry; i++)
+        entry = r->items[r->to_build[i]].scan.entry;
+    if (!entry)
+        return HB_OK;
+    hb_content_hash h;
+    hb_content_hash_init(&h);
+    hb_content_hash_text(&h, r->base_key);
+    hb_content_hash_text(&h, entry);
+    char key[HB_SHA256_HEX], log[HB_PATH_MAX];
+    hb_content_hash_hex(&h, key);
+    snprintf(r->adapter_object, sizeof r->adapter_object, "%.3000s/adapter-%.16s.o", r->cache, key);
+    snprintf(log, sizeof log, "%.3000s/adapter-%.16s.log", r->cache, key);
+    struct stat st;
+    if (stat(r->adapter_object, &st) == 0)
+        return HB_OK;
+    remove(log);
+    return hb_build_adapter(&r->settings, entry, r->adapter_object, log);
+}
+
+static hb_status build_one(void *context, size_t job)
+{
+    import_run *r = context;
+    hb_import_item *item = &r->items[r->to_build[job]];
+    hb_build_job b = {.padded = {item->padded[0], item->padded[1], item->padded[2]}};
+    snprintf(b.source, sizeof b.source, "%s", item->source);
+    snprintf(b.adapter_object, sizeof b.adapter_object, "%s", r->adapter_object);
+    snprintf(b.entry_dir, sizeof b.entry_dir, "%s", item->entry_dir);
+    return hb_build_job_run(&r->settings, &b);
+}
+
+static void build_done(void *context, size_t job, int ok)
+{
+    import_run *r = context;
+    hb_import_item *item = &r->items[r->to_build[job]];
+    r->n_done++;
+    if (!ok) {
+        item->state = HB_ITEM_FAILED;
+        snprintf(item->reason, sizeof item->reason, "the build process failed before recording an outcome");
+    }
+    fprintf(stderr, "\rimport: %zu of %zu built", r->n_done, r->n_to_build);
+    if (r->n_done == r->n_to_build)
+        fputc('\n', stderr);
+}
+
+static hb_status build_all(import_run *r)
+{
+    r->to_build = calloc(r->n_items ? r->n_items : 1, sizeof *r->to_build);
+    if (!r->to_build)
+        return hb_fail(HB_ERR_INTERNAL, "out of memory");
+    for (size_t i = 0; i < r->n_items; i++) {
+        hb_import_item *item = &r->items[i];
+        if (item->state == HB_ITEM_SKIPPED)
+            continue;
+        hb_build_outcome cached;
+        if (r->o->rebuild) {
+            char *argv[] = {"/bin/rm", "-rf", item->entry_dir, NULL};
+            hb_command_end end;
+            hb_command_run(argv, NULL, NULL, "/dev/null", 60, &end);
+        }
+        if (hb_build_outcome_read(item->entry_dir, &cached) == HB_OK)
+            item->state = HB_ITEM_CACHED;
+        else
+            r->to_build[r->n_to_build++] = i, item->state = HB_ITEM_BUILT;
+    }
+    HB_TRY(build_adapter(r));
+    return hb_job_pool_run(r->n_to_build, r->o->jobs, build_one, build_done, r);
+}
+
+/* --- the set's files ------------------------------------------------------------------- */
+
+static hb_status publish(import_run *r, hb_import_item *item)
+{
+    if (item->state == HB_ITEM_SKIPPED || (item->state == HB_ITEM_FAILED && !item->entry_dir[0]))
+        return HB_OK;
+    if (hb_build_outcome_read(item->entry_dir, &item->outcome) != HB_OK) {
+        item->state = HB_ITEM_FAILED;
+        if (!item->reason[0])
+            snprintf(item->reason, sizeof item->reason, "no build outcome in %.500s", item->entry_dir);
+        return HB_OK;
+    }
+    if (!item->outcome.built) {
+        item->state = HB_ITEM_FAILED;
+        snprintf(item->reason, sizeof item->reason, "%s: %s", item->outcome.step, item->outcome.first_error);
+        return HB_OK;
+    }
+    char json[HB_PATH_MAX];
+    snprintf(json, sizeof json, "%.3900s/%s", item->entry_dir, HB_ENTRY_RECORDING);
+    HB_TRY(hb_launch_recording_read(json, &item->launches, &item->cubin));
+    return hb_candidate_files_write(&r->context, item);
+}
+
+hb_status hb_cuda_l2_import(const hb_l2_import_options *o)
+{
+    import_run *r = calloc(1, sizeof *r);
+    if (!r)
+        return hb_fail(HB_ERR_INTERNAL, "out of memory");
+    r->o = o;
+    hb_status status = set_up(r);
+    if (status == HB_OK)
+        status = select_items(r);
+    for (size_t i = 0; status == HB_OK && i < r->n_items; i++)
+        prepare_item(r, &r->items[i]);
+    if (status == HB_OK)
+        status = build_all(r);
+    for (size_t i = 0; status == HB_OK && i < r->n_items; i++)
+        status = publish(r, &r->items[i]);
+    if (status == HB_OK)
+        status = hb_import_report_write(o->out_dir, r->items, r->n_items);
+    if (status == HB_OK) {
+        hb_import_report_print(stdout, r->items, r->n_items);
+        printf("import: launcher forms in %s, cubin forms in %s/%s; the report is %s/%s\n", o->out_dir, o->out_dir,
+               HB_CUBIN_SET_FOLDER, o->out_dir, HB_IMPORT_REPORT_FILE);
+        if (hb_import_count(r->items, r->n_items, HB_ITEM_FAILED) + hb_import_count(r->items, r->n_items, HB_ITEM_SKIPPED))
+            status = HB_ERR_BAD_INPUT;
+    }
+    free(r->items);
+    free(r->to_build);
+    free(r);
+    return status;
+}

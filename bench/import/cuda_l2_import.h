@@ -1,0 +1,40 @@
+/* `hgemm-bench import cuda-l2`: CUDA-L2's published kernel files, unmodified,
+ * into a candidate set (docs/importer.md).  For each selected M_N_K.cu: its
+ * text read (entry, tile sizes, kind, Hopper-only features), a build keyed
+ * by content (source, flags, CUTLASS, nvcc, the shim) done at most once,
+ * in parallel, into a cache; then the set's files written from the cache
+ * (bench/import/candidate_files.h) and the build report
+ * (bench/import/import_report.h).  A file that fails to build is listed,
+ * never stops the import. */
+#ifndef HB_CUDA_L2_IMPORT_H
+#define HB_CUDA_L2_IMPORT_H
+
+#include <stddef.h>
+
+#include "bench/core/gemm_types.h"
+#include "bench/core/status.h"
+#include "bench/import/launch_recording.h"
+#include "bench/import/toolchain.h"
+
+typedef struct hb_l2_import_options {
+    const char *kernels_dir;   /* kernels/<gpu>_<class>/ of a CUDA-L2 clone */
+    const char *out_dir;       /* the set */
+    const char *cutlass_dir;   /* --cutlass, or NULL */
+    const char *cache_dir;     /* NULL: OUT/.cache */
+    hb_target_arch arch;
+    hb_recorder_device device; /* what the launch recorder describes */
+    const hb_mnk *configs;     /* the selection; NULL: every M_N_K.cu in the folder */
+    size_t n_configs;
+    int jobs;                  /* builds at once */
+    int allow_arch_mismatch;   /* build Hopper-only files for another target, with a warning */
+    int rebuild;               /* ignore the cache */
+    int build_timeout_s;       /* per nvcc call */
+} hb_l2_import_options;
+
+/* HB_OK when every selected file built (or came from the cache);
+ * HB_ERR_BAD_INPUT after writing the set and its report when some failed
+ * or were skipped; HB_ERR_BAD_INPUT / HB_ERR_USAGE before building when
+ * the folder, CUTLASS or the toolchain is not usable. */
+hb_status hb_cuda_l2_import(const hb_l2_import_options *options);
+
+#endif

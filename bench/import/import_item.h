@@ -1,0 +1,41 @@
+/* One file of an import, from its selection to its candidate: what its
+ * text says, the key of its build, and what came of it.  Plain data shared
+ * by the import's steps (cuda_l2_import.c, candidate_files.c,
+ * import_report.c). */
+#ifndef HB_IMPORT_ITEM_H
+#define HB_IMPORT_ITEM_H
+
+#include "bench/candidate/manifest.h"
+#include "bench/core/gemm_types.h"
+#include "bench/import/build_job.h"
+#include "bench/import/content_hash.h"
+#include "bench/import/l2_source.h"
+#include "bench/import/launch_recording.h"
+
+typedef enum hb_item_state {
+    HB_ITEM_SELECTED, /* not looked at yet */
+    HB_ITEM_SKIPPED, /* not built: no file, not a CUDA-L2 file, or refused for the architecture */
+    HB_ITEM_CACHED,  /* its build is in the cache */
+    HB_ITEM_BUILT,   /* built by this import */
+    HB_ITEM_FAILED   /* its build failed (this import or a cached outcome) */
+} hb_item_state;
+
+const char *hb_item_state_name(hb_item_state state);
+
+typedef struct hb_import_item {
+    hb_mnk mnk;
+    char name[64];                      /* "M_N_K" */
+    char source[HB_PATH_MAX - 256];
+    char source_sha256[HB_SHA256_HEX];
+    hb_l2_source scan;
+    long padded[3];                     /* M, N, K rounded up to the tile sizes (the authors' padding) */
+    char key[HB_SHA256_HEX];            /* the build cache's key */
+    char entry_dir[HB_PATH_MAX - 256];  /* the cache entry */
+    hb_item_state state;
+    char reason[640];                   /* why skipped or failed: the first error line */
+    hb_build_outcome outcome;
+    hb_launch_summary launches;
+    hb_cubin_form cubin;
+} hb_import_item;
+
+#endif

@@ -1,0 +1,120 @@
+#define _POSIX_C_SOURCE 200809L /* fileno */
+#include "bench/import/import_report.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/core/diag.h"
+
+static const char *const state_names[] = {"selected", "skipped", "cached", "built", "failed"};
+
+const char *hb_item_state_name(hb_item_state state)
+{
+    return state_names[state];
+}
+
+/* The report's columns, in order: a header and a way to write the cell. */
+typedef void (*cell_fn)(const hb_import_item *item, char *out, size_t size);
+
+static void cell_m(const hb_import_item *i, char *o, size_t s) { snprintf(o, s, "%ld", i->mnk.m); }
+static void cell_n(const hb_import_item *i, char *o, size_t s) { snprintf(o, s, "%ld", i->mnk.n); }
+static void cell_k(const hb_import_item *i, char *o, size_t s) { snprintf(o, s, "%ld", i->mnk.k); }
+static void cell_file(const hb_import_item *i, char *o, size_t s) { snprintf(o, s, "%s", i->source); }
+static void cell_kind(const hb_import_item *i, char *o, size_t s)
+{
+    snprintf(o, s, "%s", i->scan.entry[0] ? hb_l2_kind_name(i->scan.kind) : "");
+}
+static void cell_hopper(const hb_import_item *i, char *o, size_t s) { snprintf(o, s, "%s", i->scan.hopper); }
+static void cell_state(const hb_import_item *i, char *o, size_t s) { snprintf(o, s, "%s", hb_item_state_name(i->state)); }
+static void cell_forms(const hb_import_item *i, char *o, size_t s)
+{
+    int built = i->state == HB_ITEM_BUILT || i->state == HB_ITEM_CACHED;
+    snprintf(o, s, "%s", !built ? "" : i->outcome.cubin ? "launcher,cubin" : "launcher");
+}
+static void cell_launches(const hb_import_item *i, char *o, size_t s)
+{
+    snprintf(o, s, "%s", "");
+    if (i->outcome.built)
+        snprintf(o, s, "%ld", i->launches.launches_per_call);
+}
+static void cell_no_cubin(const hb_import_item *i, char *o, size_t s)
+{
+    snprintf(o, s, "%s", i->outcome.built && !i->outcome.cubin ? i->cubin.reason : "");
+}
+static void cell_reason(const hb_import_item *i, char *o, size_t s) { snprintf(o, s, "%s", i->reason); }
+static void cell_seconds(const hb_import_item *i, char *o, size_t s)
+{
+    snprintf(o, s, "%.1f", i->outcome.seconds);
+}
+static void cell_key(const hb_import_item *i, char *o, size_t s) { snprintf(o, s, "%s", i->key); }
+
+static const struct {
+    const char *name;
+    cell_fn cell;
+} columns[] = {
+    {"m", cell_m},         {"n", cell_n},
+    {"k", cell_k},         {"file", cell_file},
+    {"kind", cell_kind},   {"hopper_features", cell_hopper},
+    {"state", cell_state}, {"forms", cell_forms},
+    {"launches_per_call", cell_launches}, {"no_cubin_because", cell_no_cubin},
+    {"reason", cell_reason}, {"build_seconds", cell_seconds},
+    {"cache_key", cell_key},
+};
+#define N_COLUMNS (sizeof columns / sizeof columns[0])
+
+static int write_cell(FILE *f, const char *text, int last)
+{
+    if (csv_fwrite(f, text, strlen(text)) != 0)
+        return -1;
+    return fputc(last ? '\n' : ',', f) == EOF ? -1 : 0;
+}
+
+hb_status hb_import_report_write(const char *out_dir, const hb_import_item *items, size_t n)
+{
+    char path[4200], tmp[4300];
+    snprintf(path, sizeof path, "%.4000s/%s", out_dir, HB_IMPORT_REPORT_FILE);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return hb_fail(HB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
+    int failed = 0;
+    for (size_t c = 0; c < N_COLUMNS; c++)
+        failed |= write_cell(f, columns[c].name, c + 1 == N_COLUMNS);
+    char cell[1024];
+    for (size_t i = 0; i < n; i++)
+        for (size_t c = 0; c < N_COLUMNS; c++) {
+            columns[c].cell(&items[i], cell, sizeof cell);
+            failed |= write_cell(f, cell, c + 1 == N_COLUMNS);
+        }
+    failed |= fflush(f) != 0 || fsync(fileno(f)) != 0;
+    failed |= fclose(f) != 0;
+    if (failed || rename(tmp, path) != 0)
+        return hb_fail(HB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    return HB_OK;
+}
+
+size_t hb_import_count(const hb_import_item *items, size_t n, hb_item_state state)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++)
+        count += items[i].state == state;
+    return count;
+}
+
+void hb_import_report_print(FILE *stream, const hb_import_item *items, size_t n)
+{
+    size_t cubins = 0;
+    for (size_t i = 0; i < n; i++)
+        cubins += items[i].outcome.built && items[i].outcome.cubin;
+    size_t built = hb_import_count(items, n, HB_ITEM_BUILT), cached = hb_import_count(items, n, HB_ITEM_CACHED);
+    fprintf(stream, "import: %zu files: %zu built (%zu from the cache), %zu of them with a cubin form; %zu failed; "
+                    "%zu skipped\n",
+            n, built + cached, cached, cubins, hb_import_count(items, n, HB_ITEM_FAILED),
+            hb_import_count(items, n, HB_ITEM_SKIPPED));
+    for (size_t i = 0; i < n; i++)
+        if (items[i].state == HB_ITEM_FAILED || items[i].state == HB_ITEM_SKIPPED)
+            fprintf(stream, "  %s %s: %s\n", hb_item_state_name(items[i].state), items[i].name, items[i].reason);
+}

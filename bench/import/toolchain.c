@@ -1,0 +1,126 @@
+#define _DEFAULT_SOURCE /* readlink */
+#include "bench/import/toolchain.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench/core/diag.h"
+
+const char *const hb_cuda_l2_nvcc_flags[] = {
+    "-O3", "-std=c++17",
+    "-U__CUDA_NO_HALF_OPERATORS__", "-U__CUDA_NO_HALF_CONVERSIONS__", "-U__CUDA_NO_HALF2_OPERATORS__",
+    "-U__CUDA_NO_BFLOAT16_CONVERSIONS__",
+    "--expt-relaxed-constexpr", "--expt-extended-lambda", "--use_fast_math",
+    "-diag-suppress", "177",
+    "-DNO_MMA_HGEMM_BIN", "-DNO_WMMA_HGEMM_BIN", "-DNO_CUTE_HGEMM_BIN", "-DNO_CUBLAS_HGEMM_BIN",
+    "-Xcompiler", "-fPIC",
+    NULL,
+};
+
+hb_status hb_target_arch_parse(const char *text, hb_target_arch *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *p = text;
+    if (strncmp(p, "sm_", 3) == 0)
+        p += 3;
+    int digits = 0, sm = 0;
+    while (isdigit((unsigned char)p[digits]) && digits < 4)
+        sm = 10 * sm + (p[digits++] - '0');
+    const char *rest = p + digits;
+    if (digits < 2 || sm < 50 || (*rest && strcmp(rest, "a") != 0))
+        return hb_fail(HB_ERR_USAGE, "--arch %s: give an architecture like sm_80, sm_86 or sm_90a", text);
+    out->sm = sm;
+    out->specific = *rest == 'a';
+    snprintf(out->name, sizeof out->name, "sm_%d%s", sm, out->specific ? "a" : "");
+    return HB_OK;
+}
+
+void hb_target_arch_for_gpu(int sm, hb_target_arch *out)
+{
+    memset(out, 0, sizeof *out);
+    out->sm = sm;
+    out->specific = sm == 90 || sm == 100 || sm == 103;
+    snprintf(out->name, sizeof out->name, "sm_%d%s", sm, out->specific ? "a" : "");
+}
+
+static int executable(const char *path)
+{
+    return access(path, X_OK) == 0;
+}
+
+static void nvcc_version(hb_toolchain *t)
+{
+    char command[HB_PATH_MAX + 32];
+    snprintf(command, sizeof command, "'%s' --version 2>/dev/null", t->nvcc);
+    snprintf(t->version, sizeof t->version, "unknown");
+    FILE *p = popen(command, "r");
+    if (!p)
+        return;
+    char line[256];
+    while (fgets(line, sizeof line, p)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (line[0])
+            snprintf(t->version, sizeof t->version, "%.120s", line);
+    }
+    pclose(p);
+}
+
+hb_status hb_toolchain_find(hb_toolchain *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *home = getenv("CUDA_HOME");
+    const char *homes[2] = {home && *home ? home : NULL, "/usr/local/cuda"};
+    for (int i = 0; i < 2; i++) {
+        if (!homes[i])
+            continue;
+        snprintf(out->nvcc, sizeof out->nvcc, "%.3900s/bin/nvcc", homes[i]);
+        snprintf(out->cuobjdump, sizeof out->cuobjdump, "%.3900s/bin/cuobjdump", homes[i]);
+        if (executable(out->nvcc)) {
+            nvcc_version(out);
+            return HB_OK;
+        }
+    }
+    return hb_fail(HB_ERR_BAD_INPUT, "no nvcc in $CUDA_HOME/bin (%s) or /usr/local/cuda/bin: install the CUDA Toolkit "
+                   "or set CUDA_HOME",
+                   home && *home ? home : "unset");
+}
+
+static hb_status need(const char *path, const char *what)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return hb_fail(HB_ERR_BAD_INPUT, "the importer's %s is missing (%s): run make, or set HB_IMPORT_DATA to the "
+                       "build's import/ folder",
+                       what, path);
+    return HB_OK;
+}
+
+hb_status hb_import_data_find(hb_import_data *out)
+{
+    memset(out, 0, sizeof *out);
+    const char *env = getenv("HB_IMPORT_DATA");
+    if (env && *env) {
+        snprintf(out->root, sizeof out->root, "%.3900s", env);
+    } else {
+        char self[HB_PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        if (n < 0)
+            return hb_fail(HB_ERR_INTERNAL, "cannot read /proc/self/exe: %s", strerror(errno));
+        self[n] = '\0';
+        snprintf(out->root, sizeof out->root, "%.3900s/import", dirname(self));
+    }
+    snprintf(out->shim, sizeof out->shim, "%s/torch_shim", out->root);
+    snprintf(out->adapter, sizeof out->adapter, "%s/cuda_l2_adapter.cu", out->root);
+    snprintf(out->include, sizeof out->include, "%s/include", out->root);
+    snprintf(out->recorder, sizeof out->recorder, "%s/hgemm-l2-record", out->root);
+    HB_TRY(need(out->shim, "torch shim"));
+    HB_TRY(need(out->adapter, "adapter"));
+    HB_TRY(need(out->include, "include folder"));
+    return need(out->recorder, "launch recorder");
+}

@@ -1,0 +1,1 @@
+// empty: the test files include nothing from tools/util

@@ -1,0 +1,227 @@
+/* The CUDA-L2 importer (docs/importer.md): what it reads from a file's text,
+ * the kernel signatures the launch recorder reads arguments with, and whole
+ * imports of the small files in CUDA-L2's format under tests/data/cuda_l2/
+ * (built with nvcc for sm_80 on the CPU: no GPU, no CUDA-L2 clone, a
+ * stand-in CUTLASS folder).  tests/test_gpu_import.c runs what they build. */
+#define _DEFAULT_SOURCE /* mkdtemp, unsetenv */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench/core/whole_file.h"
+#include "bench/import/kernel_signature.h"
+#include "bench/import/l2_source.h"
+#include "tests/test_registry.h"
+
+#define L2_DATA "tests/data/cuda_l2"
+#define FAKE_CUTLASS L2_DATA "/fake_cutlass"
+
+static void tile_sizes_follow_the_authors_rule(void **state)
+{
+    (void)state;
+    long tile[3];
+    hb_l2_tile_sizes("auto BM = Int<128>{};\n  auto BN = Int < 256 >{};\nauto BK=Int<32>{};\n", tile);
+    assert_int_equal(tile[0], 128);
+    assert_int_equal(tile[1], 256);
+    assert_int_equal(tile[2], 32);
+    /* the last line wins, and spaces inside the number's brackets are removed as there */
+    hb_l2_tile_sizes("BM = Int<64>\nBN = Int<64>\nBK = Int<16>\nusing BM = Int<128>;\n", tile);
+    assert_int_equal(tile[0], 128);
+    /* one missing: no padding at all */
+    hb_l2_tile_sizes("BM = Int<64>\nBN = Int<64>\n", tile);
+    assert_int_equal(tile[0], 0);
+    assert_int_equal(tile[2], 0);
+}
+
+static void scan_tells_the_kinds_apart(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *body;
+        hb_l2_kind kind;
+    } cases[] = {
+        {"k<<<g, b>>>(x);", HB_L2_ONE_KERNEL},
+        {"k<<<g, b>>>(x); r<<<g, b>>>(y);", HB_L2_MULTI_KERNEL},
+        {"// r<<<g, b>>>(y);\nk<<<g, b>>>(x);", HB_L2_ONE_KERNEL}, /* a comment is not a launch site */
+        {"cutlass::launch_kernel_on_cluster(params, k);", HB_L2_CLUSTER},
+        {"cudaLaunchCooperativeKernel(k, g, b, args);", HB_L2_COOPERATIVE},
+        {"using Gemm = cutlass::gemm::device::GemmUniversalAdapter<K>; cudaLaunchKernelEx(c, k);", HB_L2_ADAPTER},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[512];
+        snprintf(text, sizeof text,
+                 "%s\nvoid cuda_l2_h100_fp32(torch::Tensor a, torch::Tensor b, torch::Tensor b_col_major, "
+                 "torch::Tensor c) {}\n",
+                 cases[i].body);
+        hb_l2_source s;
+        assert_int_equal(hb_l2_source_scan(text, "test", &s), HB_OK);
+        assert_int_equal(s.kind, cases[i].kind);
+        assert_string_equal(s.entry, "cuda_l2_h100_fp32");
+    }
+}
+
+static void scan_finds_hopper_features_outside_comments(void **state)
+{
+    (void)state;
+    const char *entry = "void cuda_l2_a100_fp16(torch::Tensor a, torch::Tensor b, torch::Tensor b_col_major, "
+                        "torch::Tensor c) {}\n";
+    char text[512];
+    hb_l2_source s;
+    snprintf(text, sizeof text, "// wgmma would be nice\n%s", entry);
+    assert_int_equal(hb_l2_source_scan(text, "test", &s), HB_OK);
+    assert_string_equal(s.hopper, "");
+    snprintf(text, sizeof text, "asm(\"wgmma.fence.sync.aligned;\"); using T = SM90_TMA_LOAD;\n%s", entry);
+    assert_int_equal(hb_l2_source_scan(text, "test", &s), HB_OK);
+    assert_non_null(strstr(s.hopper, "wgmma"));
+    assert_non_null(strstr(s.hopper, "SM90"));
+    assert_int_equal(hb_l2_source_scan("__global__ void k() {}\n", "x.cu", &s), HB_ERR_BAD_INPUT);
+}
+
+static void signature_gives_each_parameter_its_size(void **state)
+{
+    (void)state;
+    hb_kernel_signature sig;
+    assert_int_equal(hb_kernel_signature_parse("void k<Int<128>, Int<64> >(__half const*, __half const*, __half*, "
+                                               "int, int, int)",
+                                               &sig),
+                     0);
+    assert_int_equal(sig.count, 6);
+    assert_true(sig.plain);
+    assert_int_equal(sig.params[0].cls, HB_PARAM_POINTER);
+    assert_int_equal(sig.params[5].size, 4);
+    assert_int_equal(hb_kernel_signature_parse("void k(Params<int, 2>, float*, unsigned long)", &sig), 0);
+    assert_int_equal(sig.count, 3);
+    assert_false(sig.plain); /* a struct by value has no role */
+    assert_int_equal(sig.params[2].size, 8);
+    assert_int_equal(hb_kernel_signature_parse("void k()", &sig), 0);
+    assert_int_equal(sig.count, 0);
+    assert_int_equal(hb_kernel_signature_parse("plain_c_kernel", &sig), -1); /* extern "C": no types */
+}
+
+/* --- whole imports (need nvcc, no GPU) ---------------------------------------------------- */
+
+static int have_nvcc(void)
+{
+    const char *home = getenv("CUDA_HOME");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/bin/nvcc", home && *home ? home : "/usr/local/cuda");
+    return access(path, X_OK) == 0;
+}
+
+/* Runs `hgemm-bench import cuda-l2 ARGS`, stdout and stderr into OUT.txt; the exit code. */
+static int import(const char *args, const char *log)
+{
+    const char *bench = getenv("HB_BENCH");
+    char line[4096];
+    snprintf(line, sizeof line, "%s import cuda-l2 %s >%s 2>&1", bench ? bench : "build/hgemm-bench", args, log);
+    int rc = system(line);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static char *read_text(const char *path)
+{
+    char *text = NULL;
+    size_t size = 0;
+    if (hb_read_whole_file(path, 1, HB_ERR_IO, &text, &size) != HB_OK)
+        return NULL;
+    return text;
+}
+
+static void expect_in_file(const char *path, const char *needle)
+{
+    char *text = read_text(path);
+    if (!text || !strstr(text, needle))
+        fail_msg("%s lacks \"%s\":\n%s", path, needle, text ? text : "(missing)");
+    free(text);
+}
+
+static void expect_missing(const char *path)
+{
+    if (access(path, F_OK) == 0)
+        fail_msg("%s should not exist", path);
+}
+
+static void import_builds_a_set_and_reports_every_file(void **state)
+{
+    (void)state;
+    if (!have_nvcc())
+        skip();
+    char dir[] = "/tmp/hb_import_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char args[2048], log[256], path[512];
+    snprintf(args, sizeof args, "--kernels %s/h100_F32F16F16F32 --out %s/set --arch sm_80 --cutlass %s -j 2", L2_DATA,
+             dir, FAKE_CUTLASS);
+    snprintf(log, sizeof log, "%s/first.txt", dir);
+    /* one file fails to compile and one is refused for sm_80: listed, and the import goes on (exit 3) */
+    assert_int_equal(import(args, log), 3);
+    expect_in_file(log, "5 files: 3 built (0 from the cache), 2 of them with a cubin form; 1 failed; 1 skipped");
+    snprintf(path, sizeof path, "%s/set/import.csv", dir);
+    expect_in_file(path, "\"32\",\"32\",\"32\"");
+    expect_in_file(path, "error: expected a \"\";\"\""); /* nvcc's first error line, quoted as CSV quotes */
+    expect_in_file(path, "uses Hopper-only features (wgmma");
+    expect_in_file(path, "\"launcher\",\"2\",\"a call launches 2 kernels\"");
+    /* the padded one: its cubin form launches at the padded sizes, parameters as recorded */
+    snprintf(path, sizeof path, "%s/set/cubin/96_80_40.json", dir);
+    expect_in_file(path, "\"grid\": [\n    3,\n    16,\n    1\n  ]");
+    expect_in_file(path, "\"params\": [\n    \"a\",\n    \"b_col\",\n    \"c\",\n    \"m\",\n    \"n\",\n    \"k\"\n  ]");
+    expect_in_file(path, "\"padding\": {\n    \"m\": 64,\n    \"n\": 32,\n    \"k\": 16");
+    snprintf(path, sizeof path, "%s/set/96_80_40.json", dir);
+    expect_in_file(path, "\"kind\": \"launcher\"");
+    snprintf(path, sizeof path, "%s/set/96_80_40/record.json", dir);
+    expect_in_file(path, "\"padded\": [\n      128,\n      96,\n      48");
+    expect_in_file(path, "\"version\": \"4.2.1\"");
+    snprintf(path, sizeof path, "%s/set/cubin/64_64_128.json", dir);
+    expect_missing(path);
+    snprintf(path, sizeof path, "%s/set/64_64_128/record.json", dir);
+    expect_in_file(path, "\"first_call_only\": \"cudaMalloc x1\""); /* the shim caches its workspace like torch */
+    /* a second import of the same set builds nothing */
+    snprintf(log, sizeof log, "%s/second.txt", dir);
+    assert_int_equal(import(args, log), 3);
+    expect_in_file(log, "3 built (3 from the cache)");
+    snprintf(path, sizeof path, "rm -rf %s", dir);
+    assert_int_equal(system(path), 0);
+}
+
+static void import_names_the_three_places_for_cutlass(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/hb_import_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char args[1024], log[256];
+    snprintf(args, sizeof args, "--kernels %s/a100_F16F16F16F16 --out %s/set --arch sm_80", L2_DATA, dir);
+    snprintf(log, sizeof log, "%s/log.txt", dir);
+    unsetenv("CUTLASS_DIR");
+    assert_int_equal(import(args, log), 3);
+    expect_in_file(log, "--cutlass DIR");
+    expect_in_file(log, "CUTLASS_DIR");
+    expect_in_file(log, "nvidia-cutlass");
+    /* a folder that is not CUTLASS is named as such */
+    snprintf(args, sizeof args, "--kernels %s/a100_F16F16F16F16 --out %s/set --arch sm_80 --cutlass %s", L2_DATA, dir,
+             L2_DATA);
+    assert_int_equal(import(args, log), 3);
+    expect_in_file(log, "holds no include/cutlass/version.h");
+    /* no class in the folder's name */
+    snprintf(args, sizeof args, "--kernels %s --out %s/set --arch sm_80 --cutlass %s", L2_DATA, dir, FAKE_CUTLASS);
+    assert_int_equal(import(args, log), 3);
+    expect_in_file(log, "the folder's name gives CUDA-L2's accumulator class");
+    /* a bad architecture is a usage error */
+    snprintf(args, sizeof args, "--kernels %s/a100_F16F16F16F16 --out %s/set --arch volta", L2_DATA, dir);
+    assert_int_equal(import(args, log), 2);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+}
+
+hb_test_list hb_import_tests(void)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test(tile_sizes_follow_the_authors_rule),
+        cmocka_unit_test(scan_tells_the_kinds_apart),
+        cmocka_unit_test(scan_finds_hopper_features_outside_comments),
+        cmocka_unit_test(signature_gives_each_parameter_its_size),
+        cmocka_unit_test(import_builds_a_set_and_reports_every_file),
+        cmocka_unit_test(import_names_the_three_places_for_cutlass),
+    };
+    return (hb_test_list){tests, sizeof tests / sizeof tests[0]};
+}
