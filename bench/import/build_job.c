@@ -172,13 +172,6 @@ static void keep_cubin(job_state *st)
     st->outcome.cubin = rename(from, to) == 0;
 }
 
-static void remove_tree(const char *dir)
-{
-    char *argv[] = {"/bin/rm", "-rf", (char *)dir, NULL};
-    hb_command_end end;
-    hb_command_run(argv, NULL, NULL, "/dev/null", 60, &end);
-}
-
 static hb_status write_outcome(const job_state *st)
 {
     const hb_build_outcome *o = &st->outcome;
@@ -209,12 +202,12 @@ hb_status hb_build_job_run(const hb_build_settings *s, const hb_build_job *job)
     char keep[HB_PATH_MAX + 16], object[HB_PATH_MAX + 16];
     path_in(&st, "keep", keep, sizeof keep);
     path_in(&st, "kernel.o", object, sizeof object);
-    remove_tree(keep); /* the compile's intermediates: hundreds of MB for a CUTLASS file */
+    hb_remove_tree(keep); /* the compile's intermediates: hundreds of MB for a CUTLASS file */
     unlink(object);
     hb_status status = write_outcome(&st);
     if (status == HB_OK && rename(st.dir, job->entry_dir) != 0 && errno != ENOTEMPTY && errno != EEXIST)
         status = hb_fail(HB_ERR_IO, "cannot move %s to %s: %s", st.dir, job->entry_dir, strerror(errno));
-    remove_tree(st.dir); /* left only when another build of the same entry got there first */
+    hb_remove_tree(st.dir); /* left only when another build of the same entry got there first */
     return status;
 }
 

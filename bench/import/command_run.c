@@ -122,3 +122,10 @@ void hb_first_error_line(const char *log_path, char *out, size_t size)
     }
     fclose(f);
 }
+
+void hb_remove_tree(const char *dir)
+{
+    char *argv[] = {"/bin/rm", "-rf", (char *)dir, NULL};
+    hb_command_end end;
+    hb_command_run(argv, NULL, NULL, "/dev/null", 60, &end);
+}

@@ -24,6 +24,10 @@ typedef struct hb_command_end {
 hb_status hb_command_run(char *const argv[], const char *cwd, const char *stdout_path, const char *log_path,
                          int timeout_s, hb_command_end *end);
 
+/* Removes a folder and everything below it (rm -rf): a cache entry being
+ * rebuilt, a build's intermediates.  Best effort: a failure leaves files. */
+void hb_remove_tree(const char *dir);
+
 /* "exit 1", "signal 11 (SIGSEGV)", "timed out after 60 s". */
 void hb_command_end_text(const hb_command_end *end, int timeout_s, char *out, size_t size);
 

@@ -345,11 +345,8 @@ static hb_status build_all(import_run *r)
         if (item->state == HB_ITEM_SKIPPED)
             continue;
         hb_build_outcome cached;
-        if (r->o->rebuild) {
-            char *argv[] = {"/bin/rm", "-rf", item->entry_dir, NULL};
-            hb_command_end end;
-            hb_command_run(argv, NULL, NULL, "/dev/null", 60, &end);
-        }
+        if (r->o->rebuild)
+            hb_remove_tree(item->entry_dir);
         if (hb_build_outcome_read(item->entry_dir, &cached) == HB_OK)
             item->state = HB_ITEM_CACHED;
         else
