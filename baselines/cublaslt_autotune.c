@@ -7,6 +7,7 @@
 #include "bench/core/shuffle.h"
 #include "bench/core/stats.h"
 #include "bench/gpu/cuda_check.h"
+#include "bench/gpu/entry_points.h"
 #include "bench/gpu/fill.h"
 
 typedef struct search_state {
@@ -75,15 +76,15 @@ static hb_status run_round(search_state *s, int round)
     HB_TRY(run_candidate(s, (int)order[s->count - 1]));
     for (int i = 0; i < s->count; i++) {
         int index = (int)order[i];
-        HB_CUDA_TRY(cudaEventRecord(s->start[index], s->stream));
+        HB_CUDA_TRY(hb_entry()->event_record(s->start[index], s->stream));
         HB_TRY(run_candidate(s, index));
-        HB_CUDA_TRY(cudaEventRecord(s->stop[index], s->stream));
+        HB_CUDA_TRY(hb_entry()->event_record(s->stop[index], s->stream));
     }
-    HB_CUDA_TRY(cudaStreamSynchronize(s->stream));
+    HB_CUDA_TRY(hb_entry()->stream_synchronize(s->stream));
     int measured = round - HB_AUTOTUNE_WARMUP_ROUNDS;
     for (int i = 0; measured >= 0 && i < s->count; i++) {
         float ms = 0;
-        HB_CUDA_TRY(cudaEventElapsedTime(&ms, s->start[i], s->stop[i]));
+        HB_CUDA_TRY(hb_entry()->event_elapsed_time(&ms, s->start[i], s->stop[i]));
         s->times_ms[i][measured] = ms;
     }
     return HB_OK;

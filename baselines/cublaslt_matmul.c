@@ -5,6 +5,7 @@
 
 #include "baselines/acc_class_types.h"
 #include "bench/gpu/cuda_check.h"
+#include "bench/gpu/entry_points.h"
 #include "gen/lt_enum_names.h" /* generated from cublasLt.h by scripts/gen_lt_enum_names.sh */
 
 #define HB_LT_TRY(call, what)                                                                                   \
@@ -159,7 +160,7 @@ hb_status hb_lt_matmul_check_algo(hb_lt_matmul *mm, const cublasLtMatmulAlgo_t *
 cublasStatus_t hb_lt_matmul_run(hb_lt_matmul *mm, const cublasLtMatmulAlgo_t *algo, const uint16_t *a,
                                  const uint16_t *b, uint16_t *c, cudaStream_t stream)
 {
-    return cublasLtMatmul(mm->handle, mm->op, hb_scale_one(mm->acc), b, mm->a_layout, a, mm->b_layout,
+    return hb_entry()->lt_matmul(mm->handle, mm->op, hb_scale_one(mm->acc), b, mm->a_layout, a, mm->b_layout,
                           hb_scale_zero(mm->acc), c, mm->c_layout, c, mm->c_layout, algo, mm->workspace,
                           mm->workspace_bytes, stream);
 }

@@ -1,21 +1,24 @@
-/* GPU tests of the trace pass (docs/trace.md): fake participants written here,
- * each launching the harness's fill kernel (bench/gpu/fill.h: 64 x 64 halves,
- * 16 blocks of 256 threads) in its own way, traced by CUPTI and judged.  One
- * on the timed stream (one kernel, its grid, block and name, a kernel time, no
- * finding but host-time), one that allocates inside the call, one that uses
- * its own stream, one that synchronizes, one whose first call launches more,
- * one that creates a stream, the timed stream being the legacy default
- * stream, the trace file of two, and the kernels-only experiment.  Each skips
- * without a GPU. */
+/* GPU tests of the call monitor (docs/trace.md): fake participants written
+ * here, each launching the harness's fill kernel (bench/gpu/fill.h: 64 x 64
+ * halves, 16 blocks of 256 threads) in its own way, timed as the windows time
+ * a call while CUPTI watches, and judged.  One on the timed stream (one
+ * kernel, its grid, block and name, a kernel time, CUPTI's reading of the
+ * events equal to cudaEventElapsedTime, no finding but host-time), one that
+ * allocates inside the call, one that uses its own stream, one that
+ * synchronizes, one whose first call launches more, one that creates a
+ * stream, the timed stream being the legacy default stream, and two
+ * participants in one monitor across a checkpoint.  Each skips without a GPU. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench/gpu/cuda_check.h"
 #include "bench/gpu/fill.h"
-#include "bench/report/trace_file.h"
-#include "bench/trace/tracer.h"
+#include "bench/measure/sample_timer.h"
+#include "bench/result/timer_check.h"
+#include "bench/trace/call_monitor.h"
 #include "tests/gpu_test_util.h"
 #include "tests/test_registry.h"
 #include "tests/test_util.h"
@@ -125,29 +128,64 @@ static void fake_create(fake_kind kind, const char *name, fake *f, hb_participan
 }
 
 typedef struct traced {
-    hb_participant_trace *trace;
+    hb_participant_trace *trace; /* the first calls, whole */
     hb_kernel_time time;
     hb_conduct conduct;
+    double event_us[CALLS];      /* cudaEventElapsedTime of each call */
+    double device_us[CALLS];     /* CUPTI's device timestamps of the same two events */
+    int calls_watched;
 } traced;
 
-/* Traces CALLS calls of a fake of `kind` with the timed stream `timed` and judges them. */
+/* A timer on `timed` (the harness's own, or the legacy default stream). */
+static void timer_on(cudaStream_t timed, hb_sample_timer *timer)
+{
+    memset(timer, 0, sizeof *timer);
+    timer->stream = timed;
+    assert_int_equal(cudaEventCreate(&timer->start), cudaSuccess);
+    assert_int_equal(cudaEventCreate(&timer->stop), cudaSuccess);
+}
+
+/* Times CALLS calls of a fake of `kind` on the timed stream `timed`, as the
+ * windows do, under the call monitor, and judges what it saw. */
 static void trace_fake(fake_kind kind, cudaStream_t timed, traced *out)
 {
     fake f;
     hb_participant p;
     fake_create(kind, "fake", &f, &p);
-    hb_tracer *tracer = NULL;
-    assert_int_equal(hb_tracer_open(&tracer), HB_OK);
+    hb_call_monitor *monitor = NULL;
+    assert_int_equal(hb_monitor_open(CALLS, &monitor), HB_OK);
+    hb_participant *parts[] = {&p};
+    assert_int_equal(hb_monitor_attach(monitor, parts, 1, timed), HB_OK);
+    hb_sample_timer timer;
+    timer_on(timed, &timer);
+    hb_gemm_io io = {.m = ROWS, .n = COLS, .k = 64};
+    for (int c = 0; c < CALLS; c++) {
+        double event_ms, wall_ms;
+        assert_int_equal(hb_time_one_call(&timer, &p, &io, HB_CALL_TIMED, c, &event_ms, &wall_ms), HB_OK);
+        out->event_us[c] = event_ms * 1e3;
+    }
+    assert_int_equal(hb_monitor_checkpoint(monitor), HB_OK);
+    hb_watched *w = hb_monitor_watched(monitor, 0);
     out->trace = calloc(1, sizeof *out->trace);
     assert_non_null(out->trace);
-    hb_gemm_io io = {.m = ROWS, .n = COLS, .k = 64};
-    hb_status status = hb_trace_participant(tracer, &p, &io, timed, CALLS, out->trace);
-    hb_tracer_close(tracer);
+    *out->trace = *w->detail;
+    out->calls_watched = w->tally.calls;
+    for (int c = 0; c < CALLS; c++)
+        out->device_us[c] = w->timed_event_device_us.data[c];
+    double wall_us[CALLS];
+    for (int c = 0; c < CALLS; c++)
+        wall_us[c] = w->detail->call[c].wall_us;
+    hb_watched_kernel_time(w, wall_us, CALLS, &out->time);
+    hb_judge_tally(&w->tally, &out->time, p.device_state, NULL, &out->conduct);
+    hb_monitor_close(monitor);
     p.ops->destroy(&p);
-    assert_int_equal(status, HB_OK);
-    hb_judge_conduct(out->trace, &out->time, &out->conduct);
+    cudaEventDestroy(timer.start);
+    cudaEventDestroy(timer.stop);
     printf("  fake %d: timed stream %u, kernel span %.1f us, sum %.1f us, wall %.1f us\n", (int)kind,
            out->trace->timed_stream_id, out->time.span_us, out->time.sum_us, out->time.wall_us);
+    for (int c = 0; c < CALLS; c++)
+        printf("    call %d: event %.2f us, CUPTI's reading of the same events %.2f us\n", c, out->event_us[c],
+               out->device_us[c]);
     for (int f_ = 0; f_ < HB_N_FINDINGS; f_++)
         if (out->conduct.found & HB_FINDING_BIT(f_))
             printf("    %s\n", out->conduct.line[f_]);
@@ -191,25 +229,27 @@ static void test_gpu_trace_timed_stream(void **state)
         assert_int_equal(k->static_smem, 0);
         assert_int_equal(k->dynamic_smem, 0);
         assert_int_equal(k->stream_id, t.trace->timed_stream_id);
-        assert_true(k->start_ns >= call->window_start_ns && k->end_ns <= call->window_end_ns);
+        assert_true(k->start_ns >= call->launch_start_ns && k->end_ns <= call->window_end_ns);
         assert_true(k->end_ns > k->start_ns);
-        int launches = 0;
-        for (int i = 0; i < call->n_api; i++)
-            launches += call->api[i].api_class == HB_API_LAUNCH && !call->api[i].nested;
-        if (launches != 1) {
-            for (int i = 0; i < call->n_api; i++)
-                printf("    call %d api %s (%s)%s\n", c, call->api[i].name, hb_api_class_name(call->api[i].api_class),
-                       call->api[i].nested ? " nested" : "");
-            fail_msg("call %d: %d launch calls recorded, expected 1", c, launches);
-        }
+        /* A launch costs no callback: an honest call records no API call at all. */
+        if (call->n_api != 0)
+            fail_msg("call %d: %d API calls recorded (first %s), expected none", c, call->n_api, call->api[0].name);
         assert_true(call->wall_us > 0);
+        assert_int_equal(call->kind, HB_CALL_TIMED);
+        assert_int_equal(call->sample, c);
+        /* CUPTI read the same two events the harness timed, to within their tick. */
+        assert_true(call->event_start_ns > 0 && call->event_stop_ns > call->event_start_ns);
+        if (fabs(t.device_us[c] - t.event_us[c]) > HB_TIMER_DEVICE_TOLERANCE_US)
+            fail_msg("call %d: events %.2f us, CUPTI's reading %.2f us", c, t.event_us[c], t.device_us[c]);
+        assert_true(t.event_us[c] >= hb_call_kernel_span_us(call) - HB_TIMER_KERNEL_TOLERANCE_US);
     }
+    assert_int_equal(t.calls_watched, CALLS);
     assert_true(t.time.span_us > 0);
     assert_true(t.time.sum_us == t.time.span_us); /* one kernel: both are its duration */
     assert_true(t.time.span_us < t.time.wall_us);
     assert_true(t.time.host_us > 0);
     assert_int_equal(t.time.kernels_per_call, 1);
-    /* The harness's own synchronize and the probe are not the participant's. */
+    /* The harness's own events, synchronizes and probe are not the participant's. */
     assert_int_equal(t.conduct.found, HB_FINDING_BIT(HB_FINDING_HOST_TIME));
     free(t.trace);
     cudaStreamDestroy(timed);
@@ -241,12 +281,15 @@ static void test_gpu_trace_own_stream(void **state)
     traced t;
     trace_fake(OWN_STREAM, timed, &t);
     assert_true(found(&t, HB_FINDING_OTHER_STREAM));
-    expect_line_has(&t, HB_FINDING_OTHER_STREAM, "3 of 3 kernels");
     expect_line_has(&t, HB_FINDING_OTHER_STREAM, "3 of 3 kernels (fill_normal_kernel) ran on stream");
+    expect_line_has(&t, HB_FINDING_OTHER_STREAM, "in every call");
     for (int c = 0; c < CALLS; c++)
         assert_true(t.trace->call[c].kernels[0].stream_id != t.trace->timed_stream_id);
     assert_false(found(&t, HB_FINDING_CREATE)); /* its stream was made before the calls */
     assert_true(t.time.span_us > 0);            /* the kernel time sees it; events on the timed stream would not */
+    for (int c = 0; c < CALLS; c++)              /* the events missed the kernel: below its span */
+        printf("    call %d: event %.2f us against kernel span %.2f us\n", c, t.event_us[c],
+               hb_call_kernel_span_us(&t.trace->call[c]));
     free(t.trace);
     cudaStreamDestroy(timed);
 }
@@ -322,8 +365,8 @@ static void test_gpu_trace_legacy_stream(void **state)
     cudaStreamDestroy(timed);
 }
 
-/* One tracer, two participants, one trace file. */
-static void test_gpu_trace_file_of_two(void **state)
+/* One monitor, two participants: each call's records go to its own participant. */
+static void test_gpu_monitor_two_participants(void **state)
 {
     (void)state;
     REQUIRE_GPU();
@@ -331,82 +374,44 @@ static void test_gpu_trace_file_of_two(void **state)
     hb_participant pa, pb;
     fake_create(ON_TIMED, "honest", &fa, &pa);
     fake_create(OWN_STREAM, "sneaky", &fb, &pb);
-    hb_participant_trace *ta = calloc(1, sizeof *ta), *tb = calloc(1, sizeof *tb);
-    assert_non_null(ta);
-    assert_non_null(tb);
     cudaStream_t timed = new_timed_stream();
-    hb_tracer *tracer = NULL;
-    assert_int_equal(hb_tracer_open(&tracer), HB_OK);
+    hb_call_monitor *monitor = NULL, *second = NULL;
+    assert_int_equal(hb_monitor_open(2, &monitor), HB_OK);
+    assert_int_equal(hb_monitor_open(2, &second), HB_ERR_INTERNAL); /* one per process */
+    assert_null(second);
+    hb_participant *parts[] = {&pa, &pb};
+    assert_int_equal(hb_monitor_attach(monitor, parts, 2, timed), HB_OK);
+    hb_sample_timer timer;
+    timer_on(timed, &timer);
     hb_gemm_io io = {.m = ROWS, .n = COLS, .k = 64};
-    assert_int_equal(hb_trace_participant(tracer, &pa, &io, timed, 2, ta), HB_OK);
-    assert_int_equal(hb_trace_participant(tracer, &pb, &io, timed, 2, tb), HB_OK);
-    hb_tracer_close(tracer);
+    /* Rounds, as the windows play them, with a checkpoint in the middle. */
+    for (int round = 0; round < 6; round++) {
+        double e, w;
+        assert_int_equal(hb_time_one_call(&timer, round % 2 ? &pa : &pb, &io, HB_CALL_TIMED, round / 2, &e, &w), HB_OK);
+        assert_int_equal(hb_time_one_call(&timer, round % 2 ? &pb : &pa, &io, HB_CALL_TIMED, round / 2, &e, &w), HB_OK);
+        if (round == 2)
+            assert_int_equal(hb_monitor_checkpoint(monitor), HB_OK);
+    }
+    assert_int_equal(hb_monitor_checkpoint(monitor), HB_OK);
+    hb_watched *wa = hb_monitor_watched(monitor, 0), *wb = hb_monitor_watched(monitor, 1);
+    assert_int_equal(wa->tally.calls, 6);
+    assert_int_equal(wb->tally.calls, 6);
+    assert_int_equal(wa->tally.kernels, 6);
+    assert_int_equal(wb->tally.kernels, 6);
+    assert_int_equal(wa->tally.other_stream_calls, 0);
+    assert_int_equal(wb->tally.other_stream_calls, 6);
+    assert_int_equal(wa->timed_span_us.len, 6);
+    for (size_t i = 0; i < 6; i++)
+        assert_true(wa->timed_span_us.data[i] > 0 && wb->timed_span_us.data[i] > 0);
+    assert_int_equal(wa->detail->calls, 2);
+    assert_int_equal(wa->detail->call[1].index, 1);
+    assert_int_equal(hb_monitor_lost(monitor), 0);
+    hb_monitor_close(monitor);
     pa.ops->destroy(&pa);
     pb.ops->destroy(&pb);
-    /* The second trace holds none of the first's records. */
-    assert_int_equal(ta->call[0].n_kernels, 1);
-    assert_int_equal(tb->call[0].n_kernels, 1);
-    assert_int_equal(ta->timed_stream_id, tb->timed_stream_id);
-
-    char dir[512], path[600];
-    hb_test_make_temp_dir("hb-gpu-trace", dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/trace.json", dir);
-    const hb_participant_trace *traces[] = {ta, tb};
-    hb_mnk mnk = {ROWS, COLS, 64};
-    assert_int_equal(hb_trace_file_write(path, &mnk, traces, 2), HB_OK);
-    json_t *root = hb_test_load_json(path);
-    json_t *parts = json_object_get(root, "participants");
-    assert_int_equal(json_array_size(parts), 2);
-    json_t *sneaky = json_array_get(parts, 1);
-    assert_string_equal(json_string_value(json_object_get(sneaky, "name")), "sneaky");
-    json_t *kernel = json_array_get(json_object_get(json_array_get(json_object_get(sneaky, "calls"), 0), "kernels"), 0);
-    assert_non_null(strstr(json_string_value(json_object_get(kernel, "name")), "fill_normal_kernel"));
-    assert_int_equal(json_integer_value(json_array_get(json_object_get(kernel, "grid"), 0)), FILL_BLOCKS);
-    json_t *findings = json_object_get(sneaky, "findings");
-    int other = 0;
-    for (size_t i = 0; i < json_array_size(findings); i++)
-        other |= !strcmp(json_string_value(json_object_get(json_array_get(findings, i), "name")), "other-stream");
-    assert_true(other);
-    json_decref(root);
-    hb_test_remove_tree(dir);
-    free(ta);
-    free(tb);
+    cudaEventDestroy(timer.start);
+    cudaEventDestroy(timer.stop);
     cudaStreamDestroy(timed);
-}
-
-/* The lead's experiment: kernel records only, counted, over many launches. */
-static void test_gpu_tracer_kernels_only(void **state)
-{
-    (void)state;
-    REQUIRE_GPU();
-    hb_tracer *tracer = NULL, *second = NULL;
-    assert_int_equal(hb_tracer_open_kernels_only(&tracer), HB_OK);
-    assert_int_equal(hb_tracer_open(&second), HB_ERR_INTERNAL); /* one at a time */
-    assert_null(second);
-    unsigned long long before = hb_tracer_records_seen(tracer);
-    uint16_t *buffer = NULL;
-    cudaStream_t stream = new_timed_stream();
-    assert_int_equal(cudaMalloc((void **)&buffer, ROWS * COLS * sizeof *buffer), cudaSuccess);
-    for (int i = 0; i < 200; i++)
-        assert_int_equal(hb_fill_normal_f16(buffer, ROWS, COLS, 0, 7, stream), cudaSuccess);
-    assert_int_equal(cudaDeviceSynchronize(), cudaSuccess);
-    unsigned long long seen = hb_tracer_records_seen(tracer) - before;
-    printf("  kernels-only: %llu records for 200 launches, %llu dropped\n", seen, hb_tracer_records_dropped(tracer));
-    assert_true(seen >= 200);
-    assert_true(hb_tracer_records_dropped(tracer) == 0);
-    /* It keeps no records, so it cannot trace a participant. */
-    fake f;
-    hb_participant p;
-    fake_create(ON_TIMED, "fake", &f, &p);
-    hb_participant_trace *t = calloc(1, sizeof *t);
-    assert_non_null(t);
-    hb_gemm_io io = {.m = ROWS, .n = COLS, .k = 64};
-    assert_int_equal(hb_trace_participant(tracer, &p, &io, stream, 1, t), HB_ERR_INTERNAL);
-    hb_tracer_close(tracer);
-    p.ops->destroy(&p);
-    free(t);
-    cudaFree(buffer);
-    cudaStreamDestroy(stream);
 }
 
 hb_test_list hb_gpu_trace_tests(void)
@@ -419,8 +424,7 @@ hb_test_list hb_gpu_trace_tests(void)
         cmocka_unit_test(test_gpu_trace_first_call),
         cmocka_unit_test(test_gpu_trace_create_inside),
         cmocka_unit_test(test_gpu_trace_legacy_stream),
-        cmocka_unit_test(test_gpu_trace_file_of_two),
-        cmocka_unit_test(test_gpu_tracer_kernels_only),
+        cmocka_unit_test(test_gpu_monitor_two_participants),
     };
     return HB_TEST_LIST(tests);
 }

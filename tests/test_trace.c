@@ -1,9 +1,11 @@
-/* The trace pass without a GPU (docs/trace.md): the API-class table, the
+/* The call monitor without a GPU (docs/trace.md): the API-class table, the
  * judge on made-up traces (each finding once where it must be found and once
- * where it must not), the kernel-time arithmetic, the attribution of records
- * to calls, the trace file read back, and CUPTI's loader when the library is
- * not there or not CUPTI. */
+ * where it must not), the tally over many calls, library kernels, the
+ * kernel-time arithmetic, the attribution of records to calls, the trace
+ * file read back, and CUPTI's loader when the library is not there or not
+ * CUPTI. */
 #define _POSIX_C_SOURCE 200809L /* setenv */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +13,8 @@
 #include "bench/gpu/cupti_runtime.h"
 #include "bench/report/trace_file.h"
 #include "bench/result/call_trace.h"
+#include "bench/result/conduct_tally.h"
+#include "bench/result/library_kernel.h"
 #include "bench/trace/attribute.h"
 #include "bench/trace/kernel_name.h"
 #include "tests/test_registry.h"
@@ -208,8 +212,8 @@ static void test_judge_other_stream(void **state)
     judge(t, &time, &conduct);
     assert_true(found(&conduct, HB_FINDING_OTHER_STREAM));
     assert_string_equal(conduct.line[HB_FINDING_OTHER_STREAM],
-                        "other-stream: 2 of 2 kernels (hgemm_kernel) ran on stream 17, not the timed stream 13; CUDA "
-                        "events miss them, the wall time counts them");
+                        "other-stream: 2 of 2 kernels (hgemm_kernel) ran on stream 17, not the timed stream 13 (in every "
+                        "call); CUDA events miss them, the wall time counts them");
     free(t);
 }
 
@@ -225,7 +229,7 @@ static void test_judge_other_stream_counts_sets_and_streams(void **state)
     judge(t, &time, &conduct);
     assert_string_equal(conduct.line[HB_FINDING_OTHER_STREAM],
                         "other-stream: 1 of 3 kernels (reduce_kernel) and 1 of 1 copies and sets ran on streams 7, 21, "
-                        "not the timed stream 13; CUDA events miss them, the wall time counts them");
+                        "not the timed stream 13 (in every call); CUDA events miss them, the wall time counts them");
     free(t);
 }
 
@@ -490,7 +494,7 @@ static void test_kernel_time_span_and_sum_with_overlap(void **state)
     hb_kernel_time time;
     hb_conduct conduct;
     judge(t, &time, &conduct);
-    assert_int_equal(time.calls, 3);
+    assert_int_equal(time.calls, 2); /* the later calls, the medians' */
     assert_true(time.span_us == 35.0); /* median of 30 and 40 */
     assert_true(time.sum_us == 42.5);
     assert_true(time.wall_us == 70.0);
@@ -517,133 +521,243 @@ static void test_kernel_time_one_call(void **state)
 
 /* ---- attribution ------------------------------------------------------------- */
 
-#define HARNESS_THREAD 100u
-#define WORKER_THREAD 200u
-#define FIRST_ID 5000u
+/* ---- attribution: device records to calls by window, events by mark ---------------------- */
 
-static void store_api(hb_record_store *s, uint32_t correlation, uint32_t thread, uint64_t start, hb_api_domain domain,
-                      uint64_t end)
-{
-    hb_traced_api a = {0};
-    a.correlation_id = correlation;
-    a.thread_id = thread;
-    a.start_ns = start;
-    a.end_ns = end;
-    a.domain = domain;
-    hb_record_store_add_api(s, &a);
-}
-
-static void store_kernel(hb_record_store *s, uint32_t correlation, uint64_t start)
+static void store_kernel(hb_record_store *s, const char *name, uint32_t stream, uint64_t start)
 {
     hb_traced_kernel k = {0};
-    snprintf(k.name, sizeof k.name, "k%u", correlation);
-    k.correlation_id = correlation;
-    k.stream_id = TIMED;
+    snprintf(k.name, sizeof k.name, "%s", name);
+    k.stream_id = stream;
     k.start_ns = start;
     k.end_ns = start + 1000;
     hb_record_store_add_kernel(s, &k);
 }
 
-static void test_attribution_by_external_id_thread_and_time(void **state)
+static void log_call(hb_call_log *log, size_t participant, int ordinal, hb_call_kind kind, long sample, int c)
+{
+    hb_logged_call call = {.participant = participant, .ordinal = ordinal, .kind = kind, .sample = sample,
+                           .window_start_ns = at(c, 0), .launch_start_ns = at(c, 1), .launch_end_ns = at(c, 5)};
+    assert_int_equal(hb_call_log_open(log, &call), 0);
+}
+
+static void log_api(hb_call_log *log, const char *name, double from_us, int c, int nested)
+{
+    hb_traced_api a = {0};
+    snprintf(a.name, sizeof a.name, "%s", name);
+    a.api_class = hb_api_classify(name);
+    a.start_ns = at(c, from_us);
+    a.end_ns = a.start_ns + 500;
+    a.nested = nested;
+    assert_true(hb_call_log_api(log, &a) >= 0);
+}
+
+/* What the fold saw, call by call. */
+typedef struct folded {
+    int calls;
+    hb_call_trace call[4];
+    size_t participant[4];
+} folded;
+
+static void keep_folded(void *context, const hb_logged_call *logged, const hb_call_trace *call)
+{
+    folded *f = context;
+    if (f->calls < 4) {
+        f->call[f->calls] = *call;
+        f->participant[f->calls] = logged->participant;
+    }
+    f->calls++;
+}
+
+static void test_attribution_by_window_log_and_marks(void **state)
 {
     (void)state;
     hb_record_store s = {0};
-    /* Call 0: its launch (external id), a worker thread's cudaMalloc inside
-     * the window, the harness's own synchronize inside the window (not the
-     * call's), a worker's call after the window (not the call's). */
-    store_api(&s, 1, HARNESS_THREAD, at(0, 1), HB_API_RUNTIME, at(0, 3));
-    hb_record_store_add_link(&s, 1, FIRST_ID);
-    store_api(&s, 2, WORKER_THREAD, at(0, 50), HB_API_RUNTIME, at(0, 52));
-    store_api(&s, 3, HARNESS_THREAD, at(0, 6), HB_API_RUNTIME, at(0, 99));
-    store_api(&s, 4, WORKER_THREAD, at(0, 300), HB_API_RUNTIME, at(0, 301));
-    /* Its kernel, by correlation (starting after the window would not matter). */
-    store_kernel(&s, 1, at(0, 10));
-    /* A kernel no recorded API call made, starting inside call 1's window: by time. */
-    store_kernel(&s, 77, at(1, 20));
-    /* A kernel the harness made (correlates to its own call): nobody's. */
-    store_kernel(&s, 3, at(0, 60));
-    /* Call 1: launched with the next external id; a nested driver call. */
-    store_api(&s, 10, HARNESS_THREAD, at(1, 1), HB_API_RUNTIME, at(1, 4));
-    store_api(&s, 11, HARNESS_THREAD, at(1, 2), HB_API_DRIVER, at(1, 3));
-    hb_record_store_add_link(&s, 10, FIRST_ID + 1);
-    hb_record_store_add_link(&s, 11, FIRST_ID + 1);
-    /* A runtime entry inside another (__cudaLaunchKernel calling cudaLaunchKernel), and one after both. */
-    store_api(&s, 12, HARNESS_THREAD, at(1, 1.5), HB_API_RUNTIME, at(1, 3.5));
-    store_api(&s, 13, HARNESS_THREAD, at(1, 4.5), HB_API_RUNTIME, at(1, 4.8));
-    hb_record_store_add_link(&s, 12, FIRST_ID + 1);
-    hb_record_store_add_link(&s, 13, FIRST_ID + 1);
+    hb_call_log log = {0};
+    /* Call 0 (participant 2, timed sample 7): its API calls from the log, two
+     * kernels in its window (one on another stream), its start and stop
+     * events marked; the harness's own kernel between the windows is nobody's. */
+    log_call(&log, 2, 0, HB_CALL_TIMED, 7, 0);
+    hb_call_log_mark(&log, 501, 0);
+    log_api(&log, "cudaMalloc", 2, 0, 0);
+    log_api(&log, "cuMemAlloc_v2", 2.1, 0, 1);
+    hb_call_log_mark(&log, 502, 1);
+    hb_call_log_close(&log, at(0, 100));
+    assert_null(hb_call_log_current(&log));
+    hb_traced_api late = {.name = "cudaFree", .start_ns = at(0, 200)};
+    assert_int_equal(hb_call_log_api(&log, &late), -1); /* no call open: not kept */
+    hb_call_log_mark(&log, 503, 0);        /* nor this */
+    /* Call 1 (participant 0, a check): one kernel, no events. */
+    log_call(&log, 0, 3, HB_CALL_CHECK, -1, 1);
+    hb_call_log_close(&log, at(1, 100));
+    store_kernel(&s, "k_late", TIMED, at(1, 20)); /* handed over out of order */
+    store_kernel(&s, "k_other", 99, at(0, 40));
+    store_kernel(&s, "k_main", TIMED, at(0, 10));
+    store_kernel(&s, "harness_fill", TIMED, at(0, 500));
+    hb_traced_event start = {501, TIMED, 7000}, stop = {502, TIMED, 19500}, stray = {503, TIMED, 1};
+    hb_record_store_add_event(&s, &stop);
+    hb_record_store_add_event(&s, &stray);
+    hb_record_store_add_event(&s, &start);
 
-    hb_participant_trace *t = new_trace(2);
-    hb_attribution how = {FIRST_ID, HARNESS_THREAD, 1};
-    assert_int_equal(hb_attribute_records(&s, &how, t), 0);
-    assert_int_equal(t->call[0].n_api, 2);
-    assert_int_equal(t->call[0].api[0].correlation_id, 1);
-    assert_int_equal(t->call[0].api[1].correlation_id, 2);
-    assert_int_equal(t->call[0].n_kernels, 1);
-    assert_string_equal(t->call[0].kernels[0].name, "k1");
-    assert_int_equal(t->call[1].n_api, 4); /* in start order: 10, 12, 11, 13 */
-    assert_int_equal(t->call[1].api[0].correlation_id, 10);
-    assert_int_equal(t->call[1].api[0].nested, 0);
-    assert_int_equal(t->call[1].api[1].correlation_id, 12);
-    assert_int_equal(t->call[1].api[1].nested, 1);
-    assert_int_equal(t->call[1].api[2].correlation_id, 11);
-    assert_int_equal(t->call[1].api[2].nested, 1);
-    assert_int_equal(t->call[1].api[3].nested, 0);
-    assert_int_equal(t->call[1].n_kernels, 1);
-    assert_string_equal(t->call[1].kernels[0].name, "k77");
-
-    /* Without the harness thread's id, other threads' calls count only until launch returns. */
-    hb_attribution blind = {FIRST_ID, 0, 0};
-    assert_int_equal(hb_attribute_records(&s, &blind, t), 0);
-    assert_int_equal(t->call[0].n_api, 1);
-    free(t);
+    static folded f;
+    memset(&f, 0, sizeof f);
+    static hb_call_trace scratch;
+    hb_attribute_calls(&s, &log, 55, &scratch, keep_folded, &f);
+    assert_int_equal(f.calls, 2);
+    const hb_call_trace *c0 = &f.call[0], *c1 = &f.call[1];
+    assert_int_equal(f.participant[0], 2);
+    assert_int_equal(c0->kind, HB_CALL_TIMED);
+    assert_int_equal(c0->sample, 7);
+    assert_int_equal(c0->n_kernels, 2);
+    assert_string_equal(c0->kernels[0].name, "k_main");
+    assert_string_equal(c0->kernels[1].name, "k_other");
+    assert_int_equal(c0->n_api, 2);
+    assert_string_equal(c0->api[0].name, "cudaMalloc");
+    assert_int_equal(c0->api[1].nested, 1);
+    assert_int_equal(c0->timed_stream_id, TIMED); /* from its start event */
+    assert_true(hb_call_event_device_us(c0) == 12.5);
+    assert_true(c0->wall_us == 100.0);
+    assert_int_equal(f.participant[1], 0);
+    assert_int_equal(c1->index, 3);
+    assert_int_equal(c1->n_kernels, 1);
+    assert_string_equal(c1->kernels[0].name, "k_late");
+    assert_int_equal(c1->n_api, 0);
+    assert_int_equal(c1->timed_stream_id, 55); /* no start event: the probe's stream */
+    assert_true(isnan(hb_call_event_device_us(c1)));
     hb_record_store_free(&s);
+    hb_call_log_free(&log);
 }
 
 static void test_attribution_keeps_the_first_kernels_in_start_order(void **state)
 {
     (void)state;
     hb_record_store s = {0};
-    store_api(&s, 1, HARNESS_THREAD, at(0, 1), HB_API_RUNTIME, at(0, 2));
-    hb_record_store_add_link(&s, 1, FIRST_ID);
+    hb_call_log log = {0};
+    log_call(&log, 0, 0, HB_CALL_CHECK, -1, 0);
+    hb_call_log_close(&log, at(0, 100));
     int n = HB_TRACE_MAX_KERNELS + 5;
     for (int i = n - 1; i >= 0; i--) /* handed over in reverse order */
-        store_kernel(&s, 1, at(0, 10) + (uint64_t)i * 10);
-    hb_participant_trace *t = new_trace(1);
-    hb_attribution how = {FIRST_ID, HARNESS_THREAD, 1};
-    assert_int_equal(hb_attribute_records(&s, &how, t), 0);
-    assert_int_equal(t->call[0].n_kernels, HB_TRACE_MAX_KERNELS);
-    assert_int_equal(t->call[0].kernels_dropped, 5);
-    assert_int_equal(hb_call_kernel_count(&t->call[0]), n);
-    for (int i = 1; i < t->call[0].n_kernels; i++)
-        assert_true(t->call[0].kernels[i].start_ns > t->call[0].kernels[i - 1].start_ns);
-    assert_true(t->call[0].kernels[0].start_ns == at(0, 10));
-    free(t);
+        store_kernel(&s, "k", TIMED, at(0, 10) + (uint64_t)i * 10);
+    static folded f;
+    memset(&f, 0, sizeof f);
+    static hb_call_trace scratch;
+    hb_attribute_calls(&s, &log, TIMED, &scratch, keep_folded, &f);
+    const hb_call_trace *c = &f.call[0];
+    assert_int_equal(c->n_kernels, HB_TRACE_MAX_KERNELS);
+    assert_int_equal(c->kernels_dropped, 5);
+    assert_int_equal(hb_call_kernel_count(c), n);
+    for (int i = 1; i < c->n_kernels; i++)
+        assert_true(c->kernels[i].start_ns > c->kernels[i - 1].start_ns);
+    assert_true(c->kernels[0].start_ns == at(0, 10));
     hb_record_store_free(&s);
+    hb_call_log_free(&log);
 }
 
-static void test_probe_by_external_id_then_by_time(void **state)
+/* ---- the tally over many calls ------------------------------------------------------------ */
+
+/* A call of the plain trace's shape, with `kernel` on `stream`. */
+static void plain_call(hb_call_trace *c, int index, hb_call_kind kind, const char *kernel, uint32_t stream)
+{
+    memset(c, 0, sizeof *c);
+    c->index = index;
+    c->kind = kind;
+    c->sample = kind == HB_CALL_TIMED ? index : -1;
+    c->window_start_ns = at(0, 0);
+    c->launch_start_ns = at(0, 1);
+    c->launch_end_ns = at(0, 5);
+    c->window_end_ns = at(0, 100);
+    c->wall_us = 100;
+    c->timed_stream_id = TIMED;
+    hb_traced_kernel *k = &c->kernels[c->n_kernels++];
+    snprintf(k->name, sizeof k->name, "%s", kernel);
+    k->grid[0] = k->block[0] = 1;
+    k->stream_id = stream;
+    k->start_ns = at(0, 10);
+    k->end_ns = at(0, 30);
+}
+
+static void test_tally_counts_other_stream_over_every_call(void **state)
 {
     (void)state;
-    hb_record_store s = {0};
-    store_api(&s, 9, HARNESS_THREAD, at(0, 1), HB_API_RUNTIME, at(0, 2));
-    hb_record_store_add_link(&s, 9, 4999);
-    hb_traced_copy set = {HB_COPY_MEMSET, 1, 7, 9, at(0, 3), at(0, 4)};
-    hb_record_store_add_copy(&s, &set);
-    uint32_t stream = 0, thread = 0;
-    int known = 0;
-    assert_int_equal(hb_find_probe(&s, 4999, 1, at(0, 0), at(0, 10), &stream, &thread, &known), 0);
-    assert_int_equal(stream, 7);
-    assert_int_equal(thread, HARNESS_THREAD);
-    assert_int_equal(known, 1);
-    /* No external id: the one 1-byte set inside the probe's interval. */
-    assert_int_equal(hb_find_probe(&s, 1234, 1, at(0, 0), at(0, 10), &stream, &thread, &known), 0);
-    assert_int_equal(known, 0);
-    assert_int_equal(stream, 7);
-    /* Outside the interval, or of another size: none. */
-    assert_int_equal(hb_find_probe(&s, 1234, 1, at(0, 5), at(0, 10), &stream, &thread, &known), -1);
-    assert_int_equal(hb_find_probe(&s, 1234, 2, at(0, 0), at(0, 10), &stream, &thread, &known), -1);
-    hb_record_store_free(&s);
+    static hb_conduct_tally t;
+    static hb_call_trace c;
+    hb_conduct_tally_init(&t);
+    /* 1000 calls; every tenth puts its kernel on stream 40 (a cheat that hides from a few traced calls). */
+    for (int i = 0; i < 1000; i++) {
+        plain_call(&c, i, i < 10 ? HB_CALL_CHECK : HB_CALL_TIMED, "hgemm_kernel", i % 10 == 9 ? 40u : TIMED);
+        assert_int_equal(hb_conduct_tally_add(&t, &c), 0);
+    }
+    hb_kernel_time time = {.traced = 1, .kernels_per_call = 1, .wall_us = 100, .span_us = 20};
+    hb_conduct conduct;
+    hb_judge_tally(&t, &time, "", NULL, &conduct);
+    assert_int_equal(conduct.calls, 1000);
+    assert_int_equal(t.timed_calls, 990);
+    assert_true(found(&conduct, HB_FINDING_OTHER_STREAM));
+    assert_non_null(strstr(conduct.line[HB_FINDING_OTHER_STREAM], "100 of 1000 kernels"));
+    assert_non_null(strstr(conduct.line[HB_FINDING_OTHER_STREAM], "(in 100 of 1000 calls)"));
+    assert_non_null(strstr(conduct.line[HB_FINDING_OTHER_STREAM], "stream 40"));
+    assert_false(found(&conduct, HB_FINDING_FIRST_CALL)); /* later calls run the first call's kernel */
+    assert_false(found(&conduct, HB_FINDING_LIBRARY_KERNEL));
+    hb_conduct_tally_free(&t);
+}
+
+static void test_tally_names_library_kernels(void **state)
+{
+    (void)state;
+    static hb_conduct_tally t;
+    static hb_call_trace c;
+    hb_kernel_time time = {.traced = 1, .kernels_per_call = 1, .wall_us = 100, .span_us = 20};
+    hb_conduct conduct;
+    /* By family: cuBLAS's Hopper kernels. */
+    hb_conduct_tally_init(&t);
+    plain_call(&c, 0, HB_CALL_CHECK, "nvjet_sm90_tst_128x256_64x4_2x1_v_bz_coopA_NNT", TIMED);
+    assert_int_equal(hb_conduct_tally_add(&t, &c), 0);
+    hb_judge_tally(&t, &time, "", NULL, &conduct);
+    assert_true(found(&conduct, HB_FINDING_LIBRARY_KERNEL));
+    assert_non_null(strstr(conduct.line[HB_FINDING_LIBRARY_KERNEL], "nvjet"));
+    assert_false(hb_finding_strict_mask() & HB_FINDING_BIT(HB_FINDING_LIBRARY_KERNEL));
+    hb_conduct_tally_free(&t);
+    /* By a name a baseline of the same process ran, though of no family. */
+    hb_conduct_tally_init(&t);
+    plain_call(&c, 0, HB_CALL_CHECK, "_Z19some_vendor_kernelv", TIMED);
+    assert_int_equal(hb_conduct_tally_add(&t, &c), 0);
+    hb_judge_tally(&t, &time, "", NULL, &conduct);
+    assert_false(found(&conduct, HB_FINDING_LIBRARY_KERNEL));
+    static hb_library_names library;
+    memset(&library, 0, sizeof library);
+    hb_library_names_add(&library, "_Z19some_vendor_kernelv");
+    hb_library_names_add(&library, "_Z19some_vendor_kernelv"); /* once */
+    assert_int_equal(library.n, 1);
+    hb_judge_tally(&t, &time, "", &library, &conduct);
+    assert_true(found(&conduct, HB_FINDING_LIBRARY_KERNEL));
+    assert_non_null(strstr(conduct.line[HB_FINDING_LIBRARY_KERNEL], "a kernel a baseline ran"));
+    hb_conduct_tally_free(&t);
+    /* An honest kernel of its own: none. */
+    assert_null(hb_library_family("_Z20hgemm_mma_pipelinedPK6__halfS1_PS_iii"));
+    assert_null(hb_library_family("simple_launcher_gemm"));
+    assert_non_null(hb_library_family("sm90_xmma_gemm_f16f16_f16f32_f32_tn_n_tilesize128x128x64"));
+    assert_non_null(hb_library_family("_ZN8cublasLt19splitKreduce_kernelILi32ELi16EifffLb0ELb0EEEvNS_18cublasSplitKParamsIT3_EE"));
+}
+
+static void test_tally_kernel_time_over_timed_calls_skips_calls_without_kernels(void **state)
+{
+    (void)state;
+    static hb_conduct_tally t;
+    static hb_call_trace c;
+    hb_conduct_tally_init(&t);
+    plain_call(&c, 0, HB_CALL_CHECK, "k", TIMED);
+    assert_int_equal(hb_conduct_tally_add(&t, &c), 0);
+    /* Spans 10, 20, 30 and one call with no kernel (NaN): median 20, not pulled to 15 by a 0. */
+    const double span[] = {10, NAN, 20, 30}, sum[] = {10, NAN, 20, 30}, wall[] = {50, 50, 60, 70};
+    hb_kernel_time time;
+    hb_kernel_time_of(span, sum, wall, 4, 1, &t, &time);
+    assert_int_equal(time.traced, 1);
+    assert_int_equal(time.from_timed, 1);
+    assert_int_equal(time.calls, 4);
+    assert_true(time.span_us == 20.0);
+    assert_true(time.wall_us == 55.0);
+    assert_true(time.span_p10_us < time.span_us && time.span_us < time.span_p90_us);
+    assert_true(time.host_us == 35.0);
+    hb_conduct_tally_free(&t);
 }
 
 /* ---- the trace file ---------------------------------------------------------- */
@@ -666,12 +780,16 @@ static void test_trace_file_round_trip(void **state)
     char dir[512], path[600];
     hb_test_make_temp_dir("hb-trace", dir, sizeof dir);
     snprintf(path, sizeof path, "%s/trace.json", dir);
-    const hb_participant_trace *traces[] = {a, b};
+    static hb_kernel_time times[2];
+    static hb_conduct conducts[2];
+    hb_judge_conduct(a, &times[0], &conducts[0]);
+    hb_judge_conduct(b, &times[1], &conducts[1]);
+    const hb_trace_file_entry entries[] = {{a, &times[0], &conducts[0], 2000, 1500}, {b, &times[1], &conducts[1], 1, 0}};
     hb_mnk mnk = {256, 512, 1024};
-    assert_int_equal(hb_trace_file_write(path, &mnk, traces, 2), HB_OK);
+    assert_int_equal(hb_trace_file_write(path, &mnk, entries, 2), HB_OK);
 
     json_t *root = hb_test_load_json(path);
-    assert_string_equal(json_string_value(json_object_get(root, "format")), "hgemm-bench-trace/1");
+    assert_string_equal(json_string_value(json_object_get(root, "format")), "hgemm-bench-trace/2");
     assert_int_equal(json_integer_value(json_object_get(json_object_get(root, "mnk"), "n")), 512);
     json_t *parts = json_object_get(root, "participants");
     assert_int_equal(json_array_size(parts), 2);
@@ -679,6 +797,8 @@ static void test_trace_file_round_trip(void **state)
     assert_string_equal(json_string_value(json_object_get(pa, "name")), "candidate");
     assert_int_equal(json_integer_value(json_object_get(pa, "timed_stream_id")), TIMED);
     assert_string_equal(json_string_value(json_object_get(pa, "device_state")), "L2 persisting size changed (reset)");
+    assert_int_equal(json_integer_value(json_object_get(pa, "calls_watched")), 2000);
+    assert_int_equal(json_integer_value(json_object_get(pa, "timed_calls")), 1500);
     json_t *calls = json_object_get(pa, "calls");
     assert_int_equal(json_array_size(calls), 2);
     json_t *c1 = json_array_get(calls, 1);
@@ -731,7 +851,7 @@ static void test_trace_file_round_trip(void **state)
     assert_true(saw_alloc && saw_other);
     json_t *kt = json_object_get(pa, "kernel_time");
     assert_true(json_real_value(json_object_get(kt, "span_us")) == 20.0);
-    assert_int_equal(json_integer_value(json_object_get(kt, "calls")), 2);
+    assert_int_equal(json_integer_value(json_object_get(kt, "calls")), 1); /* the later calls: the second */
     json_t *pb = json_array_get(parts, 1);
     assert_string_equal(json_string_value(json_object_get(pb, "name")), "cublas-nn");
     assert_string_equal(
@@ -853,9 +973,11 @@ hb_test_list hb_trace_tests(void)
         cmocka_unit_test(test_judge_untraced),
         cmocka_unit_test(test_kernel_time_span_and_sum_with_overlap),
         cmocka_unit_test(test_kernel_time_one_call),
-        cmocka_unit_test(test_attribution_by_external_id_thread_and_time),
+        cmocka_unit_test(test_attribution_by_window_log_and_marks),
         cmocka_unit_test(test_attribution_keeps_the_first_kernels_in_start_order),
-        cmocka_unit_test(test_probe_by_external_id_then_by_time),
+        cmocka_unit_test(test_tally_counts_other_stream_over_every_call),
+        cmocka_unit_test(test_tally_names_library_kernels),
+        cmocka_unit_test(test_tally_kernel_time_over_timed_calls_skips_calls_without_kernels),
         cmocka_unit_test(test_trace_file_round_trip),
         cmocka_unit_test(test_cupti_missing_says_what_was_searched),
         cmocka_unit_test(test_cupti_not_a_cupti_library),

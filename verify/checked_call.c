@@ -79,10 +79,15 @@ hb_status hb_prepare_call(hb_participant *p, const hb_gemm_io *io, cudaStream_t 
 static hb_status run_and_sync(hb_participant *p, const hb_gemm_io *io, cudaStream_t stream,
                               hb_check_failure *failure)
 {
-    hb_status status = p->ops->launch(p, io, stream);
+    /* A checked call is watched as a timed one is (participant.h): the
+     * device idle before it, the whole device synchronized after it. */
+    HB_CUDA_TRY(cudaDeviceSynchronize());
+    hb_watch_call_begin(p, HB_CALL_CHECK, -1);
+    hb_status status = hb_participant_launch(p, io, stream);
     /* The whole device, not the stream: work a launcher sent to a stream of
      * its own must be finished before its output is judged. */
     cudaError_t err = status == HB_OK ? cudaDeviceSynchronize() : cudaSuccess;
+    hb_watch_call_end(p);
     if (status == HB_OK && err == cudaSuccess && p->ops->after_call)
         status = p->ops->after_call(p);
     if (status == HB_ERR_CANDIDATE_FAULT || (err != cudaSuccess && p->is_candidate))

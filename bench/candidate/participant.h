@@ -9,9 +9,27 @@
 
 #include "bench/core/gemm_types.h"
 #include "bench/core/status.h"
+#include "bench/result/call_trace.h"
 #include "bench/result/participant_desc.h"
 
 typedef struct hb_participant hb_participant;
+
+/* Who watches every call of a participant: the CUPTI call monitor
+ * (bench/trace/call_monitor.h), on in every process that runs candidate code
+ * (docs/trace.md).  It is told where each call begins (before the start
+ * event), where the participant's own code begins and returns, and where the
+ * call ends (after the device synchronize), so that it can give the call the
+ * kernels, copies and API calls that fall inside.  The timed calls, the
+ * checked calls and the spot-checked calls are watched alike: no call can
+ * tell it is traced.  `sample` is the timed call's index among its
+ * participant's timed samples, -1 for other calls. */
+typedef struct hb_call_watcher {
+    void (*call_begin)(void *context, const hb_participant *p, hb_call_kind kind, long sample);
+    void (*launch_begin)(void *context);
+    void (*launch_end)(void *context);
+    void (*call_end)(void *context);
+    void *context;
+} hb_call_watcher;
 
 /* 0xFFFF is a NaN in IEEE binary16: an element a kernel never writes stays NaN. */
 #define HB_NAN_FILL_BYTE 0xFF
@@ -42,6 +60,16 @@ struct hb_participant {
     void *impl;
     hb_participant_desc desc;
     char device_state[200];  /* what after_call found changed (and reset); "" if nothing */
+    size_t index;            /* its place among the configuration's participants (the watcher's key) */
+    const hb_call_watcher *watcher; /* NULL: nobody watches */
 };
+
+/* A call's watch points (each does nothing without a watcher). */
+void hb_watch_call_begin(const hb_participant *p, hb_call_kind kind, long sample);
+void hb_watch_call_end(const hb_participant *p);
+
+/* p's launch between the watcher's launch_begin and launch_end: the one way
+ * the harness runs a participant's own code, timed or checked. */
+hb_status hb_participant_launch(hb_participant *p, const hb_gemm_io *io, cudaStream_t stream);
 
 #endif

@@ -1,5 +1,6 @@
 #include "bench/core/sample_vec.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "bench/core/diag.h"
@@ -15,6 +16,14 @@ hb_status hb_sample_vec_push(hb_sample_vec *vec, double value)
         vec->cap = cap;
     }
     vec->data[vec->len++] = value;
+    return HB_OK;
+}
+
+hb_status hb_sample_vec_set(hb_sample_vec *vec, size_t index, double value)
+{
+    while (vec->len <= index)
+        HB_TRY(hb_sample_vec_push(vec, NAN));
+    vec->data[index] = value;
     return HB_OK;
 }
 

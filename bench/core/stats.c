@@ -23,6 +23,18 @@ double hb_quantile_sorted(const double *sorted, size_t n, double q)
     return sorted[below] + frac * (sorted[below + 1] - sorted[below]);
 }
 
+double hb_finite_quantile(const double *v, size_t n, double q, double *scratch)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(v[i]))
+            scratch[m++] = v[i];
+    if (m == 0)
+        return NAN;
+    qsort(scratch, m, sizeof *scratch, compare_doubles);
+    return hb_quantile_sorted(scratch, m, q);
+}
+
 double hb_student_t975(size_t df)
 {
     static const double table[] = {

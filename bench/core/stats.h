@@ -66,6 +66,10 @@ typedef struct hb_speedup_summary {
  * type 7, as numpy's default); `sorted` ascending, n > 0, q in [0, 1]. */
 double hb_quantile_sorted(const double *sorted, size_t n, double q);
 
+/* The q-quantile (as hb_quantile_sorted) of the finite values among
+ * v[0..n), sorted into `scratch` (n doubles); NaN when none is finite. */
+double hb_finite_quantile(const double *v, size_t n, double q, double *scratch);
+
 /* Two-sided 95 % quantile of Student's t with `df` degrees of freedom. */
 double hb_student_t975(size_t df);
 

@@ -16,6 +16,7 @@ const char *hb_status_name(hb_status status)
     case HB_ERR_IMPLAUSIBLE: return "implausible";
     case HB_ERR_BAD_RESULTS: return "bad-results";
     case HB_ERR_FORBIDDEN: return "forbidden";
+    case HB_ERR_TIMER_MISMATCH: return "timer-mismatch";
     }
     return "unknown";
 }
@@ -26,7 +27,8 @@ int hb_status_severity(hb_status status)
      * results could not be written must not exit as if only the kernel was slow.
      * An implausible time outranks the candidate's other verdicts: an honest bug
      * crashes or computes wrongly, while a time faster than the hardware means
-     * the measurement itself cannot be trusted. */
+     * the measurement itself cannot be trusted, and timers that disagree (or
+     * were tampered with) mean the same one step more surely. */
     switch (status) {
     case HB_OK: return 0;
     case HB_ERR_TOO_SLOW: return 1;
@@ -35,12 +37,13 @@ int hb_status_severity(hb_status status)
     case HB_ERR_INCORRECT: return 4;
     case HB_ERR_CANDIDATE_FAULT: return 5;
     case HB_ERR_IMPLAUSIBLE: return 6;
-    case HB_ERR_BAD_INPUT: return 7;
-    case HB_ERR_BAD_RESULTS: return 8;
-    case HB_ERR_USAGE: return 9;
-    case HB_ERR_CUDA: return 10;
-    case HB_ERR_IO: return 11;
-    case HB_ERR_INTERNAL: return 12;
+    case HB_ERR_TIMER_MISMATCH: return 7;
+    case HB_ERR_BAD_INPUT: return 8;
+    case HB_ERR_BAD_RESULTS: return 9;
+    case HB_ERR_USAGE: return 10;
+    case HB_ERR_CUDA: return 11;
+    case HB_ERR_IO: return 12;
+    case HB_ERR_INTERNAL: return 13;
     }
-    return 12;
+    return 13;
 }

@@ -21,8 +21,12 @@ typedef enum hb_status {
     HB_ERR_BAD_RESULTS = 11, /* sweep --resume, merge, report, compare: a results folder, plan, journal or CSV that
                                 is not what it should be (not a sweep, truncated, another tool's, shards of
                                 different sweeps) */
-    HB_ERR_FORBIDDEN = 12    /* gate --strict / --forbid: correct (and fast enough), but the trace found conduct
+    HB_ERR_FORBIDDEN = 12,   /* gate --strict / --forbid: correct (and fast enough), but the trace found conduct
                                 the gate was told to refuse (bench/result/conduct.h) */
+    HB_ERR_TIMER_MISMATCH = 13 /* run, gate: the timers disagree (CUDA events against CUPTI's own reading of the
+                                  same events or the wall clock) or the harness's timing entry points were
+                                  rewritten while candidate code ran (bench/result/timer_check.h): no figure can
+                                  be trusted */
 } hb_status;
 
 /* Short stable name of a status, for results files ("ok", "usage", ...). */

@@ -1,6 +1,8 @@
 #include "bench/driver/config_eval.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "baselines/baseline_factory.h"
@@ -9,14 +11,18 @@
 #include "bench/candidate/launcher_candidate.h"
 #include "bench/core/clock.h"
 #include "bench/core/diag.h"
+#include "bench/core/folders.h"
 #include "bench/core/heartbeat.h"
 #include "bench/driver/isolate.h"
 #include "bench/gpu/cuda_check.h"
 #include "bench/gpu/device.h"
+#include "bench/gpu/entry_points.h"
 #include "bench/measure/input_policy.h"
 #include "bench/report/raw_samples.h"
-#include "bench/trace/tracer.h"
+#include "bench/report/trace_file.h"
 #include "bench/result/max_rows.h"
+#include "bench/result/timer_check.h"
+#include "bench/trace/call_monitor.h"
 #include "verify/battery.h"
 #include "verify/checked_call.h"
 #include "verify/deviation_check.h"
@@ -27,7 +33,9 @@
 
 typedef struct config_state {
     const hb_run_options *options;
+    const char *run_path;   /* the run's folder: trace/ goes in it; NULL: no trace file */
     size_t index;
+    hb_call_monitor *monitor; /* NULL: no CUPTI, --no-trace or --no-isolate (result->trace_note says which) */
     hb_device_limits limits;
     hb_device_info device;
     hb_sample_timer timer;
@@ -78,7 +86,7 @@ static void record_participants(hb_config_result *r, hb_participant *const *part
     }
 }
 
-static hb_status summarize(hb_config_result *r, hb_participant_samples *samples, uint64_t bootstrap_seed)
+static hb_status summarize_times(hb_config_result *r, hb_participant_samples *samples, uint64_t bootstrap_seed)
 {
     const hb_participant_samples *cand = &samples[CANDIDATE];
     r->rounds = cand->event_ms.len;
@@ -94,7 +102,6 @@ static hb_status summarize(hb_config_result *r, hb_participant_samples *samples,
                                     &p->speedup_wall));
     }
     r->measured = 1;
-    hb_add_max_rows(r);
     return HB_OK;
 }
 
@@ -112,6 +119,166 @@ static void record_final_halfwidth(hb_config_result *r)
     if (!strcmp(w->stopped_by, "target-ci") && w->decision_halfwidth != widest)
         hb_warn("--target-ci decided on a widest CI half-width of %.9g, the summary reports %.9g: a harness bug, "
                 "please report it with this run's env.json", w->decision_halfwidth, widest);
+}
+
+/* --- the timers' check (bench/gpu/entry_points.h) ------------------------------------------ */
+
+/* The timing entry points as sealed?  A rewrite found after candidate code
+ * ran is the candidate's doing: a verdict, not a figure. */
+static hb_status verify_timers(config_state *s, const char *when)
+{
+    int changed = 0;
+    char what[700];
+    HB_TRY(hb_entry_points_verify(&changed, what, sizeof what));
+    s->result->integrity_checked = 1;
+    if (!changed)
+        return HB_OK;
+    return hb_check_failed(&s->failure, HB_ERR_TIMER_MISMATCH, HB_CHECK_TIMER_INTEGRITY,
+                           "%.440s (found %s): the harness's timers cannot be trusted", what, when);
+}
+
+/* Before any candidate code: a rewrite here is the environment's (LD_PRELOAD, a debugger), not the candidate's. */
+static hb_status timers_untouched(void)
+{
+    int changed = 0;
+    char what[700];
+    HB_TRY(hb_entry_points_verify(&changed, what, sizeof what));
+    if (changed)
+        return hb_fail(HB_ERR_INTERNAL, "%s before any candidate code ran: something in this process (LD_PRELOAD? "
+                       "a debugger or profiler?) rewrites the harness's timing entry points", what);
+    return HB_OK;
+}
+
+/* --- the call monitor (bench/trace/call_monitor.h) ------------------------------------------ */
+
+/* CUPTI first, before the CUDA context exists.  Without it the run goes on:
+ * no kernel time, no conduct, and the note says why. */
+static void open_monitor(config_state *s)
+{
+    hb_config_result *r = s->result;
+    if (!s->options->trace) {
+        snprintf(r->trace_note, sizeof r->trace_note, "--no-trace");
+        return;
+    }
+    if (!s->options->isolate) {
+        snprintf(r->trace_note, sizeof r->trace_note, "--no-isolate runs no call monitor");
+        return;
+    }
+    if (hb_monitor_open(s->options->trace_calls, &s->monitor) != HB_OK)
+        snprintf(r->trace_note, sizeof r->trace_note, "%s", hb_last_error());
+}
+
+/* Between rounds, when enough has gathered: the records handed to their calls. */
+static hb_status between_rounds(void *context)
+{
+    config_state *s = context;
+    return s->monitor && hb_monitor_due(s->monitor) ? hb_monitor_checkpoint(s->monitor) : HB_OK;
+}
+
+static hb_status after_window(void *context)
+{
+    config_state *s = context;
+    HB_TRY(verify_timers(s, "after a timing window"));
+    return s->monitor ? hb_monitor_checkpoint(s->monitor) : HB_OK;
+}
+
+/* The timed calls' microseconds of one vector, by round (NaN past its end). */
+static double *per_round_us(const hb_sample_vec *v, size_t rounds, double scale)
+{
+    double *out = malloc((rounds + 1) * sizeof *out);
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < rounds; i++)
+        out[i] = i < v->len ? v->data[i] * scale : NAN;
+    return out;
+}
+
+/* Each participant's kernel time; the candidate's conduct; trace.json. */
+static hb_status judge_watched(config_state *s, const hb_participant_samples *samples, size_t timed)
+{
+    hb_config_result *r = s->result;
+    static hb_library_names library;
+    hb_watched_library_names(hb_monitor_watched(s->monitor, 0), s->count, &library);
+    static hb_conduct conduct[HB_MAX_PARTICIPANTS];
+    static hb_trace_file_entry entries[HB_MAX_PARTICIPANTS];
+    for (size_t i = 0; i < s->count; i++) {
+        hb_watched *w = hb_monitor_watched(s->monitor, i);
+        hb_watched_truncate_timed(w, timed);
+        double *wall_us = timed ? per_round_us(&samples[i].wall_ms, timed, 1e3) : NULL;
+        if (timed && !wall_us)
+            return hb_fail(HB_ERR_INTERNAL, "out of memory judging the kernel times");
+        hb_watched_kernel_time(w, wall_us, timed, &r->participants[i].kernel);
+        free(wall_us);
+        snprintf(w->detail->device_state, sizeof w->detail->device_state, "%s", s->parts[i]->device_state);
+        w->detail->records_dropped = w->tally.records_dropped;
+        hb_judge_tally(&w->tally, &r->participants[i].kernel, s->parts[i]->device_state, &library, &conduct[i]);
+        entries[i] = (hb_trace_file_entry){w->detail, &r->participants[i].kernel, &conduct[i], w->tally.calls,
+                                           w->tally.timed_calls};
+    }
+    r->conduct = conduct[CANDIDATE];
+    if (!s->run_path)
+        return HB_OK;
+    char folder[3900];
+    if ((size_t)snprintf(folder, sizeof folder, "%s/trace", s->run_path) >= sizeof folder)
+        return hb_fail(HB_ERR_IO, "the run folder's path is too long for its trace folder: %s", s->run_path);
+    HB_TRY(hb_make_folders(folder, "trace folder"));
+    snprintf(r->trace_file, sizeof r->trace_file, "%s/%ld_%ld_%ld.%s.json", folder, r->mnk.m, r->mnk.n, r->mnk.k,
+             hb_mode_name(s->options->mode));
+    HB_TRY(hb_trace_file_write(r->trace_file, &r->mnk, entries, s->count));
+    return HB_OK;
+}
+
+/* The last records handed to their calls and judged, pass or fail: a
+ * candidate that fails a check still shows what it did.  Nothing to judge
+ * after a fault that left the device unusable. */
+static void finish_watch(config_state *s, const hb_participant_samples *samples, size_t timed)
+{
+    if (!s->monitor || s->count == 0)
+        return;
+    hb_status status = hb_monitor_checkpoint(s->monitor);
+    if (status == HB_OK)
+        status = judge_watched(s, samples, timed);
+    if (status != HB_OK)
+        snprintf(s->result->trace_note, sizeof s->result->trace_note, "the call monitor failed: %.200s",
+                 hb_last_error());
+}
+
+/* The headline timer and the timers' agreement, from every participant's
+ * timed calls (bench/result/timer_check.h). */
+static hb_status decide_timers(config_state *s, const hb_participant_samples *samples)
+{
+    hb_config_result *r = s->result;
+    hb_timer_series series[HB_MAX_PARTICIPANTS];
+    for (size_t i = 0; i < s->count; i++) {
+        hb_watched *w = s->monitor ? hb_monitor_watched(s->monitor, i) : NULL;
+        if (w && r->rounds > 0) { /* pad what the monitor did not see with NaN, so both vectors span the rounds */
+            if (w->timed_span_us.len < r->rounds)
+                HB_TRY(hb_sample_vec_set(&w->timed_span_us, r->rounds - 1, NAN));
+            if (w->timed_event_device_us.len < r->rounds)
+                HB_TRY(hb_sample_vec_set(&w->timed_event_device_us, r->rounds - 1, NAN));
+        }
+        series[i] = (hb_timer_series){
+            .name = s->parts[i]->name,
+            .is_candidate = s->parts[i]->is_candidate,
+            .n = r->rounds,
+            .event_ms = samples[i].event_ms.data,
+            .wall_ms = samples[i].wall_ms.data,
+            .kernel_us = w ? w->timed_span_us.data : NULL,
+            .event_device_us = w ? w->timed_event_device_us.data : NULL,
+            .other_stream_calls = w ? w->tally.other_stream_calls : 0,
+        };
+    }
+    static hb_timer_decision decision;
+    hb_decide_timer(series, s->count, &decision);
+    r->headline_timer = decision.timer;
+    r->timer_reasons = decision.reasons;
+    snprintf(r->timer_why, sizeof r->timer_why, "%s", decision.why);
+    for (size_t i = 0; i < s->count; i++)
+        r->participants[i].timers = decision.agreement[i];
+    if (decision.mismatch)
+        return hb_check_failed(&s->failure, HB_ERR_TIMER_MISMATCH, HB_CHECK_TIMER_CROSS_CHECK, "%s",
+                               decision.mismatch_why);
+    return HB_OK;
 }
 
 /* A spot check, after a timed round drawn at random: guards and inputs,
@@ -151,6 +318,7 @@ static hb_window_options window_options(config_state *s, hb_spot_check *spot)
         .stop = {o->target_ci, o->min_time_s < o->time_s ? o->min_time_s : o->time_s, s->bootstrap_seed},
         .keep_detail = o->raw,
         .telemetry_uuid = s->device.uuid,
+        .hooks = {between_rounds, after_window, s},
     };
     return w;
 }
@@ -179,36 +347,14 @@ static hb_status write_raw(config_state *s, const hb_participant_samples *sample
     return hb_raw_samples_write(path, &meta, names, samples, s->count);
 }
 
-/* --trace-timed: CUPTI's kernel activity on through both windows, to
- * measure what it costs the event times (docs/results.md); the records are
- * counted and dropped.  Off by default: the trace pass runs apart. */
-static hb_status open_timed_tracer(const config_state *s, hb_tracer **tracer)
-{
-    *tracer = NULL;
-    return s->options->trace_timed ? hb_tracer_open_kernels_only(tracer) : HB_OK;
-}
-
-static void close_timed_tracer(hb_tracer *tracer)
-{
-    if (!tracer)
-        return;
-    fprintf(stderr, "hgemm-bench: --trace-timed: CUPTI saw %llu kernel records during the windows\n",
-            hb_tracer_records_seen(tracer));
-    hb_tracer_close(tracer);
-}
-
 static hb_status measure(config_state *s, hb_participant_samples *samples)
 {
     hb_spot_check spot = {s->options->spot_checks, spot_after, s, 0};
     HB_TRY(hb_input_policy_init(&s->inputs, s->options->l2, s->device.l2_bytes, &s->problem, hb_rng_next(&s->rng),
                                 s->timer.stream));
     hb_window_options windows = window_options(s, &spot);
-    hb_tracer *tracer;
-    hb_status status = open_timed_tracer(s, &tracer);
-    if (status == HB_OK)
-        status = hb_measure_windows(s->parts, s->problem.ios, s->count, &s->timer, &s->rng, &windows, &s->progress,
-                                    samples, &s->result->window, &s->result->telemetry);
-    close_timed_tracer(tracer);
+    hb_status status = hb_measure_windows(s->parts, s->problem.ios, s->count, &s->timer, &s->rng, &windows,
+                                          &s->progress, samples, &s->result->window, &s->result->telemetry);
     hb_input_policy_free(&s->inputs);
     s->result->spot_checks = spot.done;
     if (status == HB_OK && s->options->raw && s->options->raw_dir)
@@ -228,7 +374,7 @@ static hb_battery_options battery_options(const hb_run_options *o)
     return b;
 }
 
-static hb_status check_and_measure(config_state *s)
+static hb_status check_and_measure(config_state *s, hb_participant_samples *samples)
 {
     hb_config_result *r = s->result;
     const hb_battery_options battery = battery_options(s->options);
@@ -244,20 +390,25 @@ static hb_status check_and_measure(config_state *s)
         }
     }
     HB_TRY(status);
+    HB_TRY(verify_timers(s, "after the checks before timing"));
     if (s->options->check_only)
         return HB_OK;
-    static hb_participant_samples samples[HB_MAX_PARTICIPANTS];
-    memset(samples, 0, sizeof samples);
     status = measure(s, samples);
     if (status == HB_OK)
         status = hb_battery_after_timing(s->parts, s->count, &s->problem, &battery, &s->rng, s->timer.stream,
                                          &r->battery, &s->failure);
     if (status == HB_OK)
-        status = summarize(r, samples, s->bootstrap_seed);
+        status = verify_timers(s, "after the checks after timing");
+    if (status == HB_OK)
+        status = summarize_times(r, samples, s->bootstrap_seed);
+    if (status == HB_OK && s->monitor)
+        status = hb_monitor_checkpoint(s->monitor);
+    if (status == HB_OK)
+        status = decide_timers(s, samples);
+    if (status == HB_OK)
+        hb_add_max_rows(r); /* the faster variant by the headline timer */
     if (status == HB_OK && s->options->target_ci > 0)
         record_final_halfwidth(r);
-    for (size_t i = 0; i < s->count; i++)
-        hb_participant_samples_free(&samples[i]);
     return status;
 }
 
@@ -351,9 +502,12 @@ static hb_status create_aa_candidate(config_state *s)
 
 static hb_status set_up(config_state *s)
 {
+    HB_TRY(hb_entry_points_seal()); /* before any candidate code is loaded */
+    open_monitor(s);                /* before the CUDA context */
     HB_TRY(hb_device_open(s->options->device, &s->device));
     s->limits = hb_device_limits_of(&s->device);
     HB_TRY(hb_sample_timer_create(&s->timer, s->options->stream));
+    HB_TRY(timers_untouched());
     if (!s->options->aa)
         HB_TRY(load_candidate(s)); /* first: a candidate that cannot run costs no autotune search */
     HB_TRY(create_baselines(s));
@@ -364,7 +518,9 @@ static hb_status set_up(config_state *s)
         s->parts[1 + i] = &s->baselines[i];
     s->count = 1 + HB_N_BASELINES;
     record_participants(s->result, s->parts, s->count);
-    return hb_problem_create(&s->result->mnk, s->count, hb_rng_next(&s->rng), s->timer.stream, &s->problem);
+    HB_TRY(hb_problem_create(&s->result->mnk, s->count, hb_rng_next(&s->rng), s->timer.stream, &s->problem));
+    HB_TRY(verify_timers(s, "once the candidate's library was loaded")); /* its constructors have run */
+    return s->monitor ? hb_monitor_attach(s->monitor, s->parts, s->count, s->timer.stream) : HB_OK;
 }
 
 static void tear_down(config_state *s)
@@ -376,6 +532,8 @@ static void tear_down(config_state *s)
         if (s->baselines[i].ops)
             s->baselines[i].ops->destroy(&s->baselines[i]);
     hb_sample_timer_destroy(&s->timer);
+    hb_monitor_close(s->monitor); /* after the participants: their watcher points into it */
+    s->monitor = NULL;
 }
 
 /* The failed check's name and reason; a fault without one is an execution error. */
@@ -397,12 +555,14 @@ static void record_failure(hb_config_result *r, hb_status status, const hb_check
 
 /* The one configuration a process evaluates (or traces): its state, zeroed,
  * with its result initialised and its generator seeded. */
-static config_state *begin_config(const hb_run_options *options, size_t index, hb_config_result *out)
+static config_state *begin_config(const hb_run_options *options, const char *run_path, size_t index,
+                                  hb_config_result *out)
 {
     static config_state state;
     config_state *s = &state;
     memset(s, 0, sizeof *s);
     s->options = options;
+    s->run_path = run_path;
     s->index = index;
     s->result = out;
     hb_config_result_init(out, &options->configs[index]);
@@ -410,27 +570,22 @@ static config_state *begin_config(const hb_run_options *options, size_t index, h
     return s;
 }
 
-hb_status hb_with_config_participants(const hb_run_options *options, size_t index, hb_config_result *out,
-                                      hb_config_work work, void *context)
+hb_status hb_evaluate_config(const hb_run_options *options, const char *run_path, size_t index,
+                             hb_config_result *out)
 {
-    config_state *s = begin_config(options, index, out);
-    hb_status status = set_up(s);
-    if (status == HB_OK)
-        status = work(context, s->parts, s->count, &s->problem, s->timer.stream, out);
-    tear_down(s);
-    return status;
-}
-
-hb_status hb_evaluate_config(const hb_run_options *options, size_t index, hb_config_result *out)
-{
-    config_state *s = begin_config(options, index, out);
+    config_state *s = begin_config(options, run_path, index, out);
     s->bootstrap_seed = hb_bootstrap_seed(hb_config_seed(options->seed, index));
     hb_progress_init(&s->progress, options->progress);
     hb_progress_set_label(&s->progress, index, options->n_configs, out->mnk.m, out->mnk.n, out->mnk.k);
     const double start = hb_now_s();
+    static hb_participant_samples samples[HB_MAX_PARTICIPANTS];
+    memset(samples, 0, sizeof samples);
     hb_status status = set_up(s);
     if (status == HB_OK)
-        status = check_and_measure(s);
+        status = check_and_measure(s, samples);
+    finish_watch(s, samples, status == HB_OK ? out->rounds : 0);
+    for (size_t i = 0; i < HB_MAX_PARTICIPANTS; i++)
+        hb_participant_samples_free(&samples[i]);
     tear_down(s);
     out->seconds = hb_now_s() - start;
     if (status != HB_OK)

@@ -6,7 +6,6 @@
 #include "bench/core/diag.h"
 #include "bench/driver/child_verdict.h"
 #include "bench/driver/config_eval.h"
-#include "bench/driver/config_trace.h"
 #include "bench/driver/isolate.h"
 #include "bench/driver/sanitize_pass.h"
 #include "bench/result/gate.h"
@@ -14,6 +13,7 @@
 
 typedef struct config_job {
     const hb_run_options *options;
+    const char *run_path;
     size_t index;
 } config_job;
 
@@ -21,14 +21,15 @@ static hb_status evaluate_in_child(void *context, void *result, size_t size)
 {
     (void)size;
     const config_job *job = context;
-    return hb_evaluate_config(job->options, job->index, result);
+    return hb_evaluate_config(job->options, job->run_path, job->index, result);
 }
 
-static hb_status evaluate(const hb_run_options *options, size_t index, hb_config_result *r, int *cut)
+static hb_status evaluate(const hb_run_options *options, const char *run_path, size_t index, hb_config_result *r,
+                          int *cut)
 {
     if (!options->isolate)
-        return hb_evaluate_config(options, index, r);
-    config_job job = {options, index};
+        return hb_evaluate_config(options, run_path, index, r);
+    config_job job = {options, run_path, index};
     hb_config_result_init(r, &options->configs[index]);
     hb_child_outcome outcome;
     hb_status status = hb_run_isolated(evaluate_in_child, &job, r, sizeof *r, options->timeout_s, &outcome);
@@ -54,9 +55,7 @@ hb_status hb_config_run(const hb_run_options *options, const char *sanitizer, co
     if (options->sanitize)
         HB_TRY(hb_sanitize_config(options, sanitizer, index, run_path, r, &status));
     if (status == HB_OK)
-        evaluate(options, index, r, cut);
-    if (status == HB_OK && !*cut)
-        HB_TRY(hb_trace_config(options, run_path, index, r, cut));
+        evaluate(options, run_path, index, r, cut);
     return HB_OK;
 }
 

@@ -15,8 +15,8 @@
 
 /* The memcheck pass (--sanitize, `sanitizer` the tool's path), then the
  * evaluation of options->configs[index] in a child of its own (or in this
- * process with --no-isolate), into r, then its trace pass in another child
- * (bench/driver/config_trace.h).  *cut = 1 when a caught signal
+ * process with --no-isolate), into r; the child writes
+ * <run_path>/trace/ (bench/driver/config_eval.h).  *cut = 1 when a caught signal
  * killed the child before it reported: r then holds nothing worth
  * recording.  Returns HB_OK when the configuration was evaluated, whatever
  * its verdict (in r); a failure of the sanitize pass itself otherwise, which

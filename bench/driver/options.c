@@ -158,11 +158,11 @@ static const option_spec table[] = {
     {"no-isolate", NULL, EVALUATING, CHECKS, NULL, "evaluate in this process (debugging; a crash then ends the run)",
      parse_switch, format_switch, FIELD(isolate), 0, 0, 0},
     {"no-trace", NULL, EVALUATING, CHECKS, NULL,
-     "no CUPTI trace pass: no kernel-only time, no conduct findings (docs/results.md)", parse_switch, format_switch,
-     FIELD(trace), 0, 0, 0},
+     "no CUPTI call monitor: no kernel-only time, no conduct findings, no cross-check of the events against CUPTI "
+     "(docs/trace.md)", parse_switch, format_switch, FIELD(trace), 0, 0, 0},
     {"trace-calls", "N", EVALUATING, CHECKS, "6",
-     "calls of each participant the trace pass records, the first included (the first call is judged apart)",
-     parse_count, format_int, FIELD(trace_calls), 2, HB_TRACE_MAX_CALLS, 0},
+     "the first calls of each participant kept whole in trace.json (every call is judged)", parse_count,
+     format_int, FIELD(trace_calls), 2, HB_TRACE_MAX_CALLS, 0},
 
     {"acc", "CLASS", EVALUATING, BASELINES, "fp32", "accumulator class: fp32 or fp16; torch stays fp32", parse_acc,
      format_acc, FIELD(acc), 0, 0, 0},
@@ -199,9 +199,6 @@ static const option_spec table[] = {
      "the stream every participant runs on: legacy (the legacy default stream, as torch.matmul and <<<>>> launches "
      "without a stream) or own (a non-blocking stream of the harness's)",
      parse_stream, format_stream, FIELD(stream), 0, 0, 0},
-    {"trace-timed", NULL, TIMING_CMDS, TIMING, NULL,
-     "keep CUPTI's kernel activity on through the timed windows (to measure what tracing costs; docs/results.md)",
-     parse_switch, format_switch, FIELD(trace_timed), 0, 0, 1},
     {"target-ci", "PCT", TIMING_CMDS, TIMING, NULL,
      "end the timed window once every baseline's 95% CI half-width is below PCT percent, in (0, 100] (after "
      "--min-time-s); --time-s is then the cap",

@@ -88,6 +88,11 @@ static const char *resolve(hb_cupti_api *api)
     *(void **)&api->get_result_string = symbol(l, "cuptiGetResultString", &missing);
     *(void **)&api->get_timestamp = symbol(l, "cuptiGetTimestamp", &missing);
     *(void **)&api->get_version = symbol(l, "cuptiGetVersion", &missing);
+    *(void **)&api->subscribe = symbol(l, "cuptiSubscribe", &missing);
+    *(void **)&api->unsubscribe = symbol(l, "cuptiUnsubscribe", &missing);
+    *(void **)&api->enable_callback = symbol(l, "cuptiEnableCallback", &missing);
+    /* Since CUDA 12.8: without it the event cross-check has no device timestamps and says so. */
+    *(void **)&api->enable_event_device_timestamps = dlsym(l, "cuptiActivityEnableCudaEventDeviceTimestamps");
     return missing;
 }
 

@@ -2,7 +2,7 @@
  * the harness starts and runs where libcupti is missing, and the trace pass
  * says what it searched instead.  The toolkit's headers give the types only:
  * nothing links against libcupti (readelf -d build/hgemm-bench names no
- * libcupti), and only the calls the tracer uses are resolved. */
+ * libcupti), and only the calls the call monitor uses are resolved. */
 #ifndef HB_CUPTI_RUNTIME_H
 #define HB_CUPTI_RUNTIME_H
 
@@ -32,6 +32,12 @@ typedef struct hb_cupti_api {
     CUptiResult (*get_result_string)(CUptiResult result, const char **text);
     CUptiResult (*get_timestamp)(uint64_t *timestamp);
     CUptiResult (*get_version)(uint32_t *version);
+    CUptiResult (*subscribe)(CUpti_SubscriberHandle *subscriber, CUpti_CallbackFunc callback, void *userdata);
+    CUptiResult (*unsubscribe)(CUpti_SubscriberHandle subscriber);
+    CUptiResult (*enable_callback)(uint32_t enable, CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain,
+                                   CUpti_CallbackId cbid);
+    /* Optional (NULL where this CUPTI lacks it): device timestamps in CUDA_EVENT records. */
+    CUptiResult (*enable_event_device_timestamps)(uint8_t enable);
 } hb_cupti_api;
 
 /* Searches for CUPTI and resolves its calls, every time it is called (tests

@@ -25,8 +25,11 @@ void hb_sample_timer_destroy(hb_sample_timer *timer);
 
 /* Times one call; times in milliseconds.  A launch failure or an error
  * raised while the call runs is reported as the participant's (a candidate's
- * as HB_ERR_CANDIDATE_FAULT). */
+ * as HB_ERR_CANDIDATE_FAULT).  `kind` and `sample` go to the participant's
+ * watcher (participant.h): a timed call's index among its samples, -1 in the
+ * warm-up.  Every timer goes through the sealed entry points
+ * (bench/gpu/entry_points.h), out of a launcher's reach. */
 hb_status hb_time_one_call(hb_sample_timer *timer, hb_participant *participant, const hb_gemm_io *io,
-                           double *event_ms, double *wall_ms);
+                           hb_call_kind kind, long sample, double *event_ms, double *wall_ms);
 
 #endif

@@ -90,7 +90,9 @@ static hb_status time_call(window *w, size_t i, size_t slot, double gap_s)
         gap_s = idle_gap(w);
     double start_s = hb_now_s() - w->start_s;
     double event_ms, wall_ms;
-    HB_TRY(hb_time_one_call(w->timer, w->participants[i], &w->ios[i], &event_ms, &wall_ms));
+    const hb_call_kind kind = w->samples ? HB_CALL_TIMED : HB_CALL_WARMUP;
+    const long sample = w->samples ? (long)w->samples[i].event_ms.len : -1;
+    HB_TRY(hb_time_one_call(w->timer, w->participants[i], &w->ios[i], kind, sample, &event_ms, &wall_ms));
     w->round_ms[i] = event_ms;
     if (!w->keep_outputs) /* enqueued: the next call's first synchronize waits for it */
         HB_TRY(hb_poison_call(w->participants[i], &w->ios[i], w->timer->stream));
@@ -183,12 +185,16 @@ static hb_status run_window(window *w, hb_stop_criteria *stop, const phase *ph, 
         hb_heartbeat();
         HB_TRY(round_of(w, ph->spot, ph->spot_probability));
         w->now.rounds++;
+        if (w->options->hooks.between_rounds)
+            HB_TRY(w->options->hooks.between_rounds(w->options->hooks.context));
         HB_TRY(hb_stop_criteria_add_round(stop, w->round_ms, w->count));
     }
     /* A window cut short of its rounds still guarantees one spot check.  Its
      * round comes after the decision's, so the window does not keep it. */
     if (ph->spot && ph->spot->max_checks > 0 && ph->spot->done == 0)
         HB_TRY(checked_round(w, ph->spot));
+    if (w->options->hooks.after_window)
+        HB_TRY(w->options->hooks.after_window(w->options->hooks.context));
     return HB_OK;
 }
 

@@ -67,6 +67,15 @@ typedef struct hb_stop_rule {
     uint64_t bootstrap_seed; /* the summary's (participant i: + i), known before the window */
 } hb_stop_rule;
 
+/* The watchers' work between rounds, untimed (bench/trace/call_monitor.h:
+ * the monitor's checkpoints; bench/gpu/entry_points.h: the timers' check
+ * after every window).  NULL: none. */
+typedef struct hb_window_hooks {
+    hb_status (*between_rounds)(void *context); /* after every round, with the device idle */
+    hb_status (*after_window)(void *context);   /* after the warm-up and after the timed window */
+    void *context;
+} hb_window_hooks;
+
 typedef struct hb_window_options {
     double warmup_s;
     double time_s;
@@ -76,6 +85,7 @@ typedef struct hb_window_options {
     hb_stop_rule stop;
     int keep_detail;       /* 1: also keep each call's slot, start and gap (--raw) */
     const char *telemetry_uuid; /* sample NVML through the timed window for this GPU; NULL: no telemetry */
+    hb_window_hooks hooks;
 } hb_window_options;
 
 /* `ios[i]` is participant i's view of the problem (its own output buffer). */

@@ -118,19 +118,24 @@ static json_t *integrity_object(const hb_run_record *run)
     return i;
 }
 
-/* The trace pass's settings (docs/results.md, "Kernel time and conduct"). */
+/* The call monitor's settings (docs/trace.md). */
 static json_t *trace_object(const hb_run_options *o)
 {
     const int on = o->trace && o->isolate;
     json_t *t = json_object();
     json_object_set_new(t, "enabled", json_boolean(on));
-    json_object_set_new(t, "calls", on ? json_integer(o->trace_calls) : json_null());
-    json_object_set_new(t, "tool", json_string("CUPTI activity API (loaded at run time), in a child process of its "
-                                               "own after the evaluation; never during the timed windows"));
-    json_object_set_new(t, "kernel_time", json_string("median over the traced calls after the first: first kernel "
-                                                      "start to last kernel end (kernel_us), and the sum of kernel "
-                                                      "durations (kernel_sum_us)"));
-    json_object_set_new(t, "trace_timed", json_boolean(o->trace_timed));
+    json_object_set_new(t, "calls_kept_whole", on ? json_integer(o->trace_calls) : json_null());
+    json_object_set_new(t, "tool", json_string("CUPTI (loaded at run time): activity records of kernels, copies, "
+                                               "sets and the harness's events, and callbacks on the API calls of "
+                                               "the conduct classes, on in the evaluating process for every call: "
+                                               "checks, warm-up and timed windows alike"));
+    json_object_set_new(t, "kernel_time", json_string("median over the timed calls (over the calls after the first "
+                                                      "when not timed): first kernel start to last kernel end "
+                                                      "(kernel_us), and the sum of kernel durations (kernel_sum_us)"));
+    json_object_set_new(t, "timers", json_string("headline on CUDA events unless a call's work may leave them: "
+                                                 "then on the wall clock around a device synchronize for every "
+                                                 "participant (headline_timer, timer_reason); events cross-checked "
+                                                 "against CUPTI's device timestamps and the wall clock"));
     return t;
 }
 

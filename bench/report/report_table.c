@@ -7,7 +7,6 @@
 #include "bench/result/participant_desc.h"
 #include "bench/result/plausibility.h"
 #include "bench/result/run_verdict.h"
-#include "bench/result/trace_summary.h"
 
 static void print_verdict(FILE *out, const hb_config_result *r)
 {
@@ -136,23 +135,26 @@ void hb_report_config(FILE *out, const hb_config_result *r)
     double flops = hb_gemm_flops(r->mnk.m, r->mnk.n, r->mnk.k);
     for (size_t i = 0; i < r->count; i++) {
         const hb_participant_result *p = &r->participants[i];
-        double median_s = p->event_ms.median * 1e-3;
+        const hb_time_summary *t = hb_headline_times(r, p);
+        double median_s = t->median * 1e-3;
         fprintf(out, "  %-22s %12.2f %9.2f %6.1f%%", p->name, median_s * 1e6, flops / median_s * 1e-12,
-                p->event_ms.rel_stdev * 100);
+                t->rel_stdev * 100);
         print_kernel_time(out, r, p);
         if (p->is_candidate || !speedups) {
             fputc('\n', out);
             continue;
         }
-        const hb_speedup_summary *s = &p->speedup_event;
+        const hb_speedup_summary *s = hb_headline_speedup(r, p);
         fprintf(out, " %+11.2f%%  [%+7.2f%%, %+7.2f%%] %+8.2f%%\n", s->geomean * 100, s->ci95_low * 100,
                 s->ci95_high * 100, s->paper * 100);
     }
-    fputs("  (times: CUDA events; kernel: GPU time of the call's kernels from the trace pass, first kernel start to "
-          "last kernel end, median of the later traced calls; kern.spd: the speedup on it; speedup: candidate over "
-          "that baseline, geometric mean of paired ratios, with its 95% block-bootstrap CI; paper: the paper's mean of "
-          "ratios; -max: the faster of NN and TN by median time)\n",
-          out);
+    fprintf(out, "  (times: %s; kernel: GPU time of the call's kernels (CUPTI), first kernel start to last kernel "
+                 "end, median of the timed calls; kern.spd: the speedup on it; speedup: candidate over that "
+                 "baseline, geometric mean of paired ratios, with its 95%% block-bootstrap CI; paper: the paper's "
+                 "mean of ratios; -max: the faster of NN and TN by median time)\n",
+            r->headline_timer == HB_TIMER_WALL ? "wall clock around a device synchronize, every stream" : "CUDA events");
+    if (r->headline_timer == HB_TIMER_WALL)
+        fprintf(out, "  timer: wall, because %s\n", r->timer_why);
     if (!speedups)
         fputs("  (no speedups: the candidate's time is implausible, faster than this GPU can compute the product)\n", out);
     print_algorithms(out, r);

@@ -18,7 +18,6 @@
 #include "bench/result/deviation_rule.h"
 #include "bench/result/plausibility.h"
 #include "bench/result/telemetry_summary.h"
-#include "bench/result/trace_summary.h"
 #include "bench/result/verdict.h"
 
 /* --- what the column lines are written with ------------------------------------ */
@@ -50,7 +49,10 @@ static const hb_participant_result *part(const hb_row *r) { return r->participan
 static const hb_participant_desc *desc(const hb_row *r) { return &r->participant->desc; }
 static const hb_time_summary *event(const hb_row *r) { return &r->participant->event_ms; }
 static const hb_time_summary *wall(const hb_row *r) { return &r->participant->wall_ms; }
-static const hb_speedup_summary *speedup(const hb_row *r) { return &r->participant->speedup_event; }
+/* The headline: on the configuration's headline timer (events, or the wall clock: headline_timer says). */
+static const hb_speedup_summary *speedup(const hb_row *r) { return hb_headline_speedup(r->config, r->participant); }
+static const hb_speedup_summary *speedup_event(const hb_row *r) { return &r->participant->speedup_event; }
+static const hb_timer_agreement *timers(const hb_row *r) { return &r->participant->timers; }
 static const hb_battery_record *battery(const hb_row *r) { return &r->config->battery; }
 static const hb_exact_record *exact_binary(const hb_row *r) { return &r->config->battery.exact_binary; }
 static const hb_exact_record *exact_signed(const hb_row *r) { return &r->config->battery.exact_signed; }
@@ -81,6 +83,7 @@ static int peak_judged(const hb_row *r) { return candidate(r) && plaus(r)->sourc
 static int peak_known(const hb_row *r) { return peak_judged(r) && plaus(r)->peak_tflops > 0; }
 static int peak_clocked(const hb_row *r) { return peak_judged(r) && plaus(r)->source == HB_PEAK_TABLE; }
 static int traced(const hb_row *r) { return kern(r)->traced; }
+static int timer_compared(const hb_row *r) { return measured(r) && timers(r)->compared > 0; }
 static int conduct_judged(const hb_row *r) { return candidate(r) && cfg(r)->conduct.traced; }
 
 /* --- values that need more than an expression ----------------------------------- */
@@ -127,6 +130,15 @@ static hb_cell conduct_cell(const hb_row *r, int lines)
         hb_conduct_lines(c, ~0u, " | ", cell.own, sizeof cell.own);
     else
         hb_finding_names(c->found, cell.own, sizeof cell.own);
+    return cell;
+}
+
+static hb_cell timer_reasons(const hb_row *r)
+{
+    if (!timed_candidate(r))
+        return hb_cell_empty();
+    hb_cell cell = hb_cell_own_text();
+    hb_timer_reason_names(cfg(r)->timer_reasons, cell.own, sizeof cell.own);
     return cell;
 }
 
@@ -313,10 +325,11 @@ static hb_cell clock_warning(const hb_row *r)
     X(gpu_uuid, text_if(cfg(r)->gpu.ordinal >= 0, cfg(r)->gpu.uuid))                                                  \
     X(gpu_name, text_if(cfg(r)->gpu.ordinal >= 0, cfg(r)->gpu.name))
 
-/* The trace pass (docs/results.md, "Kernel time and conduct"): the timed
+/* The call monitor (docs/results.md, "Kernel time and conduct"): the timed
  * stream, every participant's kernel-only time in microseconds (medians over
- * the traced calls after the first), the speedup on it in baseline rows,
- * and the candidate's conduct.  Empty where no trace ran (trace_note says why). */
+ * its timed calls; over the calls after the first when untimed), the
+ * speedup on it in baseline rows, and the candidate's conduct.  Empty where
+ * no monitor ran (trace_note says why). */
 #define TRACE_COLUMNS(X)                                                                                               \
     X(stream, text(hb_stream_policy_name(timing(r)->stream)))                                                          \
     X(kernel_us, num_if(traced(r), kern(r)->span_us))                                                                  \
@@ -331,11 +344,31 @@ static hb_cell clock_warning(const hb_row *r)
     X(conduct_detail, conduct_cell(r, 1))                                                                              \
     X(trace_note, text_if(candidate(r), cfg(r)->trace_note))
 
+/* Which timer the headline (speedup_geomean and the columns beside it) is
+ * on and why (docs/results.md, "Which timer decided"), the event headline
+ * beside it, the kernel time's spread, and each participant's events
+ * against CUPTI's device timestamps of the same events and the wall clock. */
+#define TIMER_COLUMNS(X)                                                                                               \
+    X(headline_timer, text_if(measured(r), hb_timer_name(cfg(r)->headline_timer)))                                     \
+    X(timer_reason, timer_reasons(r))                                                                                  \
+    X(timer_detail, text_if(timed_candidate(r), cfg(r)->timer_why))                                                    \
+    X(speedup_geomean_event, num_if(timed_baseline(r), speedup_event(r)->geomean))                                     \
+    X(speedup_paper_event, num_if(timed_baseline(r), speedup_event(r)->paper))                                         \
+    X(kernel_p10_us, num_if(traced(r), kern(r)->span_p10_us))                                                          \
+    X(kernel_p90_us, num_if(traced(r), kern(r)->span_p90_us))                                                          \
+    X(kernel_calls, num_if(traced(r), kern(r)->calls))                                                                 \
+    X(event_device_calls, num_if(timer_compared(r), timers(r)->compared))                                              \
+    X(event_device_beyond, num_if(timer_compared(r), timers(r)->beyond))                                               \
+    X(event_device_max_diff_us, num_if(timer_compared(r), timers(r)->max_diff_us))                                     \
+    X(event_above_wall_calls, num_if(measured(r), timers(r)->above_wall))                                              \
+    X(host_gap_us, num_if(measured(r), timers(r)->host_gap_us))
+
 /* New columns go at the end of the last group (or in a new group after it). */
 #define SUMMARY_COLUMNS(X)                                                                                             \
     IDENTITY_COLUMNS(X) VERDICT_COLUMNS(X) DESCRIPTION_COLUMNS(X) CHECK_COLUMNS(X) TIME_COLUMNS(X)                     \
     SPEEDUP_COLUMNS(X) BATTERY_COLUMNS(X) MAX_ROW_COLUMNS(X) ALGORITHM_COLUMNS(X) POLICY_COLUMNS(X)                    \
-    WINDOW_COLUMNS(X) TELEMETRY_COLUMNS(X) INTEGRITY_COLUMNS(X) PLACEMENT_COLUMNS(X) TRACE_COLUMNS(X)
+    WINDOW_COLUMNS(X) TELEMETRY_COLUMNS(X) INTEGRITY_COLUMNS(X) PLACEMENT_COLUMNS(X) TRACE_COLUMNS(X)                  \
+    TIMER_COLUMNS(X)
 
 /* --- the table --------------------------------------------------------------------- */
 

@@ -1,5 +1,7 @@
 #include "bench/report/trace_file.h"
 
+#include <math.h>
+
 #include <jansson.h>
 #include <stdio.h>
 
@@ -91,13 +93,21 @@ static json_t *call_object(const hb_call_trace *call)
 {
     json_t *o = json_object(), *kernels = json_array(), *copies = json_array(), *api = json_array();
     json_object_set_new(o, "index", json_integer(call->index));
+    json_object_set_new(o, "kind", json_string(hb_call_kind_name(call->kind)));
+    json_object_set_new(o, "sample", call->sample >= 0 ? json_integer(call->sample) : json_null());
     json_object_set_new(o, "wall_us", json_real(call->wall_us));
     json_object_set_new(o, "kernel_span_us", json_real(hb_call_kernel_span_us(call)));
     json_object_set_new(o, "kernel_sum_us", json_real(hb_call_kernel_sum_us(call)));
     json_object_set_new(o, "kernel_count", json_integer(hb_call_kernel_count(call)));
     json_object_set_new(o, "window_start_ns", ns(call->window_start_ns));
+    json_object_set_new(o, "launch_start_ns", ns(call->launch_start_ns));
     json_object_set_new(o, "launch_end_ns", ns(call->launch_end_ns));
     json_object_set_new(o, "window_end_ns", ns(call->window_end_ns));
+    json_object_set_new(o, "timed_stream_id", json_integer(call->timed_stream_id));
+    json_object_set_new(o, "event_start_ns", ns(call->event_start_ns));
+    json_object_set_new(o, "event_stop_ns", ns(call->event_stop_ns));
+    const double device_us = hb_call_event_device_us(call);
+    json_object_set_new(o, "event_device_us", isfinite(device_us) ? json_real(device_us) : json_null());
     for (int i = 0; i < call->n_kernels; i++)
         json_array_append_new(kernels, kernel_object(call, &call->kernels[i]));
     for (int i = 0; i < call->n_copies; i++)
@@ -117,7 +127,10 @@ static json_t *kernel_time_object(const hb_kernel_time *t)
 {
     json_t *o = json_object();
     json_object_set_new(o, "calls", json_integer(t->calls));
+    json_object_set_new(o, "from_timed_calls", json_boolean(t->from_timed));
     json_object_set_new(o, "span_us", json_real(t->span_us));
+    json_object_set_new(o, "span_p10_us", json_real(t->span_p10_us));
+    json_object_set_new(o, "span_p90_us", json_real(t->span_p90_us));
     json_object_set_new(o, "sum_us", json_real(t->sum_us));
     json_object_set_new(o, "wall_us", json_real(t->wall_us));
     json_object_set_new(o, "host_us", json_real(t->host_us));
@@ -138,26 +151,25 @@ static json_t *findings_array(const hb_conduct *conduct)
     return a;
 }
 
-static json_t *participant_object(const hb_participant_trace *trace)
+static json_t *participant_object(const hb_trace_file_entry *e)
 {
-    hb_kernel_time time;
-    hb_conduct conduct;
-    hb_judge_conduct(trace, &time, &conduct);
+    const hb_participant_trace *trace = e->trace;
     json_t *o = json_object(), *calls = json_array();
     json_object_set_new(o, "name", text(trace->name));
     json_object_set_new(o, "timed_stream_id", json_integer(trace->timed_stream_id));
     json_object_set_new(o, "records_dropped", json_integer((json_int_t)trace->records_dropped));
     json_object_set_new(o, "device_state", text(trace->device_state));
-    json_object_set_new(o, "kernel_time", kernel_time_object(&time));
-    json_object_set_new(o, "findings", findings_array(&conduct));
+    json_object_set_new(o, "calls_watched", json_integer(e->calls_watched));
+    json_object_set_new(o, "timed_calls", json_integer(e->timed_calls));
+    json_object_set_new(o, "kernel_time", kernel_time_object(e->time));
+    json_object_set_new(o, "findings", findings_array(e->conduct));
     for (int c = 0; c < trace->calls && c < HB_TRACE_MAX_CALLS; c++)
         json_array_append_new(calls, call_object(&trace->call[c]));
     json_object_set_new(o, "calls", calls);
     return o;
 }
 
-hb_status hb_trace_file_write(const char *path, const hb_mnk *mnk, const hb_participant_trace *const *traces,
-                              size_t count)
+hb_status hb_trace_file_write(const char *path, const hb_mnk *mnk, const hb_trace_file_entry *entries, size_t count)
 {
     json_t *root = json_object(), *participants = json_array();
     if (!root || !participants) {
@@ -170,7 +182,7 @@ hb_status hb_trace_file_write(const char *path, const hb_mnk *mnk, const hb_part
                                                "k", (json_int_t)mnk->k));
     json_object_set_new(root, "time_unit", json_string("ns on CUPTI's clock; *_us fields in microseconds"));
     for (size_t i = 0; i < count; i++)
-        json_array_append_new(participants, participant_object(traces[i]));
+        json_array_append_new(participants, participant_object(&entries[i]));
     json_object_set_new(root, "participants", participants);
     hb_status status = hb_json_write_file(path, root);
     json_decref(root);

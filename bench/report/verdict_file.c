@@ -9,7 +9,6 @@
 #include "bench/result/gate.h"
 #include "bench/result/plausibility.h"
 #include "bench/result/run_verdict.h"
-#include "bench/result/trace_summary.h"
 
 /* A JSON string; bytes that are not valid UTF-8 (a path, a reason cut
  * mid-character) become '?' rather than making the key vanish. */
@@ -79,15 +78,16 @@ static json_t *speedup_object(const hb_config_result *r, const char *vs)
     const hb_participant_result *base = hb_find_participant(r, vs);
     if (!hb_result_has_speedups(r) || !base) /* not timed, or an implausible time */
         return json_null();
-    const hb_speedup_summary *s = &base->speedup_event;
+    const hb_speedup_summary *s = hb_headline_speedup(r, base);
     json_t *o = json_object();
     json_object_set_new(o, "vs", json_string(vs));
+    json_object_set_new(o, "timer", json_string(hb_timer_name(r->headline_timer)));
     json_object_set_new(o, "geomean", number(s->geomean));
     json_object_set_new(o, "ci95_low", number(s->ci95_low));
     json_object_set_new(o, "ci95_high", number(s->ci95_high));
     json_object_set_new(o, "paper", number(s->paper));
-    json_object_set_new(o, "candidate_median_us", number(r->participants[0].event_ms.median * 1e3));
-    json_object_set_new(o, "baseline_median_us", number(base->event_ms.median * 1e3));
+    json_object_set_new(o, "candidate_median_us", number(hb_headline_times(r, &r->participants[0])->median * 1e3));
+    json_object_set_new(o, "baseline_median_us", number(hb_headline_times(r, base)->median * 1e3));
     json_object_set_new(o, "rounds", json_integer((json_int_t)r->rounds));
     return o;
 }
@@ -132,6 +132,38 @@ static json_t *kernel_object(const hb_config_result *r, const char *vs)
     return o;
 }
 
+/* Which timer the headline is on and why; each participant's events against
+ * CUPTI's device reading and the wall clock. */
+static json_t *timers_object(const hb_config_result *r)
+{
+    if (!r->measured && !r->integrity_checked)
+        return json_null();
+    json_t *o = json_object(), *reasons = json_array(), *agreement = json_array();
+    json_object_set_new(o, "headline", json_string(hb_timer_name(r->headline_timer)));
+    for (unsigned bit = 1; bit <= HB_TIMER_REASON_HOST_GAP; bit <<= 1)
+        if (r->timer_reasons & bit) {
+            char name[40];
+            hb_timer_reason_names(bit, name, sizeof name);
+            json_array_append_new(reasons, json_string(name));
+        }
+    json_object_set_new(o, "reasons", reasons);
+    json_object_set_new(o, "why", text(r->timer_why));
+    json_object_set_new(o, "entry_points_checked", json_boolean(r->integrity_checked));
+    for (size_t i = 0; r->measured && i < r->count; i++) {
+        const hb_participant_result *p = &r->participants[i];
+        if (p->max_of[0])
+            continue;
+        const hb_timer_agreement *a = &p->timers;
+        json_array_append_new(agreement,
+                              json_pack("{s:s, s:i, s:i, s:o, s:o, s:i, s:o}", "participant", p->name, "compared",
+                                        a->compared, "beyond", a->beyond, "max_diff_us", number(a->max_diff_us),
+                                        "median_diff_us", number(a->median_diff_us), "above_wall", a->above_wall,
+                                        "host_gap_us", number(a->host_gap_us)));
+    }
+    json_object_set_new(o, "agreement", agreement);
+    return o;
+}
+
 static json_t *config_object(const hb_config_result *r, const char *vs, unsigned forbidden)
 {
     json_t *o = json_object();
@@ -143,6 +175,7 @@ static json_t *config_object(const hb_config_result *r, const char *vs, unsigned
     json_object_set_new(o, "manifest", text(r->manifest_path));
     json_object_set_new(o, "checks", checks_object(r));
     json_object_set_new(o, "speedup", speedup_object(r, vs));
+    json_object_set_new(o, "timers", timers_object(r));
     json_object_set_new(o, "kernel_time", kernel_object(r, vs));
     json_object_set_new(o, "conduct", conduct_object(r, forbidden));
     json_object_set_new(o, "seconds", json_real(r->seconds));
@@ -176,7 +209,9 @@ hb_status hb_verdict_file_write(const char *path, const hb_run_record *run, cons
     json_object_set_new(root, "results_dir", text(run->run_path));
     json_object_set_new(root, "vs", json_string(o->vs));
     json_object_set_new(root, "min_speedup", o->gate ? json_real(o->min_speedup) : json_null());
-    json_object_set_new(root, "statistic", json_string("geometric mean of paired per-round ratios t_base/t_cand, minus 1; CUDA events"));
+    json_object_set_new(root, "statistic", json_string("geometric mean of paired per-round ratios t_base/t_cand, minus 1; on CUDA events, or on "
+                                             "the wall clock where a configuration's events may miss work (each "
+                                             "configuration's speedup.timer says which)"));
     const unsigned forbidden = o->gate ? hb_gate_forbidden_findings(o->strict, o->forbid) : 0;
     char forbidden_names[200];
     hb_finding_names(forbidden, forbidden_names, sizeof forbidden_names);

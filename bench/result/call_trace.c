@@ -1,6 +1,7 @@
 /* Per-call readings of a traced call; the judge is in conduct_judge.c. */
 #include "bench/result/call_trace.h"
 
+#include <math.h>
 #include <string.h>
 
 static const char *const copy_kind_names[HB_N_COPY_KINDS] = {
@@ -8,6 +9,16 @@ static const char *const copy_kind_names[HB_N_COPY_KINDS] = {
     [HB_COPY_DTOD] = "DtoD",       [HB_COPY_HTOH] = "HtoH", [HB_COPY_PEER] = "peer",
     [HB_COPY_ARRAY] = "array",     [HB_COPY_MEMSET] = "memset",
 };
+
+const char *hb_call_kind_name(hb_call_kind kind)
+{
+    switch (kind) {
+    case HB_CALL_CHECK: return "check";
+    case HB_CALL_WARMUP: return "warm-up";
+    case HB_CALL_TIMED: return "timed";
+    }
+    return "?";
+}
 
 const char *hb_copy_kind_name(hb_copy_kind kind)
 {
@@ -44,6 +55,13 @@ double hb_call_kernel_sum_us(const hb_call_trace *call)
         if (timed(&call->kernels[i]))
             sum += call->kernels[i].end_ns - call->kernels[i].start_ns;
     return (double)sum / 1e3;
+}
+
+double hb_call_event_device_us(const hb_call_trace *call)
+{
+    if (!call->event_start_ns || !call->event_stop_ns || call->event_stop_ns < call->event_start_ns)
+        return NAN;
+    return (double)(call->event_stop_ns - call->event_start_ns) / 1e3;
 }
 
 int hb_call_api_inside(const hb_call_trace *call, const hb_traced_api *api)

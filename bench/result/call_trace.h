@@ -1,11 +1,12 @@
-/* What the trace pass saw of a participant's calls (docs/trace.md): for each
- * traced call the kernels it ran, its copies and sets, and the CUDA runtime
- * and driver API calls made inside it; and the judge that turns a
- * participant's traced calls into its kernel-only time and its conduct
- * findings (bench/result/conduct.h).  Plain data, no CUDA: the trace layer
- * (bench/trace/) fills it, the trace file (bench/report/trace_file.h) and the
- * results read it.  Times are CUPTI timestamps, nanoseconds, one clock for
- * host and device records. */
+/* What the call monitor saw of a participant's calls (docs/trace.md): for
+ * each call the kernels it ran, its copies and sets, and the CUDA runtime
+ * and driver API calls of the classes that make conduct (bench/result/
+ * api_class.h) made inside it; and the judge that turns a participant's
+ * calls into its kernel-only time and its conduct findings
+ * (bench/result/conduct.h, bench/result/conduct_tally.h).  Plain data, no
+ * CUDA: the trace layer (bench/trace/) fills it, the trace file
+ * (bench/report/trace_file.h) and the results read it.  Times are CUPTI
+ * timestamps, nanoseconds, one clock for host and device records. */
 #ifndef HB_CALL_TRACE_H
 #define HB_CALL_TRACE_H
 
@@ -15,7 +16,7 @@
 #include "bench/result/api_class.h"
 #include "bench/result/conduct.h"
 
-#define HB_TRACE_MAX_CALLS 8         /* traced calls of one participant, the first included */
+#define HB_TRACE_MAX_CALLS 8         /* calls of one participant kept whole for trace.json, the first included */
 #define HB_TRACE_MAX_KERNELS 128     /* kernels kept per call (an autotuning first call runs many) */
 #define HB_TRACE_MAX_COPIES 32       /* copies and sets kept per call */
 #define HB_TRACE_MAX_API 256         /* API calls kept per call */
@@ -71,13 +72,32 @@ typedef struct hb_traced_api {
     uint64_t start_ns, end_ns;
 } hb_traced_api;
 
-/* One traced call: launch(p, io, timed_stream) and the device work it made. */
+/* Which of the harness's calls it was: the correctness battery's, the
+ * warm-up window's or the timed window's (spot-checked rounds included). */
+typedef enum hb_call_kind { HB_CALL_CHECK, HB_CALL_WARMUP, HB_CALL_TIMED } hb_call_kind;
+
+/* "check", "warm-up", "timed". */
+const char *hb_call_kind_name(hb_call_kind kind);
+
+/* One call: launch(p, io, timed_stream) and the device work it made.  The
+ * device is idle at window_start (the harness synchronized it) and again at
+ * window_end, so every kernel, copy and set that starts inside the window is
+ * the call's; an API call is the call's when the participant's own code made
+ * it (on the harness's thread between launch_start and launch_end) or when
+ * another thread made it inside the window. */
 typedef struct hb_call_trace {
-    int index;                  /* 0: the first call */
-    double wall_us;             /* host wall clock: just before launch to just after the device synchronize */
-    uint64_t window_start_ns;   /* CUPTI clock just before launch */
-    uint64_t launch_end_ns;     /* just after launch returned */
+    int index;                  /* 0: the participant's first call in the process */
+    hb_call_kind kind;
+    long sample;                /* a timed call's index among its participant's timed samples; -1 otherwise */
+    double wall_us;             /* window_end - window_start: the call from before its start event to after the
+                                   device synchronize */
+    uint64_t window_start_ns;   /* CUPTI clock before the start event */
+    uint64_t launch_start_ns;   /* just before the participant's own code */
+    uint64_t launch_end_ns;     /* just after it returned */
     uint64_t window_end_ns;     /* just after the device synchronize that ends the call */
+    uint32_t timed_stream_id;   /* CUPTI's id of the stream the harness passed */
+    uint64_t event_start_ns, event_stop_ns; /* the device timestamps CUPTI read of the harness's start and stop
+                                               events (0: not seen): a clock apart from cudaEventElapsedTime */
     int n_kernels, n_copies, n_api;                  /* kept, in start order */
     int kernels_dropped, copies_dropped, api_dropped; /* attributed but not kept: the arrays were full */
     hb_traced_kernel kernels[HB_TRACE_MAX_KERNELS];
@@ -85,12 +105,12 @@ typedef struct hb_call_trace {
     hb_traced_api api[HB_TRACE_MAX_API];
 } hb_call_trace;
 
-/* One participant's traced calls.  About 650 KB (82 KB a call): allocate it,
- * do not put it on the stack. */
+/* One participant's first calls, kept whole.  About 650 KB (82 KB a call):
+ * allocate it, do not put it on the stack. */
 typedef struct hb_participant_trace {
     char name[64];                         /* the participant's name */
     uint32_t timed_stream_id;              /* CUPTI's id of the stream the harness passed to launch */
-    int calls;                             /* traced calls in call[] */
+    int calls;                             /* calls in call[] */
     unsigned long long records_dropped;    /* CUPTI records lost (buffers full or refused): findings may miss them */
     char device_state[200];                /* the participant's device_state after the calls ("" when nothing) */
     hb_call_trace call[HB_TRACE_MAX_CALLS];
@@ -107,15 +127,20 @@ int hb_call_kernel_count(const hb_call_trace *call);
 double hb_call_kernel_span_us(const hb_call_trace *call);
 double hb_call_kernel_sum_us(const hb_call_trace *call);
 
+/* The device's time between the harness's start and stop events as CUPTI
+ * read them, microseconds; NaN when CUPTI did not report both. */
+double hb_call_event_device_us(const hb_call_trace *call);
+
 /* 1 when the API call started inside the call's window (start to end). */
 int hb_call_api_inside(const hb_call_trace *call, const hb_traced_api *api);
 
 /* 1 when two calls ran the same kernels: same names, grids and blocks, in the same order. */
 int hb_calls_same_kernels(const hb_call_trace *a, const hb_call_trace *b);
 
-/* The judge (conduct_judge.c): the kernel-only time (medians over the later calls, the first
- * call apart; with one call, that call) and one line per finding
- * (docs/trace.md, "Findings").  Pure: reads the trace only. */
+/* The judge over the calls of one trace (bench/result/conduct_tally.h does
+ * the work, over as many calls as the monitor sees): the kernel-only time
+ * (medians over the later calls, the first call apart; with one call, that
+ * call) and one line per finding (docs/trace.md, "Findings").  Pure. */
 void hb_judge_conduct(const hb_participant_trace *trace, hb_kernel_time *time, hb_conduct *conduct);
 
 #endif

@@ -9,6 +9,7 @@ static const char *const finding_names[HB_N_FINDINGS] = {
     [HB_FINDING_SYNC] = "sync",                 [HB_FINDING_CREATE] = "create",
     [HB_FINDING_FIRST_CALL] = "first-call",     [HB_FINDING_DEVICE_STATE] = "device-state",
     [HB_FINDING_MULTI_KERNEL] = "multi-kernel", [HB_FINDING_HOST_TIME] = "host-time",
+    [HB_FINDING_LIBRARY_KERNEL] = "library-kernel",
 };
 
 const char *hb_finding_name(hb_finding finding)
@@ -29,7 +30,8 @@ int hb_finding_parse(const char *name, hb_finding *out)
 unsigned hb_finding_strict_mask(void)
 {
     unsigned all = HB_FINDING_BIT(HB_N_FINDINGS) - 1u;
-    return all & ~(HB_FINDING_BIT(HB_FINDING_MULTI_KERNEL) | HB_FINDING_BIT(HB_FINDING_HOST_TIME));
+    return all & ~(HB_FINDING_BIT(HB_FINDING_MULTI_KERNEL) | HB_FINDING_BIT(HB_FINDING_HOST_TIME) |
+                   HB_FINDING_BIT(HB_FINDING_LIBRARY_KERNEL));
 }
 
 int hb_finding_parse_list(const char *list, unsigned *mask, char *bad, size_t bad_size)

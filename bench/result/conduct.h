@@ -1,4 +1,4 @@
-/* A participant's conduct inside one call, as the trace pass saw it
+/* A participant's conduct inside its calls, as the call monitor saw them
  * (docs/results.md, "Conduct"): what its host code did beside computing the
  * product, one finding per kind.  And the kernel-only time of its calls, the
  * third timer beside CUDA events and the host wall clock.  Plain data: the
@@ -19,43 +19,49 @@ typedef enum hb_finding {
     HB_FINDING_DEVICE_STATE,  /* the call changed device state the harness relies on (reset by the harness) */
     HB_FINDING_MULTI_KERNEL,  /* more than one kernel per call (informational) */
     HB_FINDING_HOST_TIME,     /* host time outside any kernel, wall - kernel span (informational) */
+    HB_FINDING_LIBRARY_KERNEL, /* its kernels are cuBLAS's or cuBLASLt's (informational; --forbid takes it) */
     HB_N_FINDINGS
 } hb_finding;
 
 #define HB_FINDING_BIT(f) (1u << (unsigned)(f))
 
 /* "other-stream", "alloc", "sync", "create", "first-call", "device-state",
- * "multi-kernel", "host-time". */
+ * "multi-kernel", "host-time", "library-kernel". */
 const char *hb_finding_name(hb_finding finding);
 
 /* 1 and *out set when `name` is a finding's name. */
 int hb_finding_parse(const char *name, hb_finding *out);
 
 /* The findings `gate --strict` forbids: every kind that moves work or cost
- * outside the timed kernel (all but multi-kernel and host-time). */
+ * outside the timed kernel (all but multi-kernel, host-time and
+ * library-kernel, which describe a call rather than fault it). */
 unsigned hb_finding_strict_mask(void);
 
 /* A comma-separated list of finding names (`--forbid`) as a mask; 0 and
  * `bad` pointing at the first unknown name on error. */
 int hb_finding_parse_list(const char *list, unsigned *mask, char *bad, size_t bad_size);
 
-#define HB_CONDUCT_LINE 200
+#define HB_CONDUCT_LINE 256
 
 /* The candidate's findings, one line each in results and verdict.json. */
 typedef struct hb_conduct {
-    int traced;                           /* 1: a trace pass ran and judged this configuration */
+    int traced;                           /* 1: the call monitor watched and judged this configuration */
+    int calls;                            /* calls judged, every kind, the first included */
     unsigned found;                       /* HB_FINDING_BIT of each finding */
     char line[HB_N_FINDINGS][HB_CONDUCT_LINE]; /* indexed by hb_finding; "" when not found */
 } hb_conduct;
 
-/* Kernel-only time of one participant, from the traced calls (microseconds). */
+/* Kernel-only time of one participant (microseconds): over its timed calls
+ * when it was timed, else over its calls after the first. */
 typedef struct hb_kernel_time {
     int traced;                 /* 1: figures below are measured; 0: no trace (no CUPTI, --no-trace, failed) */
-    int calls;                  /* traced calls, the first included */
-    double span_us;             /* median over the later calls: first kernel start to last kernel end */
-    double sum_us;              /* median over the later calls: sum of the kernels' durations */
+    int calls;                  /* calls the medians below are over */
+    int from_timed;             /* 1: the timed calls (paired with their event and wall samples) */
+    double span_us;             /* median: first kernel start to last kernel end of a call */
+    double span_p10_us, span_p90_us; /* its spread */
+    double sum_us;              /* median: sum of the kernels' durations */
     double first_span_us;       /* the first call's span */
-    double wall_us;             /* median over the later calls: host wall time of the traced call */
+    double wall_us;             /* median wall time of the same calls */
     double host_us;             /* wall_us - span_us: host time outside any kernel */
     int kernels_per_call;       /* kernels of a later call (the largest count among them) */
     int first_call_kernels;     /* kernels of the first call */

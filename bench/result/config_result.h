@@ -12,6 +12,7 @@
 #include "bench/result/participant_desc.h"
 #include "bench/result/plausibility_record.h"
 #include "bench/result/telemetry_summary.h"
+#include "bench/result/timer_check.h"
 #include "bench/result/verdict.h"
 #include "bench/result/window_report.h"
 
@@ -27,7 +28,8 @@ typedef struct hb_participant_result {
     /* Candidate over this participant (baselines only): paired per round. */
     hb_speedup_summary speedup_event;
     hb_speedup_summary speedup_wall;
-    hb_kernel_time kernel;           /* kernel-only time from the trace pass (bench/result/trace_summary.h) */
+    hb_kernel_time kernel;           /* kernel-only time from the call monitor (docs/trace.md) */
+    hb_timer_agreement timers;       /* its events against CUPTI's reading and the wall clock */
 } hb_participant_result;
 
 /* The run's timing policy, as the results record it on every row. */
@@ -70,10 +72,24 @@ typedef struct hb_config_result {
     hb_module_state module_state;    /* what the candidate's cubin can keep between calls (read at load) */
     hb_plausibility plausibility;    /* its time against the GPU's peak (judged after timing) */
     hb_gpu_record gpu;
-    hb_conduct conduct;              /* the candidate's, from the trace pass */
+    hb_conduct conduct;              /* the candidate's, from the call monitor */
     char trace_note[256];            /* why there is no trace ("" when it ran) */
-    char trace_file[4096];           /* the trace pass's file of every traced call, "" when none */
+    char trace_file[4096];           /* the first calls of every participant, whole (trace.json); "" when none */
+    hb_timer headline_timer;         /* the timer every speedup headline of this configuration is on */
+    unsigned timer_reasons;          /* HB_TIMER_REASON_* behind a wall headline */
+    char timer_why[400];             /* what each reason saw; "" on events */
+    int integrity_checked;           /* the timing entry points were verified after every window */
 } hb_config_result;
+
+/* The headline speedup of the candidate over `p` (a baseline's row) and p's
+ * times on the configuration's headline timer (bench/result/timer_check.h). */
+const hb_speedup_summary *hb_headline_speedup(const hb_config_result *r, const hb_participant_result *p);
+const hb_time_summary *hb_headline_times(const hb_config_result *r, const hb_participant_result *p);
+
+/* The kernel-time speedup of the candidate over participant `p` in `r`
+ * (t_p / t_cand - 1 on the medians of the kernel spans); NaN when either
+ * side has no kernel time or the candidate's span is 0. */
+double hb_kernel_speedup(const hb_config_result *r, const hb_participant_result *p);
 
 /* The part of a configuration's result a parent knows before the
  * child runs: configuration, a row for the candidate.  Also what a crashed

@@ -24,15 +24,16 @@ void hb_gate_apply(hb_config_result *r, const char *vs, double min_speedup)
         snprintf(r->reason, sizeof r->reason, "baseline %s was not measured", vs);
         return;
     }
-    const hb_speedup_summary *s = &base->speedup_event;
+    const hb_speedup_summary *s = hb_headline_speedup(r, base);
     if (s->geomean >= min_speedup)
         return;
     r->status = HB_ERR_TOO_SLOW;
     r->verdict = HB_VERDICT_TOO_SLOW;
     snprintf(r->check, sizeof r->check, "speedup");
     snprintf(r->reason, sizeof r->reason,
-             "speedup over %s %+.2f%% (95%% CI %+.2f%% to %+.2f%%) is below the threshold %+.2f%%", vs,
-             s->geomean * 100, s->ci95_low * 100, s->ci95_high * 100, min_speedup * 100);
+             "speedup over %s %+.2f%% (95%% CI %+.2f%% to %+.2f%%, %s timer) is below the threshold %+.2f%%", vs,
+             s->geomean * 100, s->ci95_low * 100, s->ci95_high * 100, hb_timer_name(r->headline_timer),
+             min_speedup * 100);
 }
 
 unsigned hb_gate_forbidden_findings(int strict, const char *forbid)
@@ -54,7 +55,7 @@ void hb_gate_apply_conduct(hb_config_result *r, unsigned forbidden)
         r->verdict = HB_VERDICT_ERROR;
         snprintf(r->check, sizeof r->check, "conduct");
         snprintf(r->reason, sizeof r->reason, "the gate forbids conduct findings, but no trace judged this "
-                 "configuration: %.400s", r->trace_note[0] ? r->trace_note : "the trace pass did not run");
+                 "configuration: %.400s", r->trace_note[0] ? r->trace_note : "the call monitor did not run");
         return;
     }
     if (!(r->conduct.found & forbidden))

@@ -1,7 +1,9 @@
 /* The gate's threshold (docs/gate.md): a configuration that passed
  * every check must also be at least `min_speedup` faster than the chosen
  * baseline, judged by the headline estimator (geometric mean of the paired
- * per-round ratios, CUDA-event times).  Pure: testable without a GPU. */
+ * per-round ratios) on the configuration's headline timer (CUDA events, or
+ * the wall clock where events may miss work: bench/result/timer_check.h).
+ * Pure: testable without a GPU. */
 #ifndef HB_GATE_H
 #define HB_GATE_H
 

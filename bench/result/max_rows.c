@@ -12,7 +12,8 @@ static void add_max_row(hb_config_result *r, const hb_max_pair *pair)
     if (!nn || !tn || hb_find_participant(r, pair->name) || r->count >= HB_MAX_PARTICIPANTS)
         return;
     /* Ties go to NN, the layout the paper finds slightly faster. */
-    const hb_participant_result *faster = tn->event_ms.median < nn->event_ms.median ? tn : nn;
+    const hb_participant_result *faster =
+        hb_headline_times(r, tn)->median < hb_headline_times(r, nn)->median ? tn : nn;
     hb_participant_result *row = &r->participants[r->count++];
     *row = *faster;
     snprintf(row->name, sizeof row->name, "%s", pair->name);

@@ -70,16 +70,17 @@ void hb_peak_for(const hb_device_info *d, const hb_telemetry_summary *t, double 
     out->peak_tflops = (double)d->sm_count * entry->flop_per_clock_per_sm * (out->clock_mhz * 1e6) * 1e-12;
 }
 
-/* TFLOP/s of the candidate at its event median, as tflops_event_median
- * reports it: 2*M*N*K of the unpadded problem over the median time.  A
- * median of zero implies an infinite rate. */
+/* TFLOP/s of the candidate at its median on the headline timer (events, or
+ * the wall clock where events may miss work), as tflops_event_median or
+ * tflops_wall_median reports it: 2*M*N*K of the unpadded problem over the
+ * median time.  A median of zero implies an infinite rate. */
 static double achieved_tflops(const hb_config_result *r)
 {
     for (size_t i = 0; i < r->count; i++) {
         const hb_participant_result *p = &r->participants[i];
         if (!p->is_candidate)
             continue;
-        const double seconds = p->event_ms.median * 1e-3;
+        const double seconds = hb_headline_times(r, p)->median * 1e-3;
         const double flops = hb_gemm_flops(r->mnk.m, r->mnk.n, r->mnk.k);
         return seconds > 0 ? flops / seconds * 1e-12 : INFINITY;
     }
@@ -116,9 +117,9 @@ static void mark_implausible(hb_config_result *r)
     r->verdict = HB_VERDICT_IMPLAUSIBLE;
     snprintf(r->check, sizeof r->check, "%s", HB_CHECK_PEAK_THROUGHPUT);
     snprintf(r->reason, sizeof r->reason,
-             "%s TFLOP/s at the event median exceeds this GPU's peak of %s TFLOP/s (%s): no kernel computes the "
+             "%s TFLOP/s at the %s median exceeds this GPU's peak of %s TFLOP/s (%s): no kernel computes the "
              "product that fast, so work was skipped or the timing missed it",
-             achieved, peak, terms);
+             achieved, hb_timer_name(r->headline_timer), peak, terms);
 }
 
 void hb_plausibility_apply(hb_config_result *r, const hb_device_info *device, double flag_tflops)

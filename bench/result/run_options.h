@@ -57,8 +57,7 @@ typedef struct hb_run_options {
     int isolate;           /* each configuration in a child process (default 1) */
     /* the trace pass (docs/results.md, "Kernel time and conduct") */
     int trace;             /* a CUPTI trace pass per configuration (default 1; none with --no-isolate) */
-    int trace_calls;       /* calls traced per participant, the first included (default 6) */
-    int trace_timed;       /* --trace-timed: CUPTI kernel activity stays on through the timed windows (its cost) */
+    int trace_calls;       /* the first calls of each participant kept whole in trace.json (default 6) */
     double timeout_s;      /* a configuration silent this long is killed (default 60) */
     /* what to do: run (check + time), check (check only), gate (check + time + threshold) */
     int check_only;

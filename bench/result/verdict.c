@@ -13,6 +13,7 @@ const char *hb_verdict_name(hb_verdict verdict)
     case HB_VERDICT_ERROR: return "error";
     case HB_VERDICT_IMPLAUSIBLE: return "implausible";
     case HB_VERDICT_FORBIDDEN: return "forbidden";
+    case HB_VERDICT_TIMER_MISMATCH: return "timer-mismatch";
     }
     return "error";
 }
@@ -28,6 +29,7 @@ hb_verdict hb_verdict_of_status(hb_status status)
     case HB_ERR_BAD_INPUT: return HB_VERDICT_BAD_INPUT;
     case HB_ERR_IMPLAUSIBLE: return HB_VERDICT_IMPLAUSIBLE;
     case HB_ERR_FORBIDDEN: return HB_VERDICT_FORBIDDEN;
+    case HB_ERR_TIMER_MISMATCH: return HB_VERDICT_TIMER_MISMATCH;
     case HB_ERR_USAGE:
     case HB_ERR_BAD_RESULTS:
     case HB_ERR_CUDA:

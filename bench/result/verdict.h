@@ -16,11 +16,12 @@ typedef enum hb_verdict {
     HB_VERDICT_BAD_INPUT,   /* manifest or cubin missing or malformed */
     HB_VERDICT_ERROR,       /* the harness itself failed (GPU, cuBLAS, disk) */
     HB_VERDICT_IMPLAUSIBLE, /* measured faster than the GPU's peak tensor-core throughput allows */
-    HB_VERDICT_FORBIDDEN    /* gate --strict / --forbid: the trace found conduct the gate refuses */
+    HB_VERDICT_FORBIDDEN,   /* gate --strict / --forbid: the trace found conduct the gate refuses */
+    HB_VERDICT_TIMER_MISMATCH /* the timers disagree or were tampered with (bench/result/timer_check.h) */
 } hb_verdict;
 
 /* "pass", "too-slow", "unsupported", "incorrect", "crashed", "timed-out",
- * "bad-input", "error", "implausible", "forbidden". */
+ * "bad-input", "error", "implausible", "forbidden", "timer-mismatch". */
 const char *hb_verdict_name(hb_verdict verdict);
 
 /* The verdict a status implies (HB_ERR_CANDIDATE_FAULT: crashed). */

@@ -33,7 +33,7 @@ static void read_buffer(const hb_cupti_api *api, uint8_t *buffer, size_t valid, 
     while (api->activity_get_next_record(buffer, valid, &record) == CUPTI_SUCCESS) {
         sink->seen++;
         if (sink->store)
-            hb_activity_record_store(record, sink->external_kind, sink->store);
+            hb_activity_record_store(record, sink->store);
     }
 }
 

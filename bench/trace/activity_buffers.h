@@ -1,9 +1,10 @@
 /* CUPTI's activity buffers: the two callbacks CUPTI calls to get an empty
  * buffer and to hand a full one back, and where the records of a full one
  * go.  CUPTI registers callbacks for the whole process, so there is one sink
- * at a time: the open tracer's.  The completion callback may run on CUPTI's
- * own thread; it holds the lock while it writes to the sink, and the tracer
- * takes the same lock (hb_activity_lock) to read it after a flush. */
+ * at a time: the call monitor's.  The completion callback may run on CUPTI's
+ * own thread; it holds the lock while it writes to the sink, and the monitor
+ * takes the same lock (hb_activity_lock) to read it after a flush, never
+ * while a call is in flight (a timed call must not wait for it). */
 #ifndef HB_ACTIVITY_BUFFERS_H
 #define HB_ACTIVITY_BUFFERS_H
 
@@ -11,14 +12,12 @@
 #include "bench/gpu/cupti_runtime.h"
 #include "bench/trace/record_store.h"
 
-/* 8 MiB per buffer: about 25,000 kernel records, more than a traced
- * participant makes between two flushes.  CUPTI asks for 8-byte alignment. */
+/* 8 MiB per buffer: about 25,000 kernel records.  CUPTI asks for 8-byte alignment. */
 #define HB_ACTIVITY_BUFFER_BYTES (8u << 20)
 #define HB_ACTIVITY_BUFFER_ALIGN 8u
 
 typedef struct hb_activity_sink {
     hb_record_store *store;                       /* NULL: count the records only */
-    CUpti_ExternalCorrelationKind external_kind;  /* the tracer's external correlations */
     unsigned long long seen;                      /* records handed back */
     unsigned long long dropped;                   /* records CUPTI reports it dropped (a buffer was full or refused) */
     unsigned long long refused;                   /* buffers we could not allocate */

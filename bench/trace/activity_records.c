@@ -62,21 +62,13 @@ static void store_memset(const CUpti_ActivityMemset4 *m, hb_record_store *store)
     hb_record_store_add_copy(store, &set);
 }
 
-static void store_api(const CUpti_ActivityAPI *a, hb_api_domain domain, hb_record_store *store)
+static void store_event(const CUpti_ActivityCudaEvent2 *e, hb_record_store *store)
 {
-    hb_traced_api api = {0};
-    api.domain = domain;
-    api.cbid = a->cbid;
-    api.thread_id = a->threadId;
-    api.correlation_id = a->correlationId;
-    api.return_value = a->returnValue;
-    api.start_ns = a->start;
-    api.end_ns = a->end;
-    hb_record_store_add_api(store, &api);
+    hb_traced_event event = {e->correlationId, e->streamId, e->deviceTimestamp};
+    hb_record_store_add_event(store, &event);
 }
 
-void hb_activity_record_store(const CUpti_Activity *record, CUpti_ExternalCorrelationKind external_kind,
-                              hb_record_store *store)
+void hb_activity_record_store(const CUpti_Activity *record, hb_record_store *store)
 {
     switch (record->kind) {
     case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
@@ -89,18 +81,9 @@ void hb_activity_record_store(const CUpti_Activity *record, CUpti_ExternalCorrel
     case CUPTI_ACTIVITY_KIND_MEMSET:
         store_memset((const CUpti_ActivityMemset4 *)record, store);
         break;
-    case CUPTI_ACTIVITY_KIND_RUNTIME:
-        store_api((const CUpti_ActivityAPI *)record, HB_API_RUNTIME, store);
+    case CUPTI_ACTIVITY_KIND_CUDA_EVENT:
+        store_event((const CUpti_ActivityCudaEvent2 *)record, store);
         break;
-    case CUPTI_ACTIVITY_KIND_DRIVER:
-        store_api((const CUpti_ActivityAPI *)record, HB_API_DRIVER, store);
-        break;
-    case CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION: {
-        const CUpti_ActivityExternalCorrelation *e = (const CUpti_ActivityExternalCorrelation *)record;
-        if (e->externalKind == external_kind)
-            hb_record_store_add_link(store, e->correlationId, e->externalId);
-        break;
-    }
     default:
         break;
     }

@@ -3,58 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* An API call's correlation id and the call it was given (-1: none). */
-typedef struct correlation_call {
-    uint32_t correlation_id;
-    int call;
-} correlation_call;
-
-static int compare_correlation(const void *a, const void *b)
-{
-    uint32_t x = ((const correlation_call *)a)->correlation_id, y = ((const correlation_call *)b)->correlation_id;
-    return (x > y) - (x < y);
-}
-
-static int inside(uint64_t at, uint64_t from, uint64_t to) { return at >= from && at <= to; }
-
-/* The call whose window holds `at` (window end: launch return when `launch_only`), else -1. */
-static int call_at(const hb_participant_trace *trace, uint64_t at, int launch_only)
-{
-    for (int c = 0; c < trace->calls; c++) {
-        const hb_call_trace *call = &trace->call[c];
-        if (inside(at, call->window_start_ns, launch_only ? call->launch_end_ns : call->window_end_ns))
-            return c;
-    }
-    return -1;
-}
-
-static int api_call_of(const hb_record_store *store, const hb_attribution *how, const hb_participant_trace *trace,
-                       const hb_traced_api *api)
-{
-    int found;
-    uint64_t external = hb_record_store_external_id(store, api->correlation_id, &found);
-    if (found && external >= how->first_external_id && external - how->first_external_id < (uint64_t)trace->calls)
-        return (int)(external - how->first_external_id);
-    if (how->harness_thread_known && api->thread_id == how->harness_thread)
-        return -1; /* the harness's own call (its synchronize ending the window) */
-    return call_at(trace, api->start_ns, !how->harness_thread_known);
-}
-
-/* A kernel's, copy's or set's call: its API call's, else by its start when no API call has its id. */
-static int device_call_of(const correlation_call *by_id, size_t n, const hb_participant_trace *trace,
-                          uint32_t correlation_id, uint64_t start_ns)
-{
-    correlation_call key = {correlation_id, -1};
-    const correlation_call *hit = bsearch(&key, by_id, n, sizeof *by_id, compare_correlation);
-    return hit ? hit->call : call_at(trace, start_ns, 0);
-}
-
-static int by_api_start(const void *a, const void *b)
-{
-    uint64_t x = ((const hb_traced_api *)a)->start_ns, y = ((const hb_traced_api *)b)->start_ns;
-    return (x > y) - (x < y);
-}
-
 static int by_kernel_start(const void *a, const void *b)
 {
     uint64_t x = ((const hb_traced_kernel *)a)->start_ns, y = ((const hb_traced_kernel *)b)->start_ns;
@@ -67,136 +15,127 @@ static int by_copy_start(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Keeps the first `cap` of `n` records of one call, sorted by start: copies
- * the selected records into `scratch`, sorts, and copies out. */
-static void keep_sorted(const void *records, const int *call_of, size_t n, int call, size_t size, void *scratch,
-                       int (*compare)(const void *, const void *), void *out, int cap, int *kept, int *dropped)
+static int by_api_start(const void *a, const void *b)
 {
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++)
-        if (call_of[i] == call)
-            memcpy((char *)scratch + m++ * size, (const char *)records + i * size, size);
-    qsort(scratch, m, size, compare);
-    *kept = m < (size_t)cap ? (int)m : cap;
-    *dropped = (int)(m - (size_t)*kept);
-    memcpy(out, scratch, (size_t)*kept * size);
+    uint64_t x = ((const hb_traced_api *)a)->start_ns, y = ((const hb_traced_api *)b)->start_ns;
+    return (x > y) - (x < y);
 }
 
-/* 1 when `outer` encloses `inner` on the same thread: `inner` is `outer`'s
- * doing (cudaMalloc calling cuMemAlloc_v2; a runtime entry calling another).
- * Of two calls with the same interval, a runtime call encloses a driver call. */
-static int encloses(const hb_traced_api *outer, const hb_traced_api *inner)
+static int by_correlation(const void *a, const void *b)
 {
-    if (outer == inner || outer->thread_id != inner->thread_id || outer->start_ns > inner->start_ns ||
-        inner->end_ns > outer->end_ns)
-        return 0;
-    return outer->start_ns < inner->start_ns || inner->end_ns < outer->end_ns ||
-           (outer->domain == HB_API_RUNTIME && inner->domain == HB_API_DRIVER);
+    uint32_t x = ((const hb_traced_event *)a)->correlation_id, y = ((const hb_traced_event *)b)->correlation_id;
+    return (x > y) - (x < y);
 }
 
-/* Marks every API call made inside another of the same thread. */
-static void mark_nested(hb_call_trace *call)
+/* The first kernel (copy) that starts at or after `from`. */
+static size_t first_kernel_from(const hb_record_store *s, uint64_t from)
 {
-    for (int i = 0; i < call->n_api; i++) {
-        hb_traced_api *inner = &call->api[i];
-        inner->nested = 0;
-        for (int o = 0; o < call->n_api && !inner->nested; o++)
-            inner->nested = encloses(&call->api[o], inner);
+    size_t lo = 0, hi = s->n_kernels;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->kernels[mid].start_ns < from)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static size_t first_copy_from(const hb_record_store *s, uint64_t from)
+{
+    size_t lo = 0, hi = s->n_copies;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->copies[mid].start_ns < from)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static void begin_call(const hb_logged_call *c, uint32_t stream_id, hb_call_trace *t)
+{
+    /* Counts and scalars only: the arrays are filled up to their counts. */
+    t->index = c->ordinal;
+    t->kind = c->kind;
+    t->sample = c->sample;
+    t->window_start_ns = c->window_start_ns;
+    t->launch_start_ns = c->launch_start_ns;
+    t->launch_end_ns = c->launch_end_ns;
+    t->window_end_ns = c->window_end_ns;
+    t->wall_us = c->window_end_ns > c->window_start_ns ? (double)(c->window_end_ns - c->window_start_ns) / 1e3 : 0;
+    t->timed_stream_id = stream_id;
+    t->event_start_ns = t->event_stop_ns = 0;
+    t->n_kernels = t->n_copies = t->n_api = 0;
+    t->kernels_dropped = t->copies_dropped = t->api_dropped = 0;
+}
+
+static void add_device_records(const hb_record_store *s, const hb_logged_call *c, hb_call_trace *t)
+{
+    for (size_t i = first_kernel_from(s, c->window_start_ns); i < s->n_kernels && s->kernels[i].start_ns <=
+                                                                                      c->window_end_ns; i++) {
+        if (t->n_kernels < HB_TRACE_MAX_KERNELS)
+            t->kernels[t->n_kernels++] = s->kernels[i];
+        else
+            t->kernels_dropped++;
+    }
+    for (size_t i = first_copy_from(s, c->window_start_ns); i < s->n_copies && s->copies[i].start_ns <= c->window_end_ns;
+         i++) {
+        if (t->n_copies < HB_TRACE_MAX_COPIES)
+            t->copies[t->n_copies++] = s->copies[i];
+        else
+            t->copies_dropped++;
     }
 }
 
-typedef struct assignment {
-    int *api, *kernels, *copies; /* the call of each stored record, -1: none */
-    correlation_call *by_id;
-    void *scratch;
-} assignment;
-
-static void assignment_free(assignment *a)
+static void add_api(const hb_call_log *log, const hb_logged_call *c, hb_call_trace *t)
 {
-    free(a->api);
-    free(a->kernels);
-    free(a->copies);
-    free(a->by_id);
-    free(a->scratch);
+    for (size_t i = 0; i < c->n_api; i++) {
+        if (t->n_api < HB_TRACE_MAX_API)
+            t->api[t->n_api++] = log->api[c->first_api + i];
+        else
+            t->api_dropped++;
+    }
+    /* Threads append in their own order: the call's list goes by start. */
+    qsort(t->api, (size_t)t->n_api, sizeof t->api[0], by_api_start);
 }
 
-static size_t largest(size_t a, size_t b, size_t c) { return a > b ? (a > c ? a : c) : (b > c ? b : c); }
-
-static int assign(const hb_record_store *store, const hb_attribution *how, const hb_participant_trace *trace,
-                  assignment *a)
+/* The call's marks from *next on (marks are logged in call order). */
+static void add_events(const hb_record_store *s, const hb_call_log *log, size_t call, size_t *next, hb_call_trace *t)
 {
-    size_t scratch = largest(store->n_api * sizeof(hb_traced_api), store->n_kernels * sizeof(hb_traced_kernel),
-                             store->n_copies * sizeof(hb_traced_copy));
-    a->api = malloc((store->n_api + 1) * sizeof *a->api);
-    a->kernels = malloc((store->n_kernels + 1) * sizeof *a->kernels);
-    a->copies = malloc((store->n_copies + 1) * sizeof *a->copies);
-    a->by_id = malloc((store->n_api + 1) * sizeof *a->by_id);
-    a->scratch = malloc(scratch + 1);
-    if (!a->api || !a->kernels || !a->copies || !a->by_id || !a->scratch)
-        return -1;
-    for (size_t i = 0; i < store->n_api; i++) {
-        a->api[i] = api_call_of(store, how, trace, &store->api[i]);
-        a->by_id[i] = (correlation_call){store->api[i].correlation_id, a->api[i]};
-    }
-    /* Sorted by id; of a runtime call and its driver call sharing an id, either one's call will do: they agree. */
-    qsort(a->by_id, store->n_api, sizeof *a->by_id, compare_correlation);
-    for (size_t i = 0; i < store->n_kernels; i++)
-        a->kernels[i] = device_call_of(a->by_id, store->n_api, trace, store->kernels[i].correlation_id,
-                                       store->kernels[i].start_ns);
-    for (size_t i = 0; i < store->n_copies; i++)
-        a->copies[i] = device_call_of(a->by_id, store->n_api, trace, store->copies[i].correlation_id,
-                                      store->copies[i].start_ns);
-    return 0;
-}
-
-int hb_attribute_records(const hb_record_store *store, const hb_attribution *how, hb_participant_trace *trace)
-{
-    assignment a = {0};
-    if (assign(store, how, trace, &a) != 0) {
-        assignment_free(&a);
-        return -1;
-    }
-    for (int c = 0; c < trace->calls; c++) {
-        hb_call_trace *call = &trace->call[c];
-        keep_sorted(store->api, a.api, store->n_api, c, sizeof *store->api, a.scratch, by_api_start, call->api,
-                    HB_TRACE_MAX_API, &call->n_api, &call->api_dropped);
-        keep_sorted(store->kernels, a.kernels, store->n_kernels, c, sizeof *store->kernels, a.scratch,
-                    by_kernel_start, call->kernels, HB_TRACE_MAX_KERNELS, &call->n_kernels, &call->kernels_dropped);
-        keep_sorted(store->copies, a.copies, store->n_copies, c, sizeof *store->copies, a.scratch, by_copy_start,
-                    call->copies, HB_TRACE_MAX_COPIES, &call->n_copies, &call->copies_dropped);
-        mark_nested(call);
-    }
-    assignment_free(&a);
-    return 0;
-}
-
-int hb_find_probe(const hb_record_store *store, uint64_t external_id, uint64_t bytes, uint64_t from_ns, uint64_t to_ns,
-                  uint32_t *stream_id, uint32_t *thread_id, int *thread_known)
-{
-    int by_time = -1, matches = 0;
-    *thread_known = 0;
-    for (size_t i = 0; i < store->n_api; i++) {
-        int found;
-        uint64_t id = hb_record_store_external_id(store, store->api[i].correlation_id, &found);
-        if (found && id == external_id) {
-            *thread_id = store->api[i].thread_id;
-            *thread_known = 1;
-            for (size_t s = 0; s < store->n_copies; s++)
-                if (store->copies[s].kind == HB_COPY_MEMSET && store->copies[s].correlation_id ==
-                                                                   store->api[i].correlation_id) {
-                    *stream_id = store->copies[s].stream_id;
-                    return 0;
-                }
+    while (*next < log->n_marks && log->marks[*next].call < call)
+        (*next)++;
+    for (; *next < log->n_marks && log->marks[*next].call == call; (*next)++) {
+        const hb_event_mark *mark = &log->marks[*next];
+        hb_traced_event key = {mark->correlation_id, 0, 0};
+        const hb_traced_event *e = bsearch(&key, s->events, s->n_events, sizeof key, by_correlation);
+        if (!e)
+            continue;
+        if (mark->stop) {
+            t->event_stop_ns = e->device_ns;
+        } else {
+            t->event_start_ns = e->device_ns;
+            t->timed_stream_id = e->stream_id; /* where the harness recorded its start event: the timed stream */
         }
     }
-    for (size_t s = 0; s < store->n_copies; s++)
-        if (store->copies[s].kind == HB_COPY_MEMSET && store->copies[s].bytes == bytes &&
-            inside(store->copies[s].start_ns, from_ns, to_ns)) {
-            by_time = (int)s;
-            matches++;
-        }
-    if (matches != 1)
-        return -1;
-    *stream_id = store->copies[by_time].stream_id;
-    return 0;
+}
+
+void hb_attribute_calls(hb_record_store *store, const hb_call_log *log, uint32_t stream_id, hb_call_trace *scratch,
+                        hb_call_fold fold, void *context)
+{
+    qsort(store->kernels, store->n_kernels, sizeof *store->kernels, by_kernel_start);
+    qsort(store->copies, store->n_copies, sizeof *store->copies, by_copy_start);
+    qsort(store->events, store->n_events, sizeof *store->events, by_correlation);
+    size_t next_mark = 0;
+    for (size_t c = 0; c < log->n_calls; c++) {
+        const hb_logged_call *call = &log->calls[c];
+        if (call->open)
+            continue;
+        begin_call(call, stream_id, scratch);
+        add_device_records(store, call, scratch);
+        add_api(log, call, scratch);
+        add_events(store, log, c, &next_mark, scratch);
+        fold(context, call, scratch);
+    }
 }

@@ -26,11 +26,6 @@ static int grow(void **items, size_t *cap, size_t n, size_t size)
             (store)->lost++;                                                                      \
     } while (0)
 
-void hb_record_store_add_api(hb_record_store *store, const hb_traced_api *api)
-{
-    APPEND(store, api, n_api, cap_api, *api);
-}
-
 void hb_record_store_add_kernel(hb_record_store *store, const hb_traced_kernel *kernel)
 {
     APPEND(store, kernels, n_kernels, cap_kernels, *kernel);
@@ -41,35 +36,26 @@ void hb_record_store_add_copy(hb_record_store *store, const hb_traced_copy *copy
     APPEND(store, copies, n_copies, cap_copies, *copy);
 }
 
-void hb_record_store_add_link(hb_record_store *store, uint32_t correlation_id, uint64_t external_id)
+void hb_record_store_add_event(hb_record_store *store, const hb_traced_event *event)
 {
-    hb_external_link link = {correlation_id, external_id};
-    APPEND(store, links, n_links, cap_links, link);
+    APPEND(store, events, n_events, cap_events, *event);
 }
 
-uint64_t hb_record_store_external_id(const hb_record_store *store, uint32_t correlation_id, int *found)
+size_t hb_record_store_size(const hb_record_store *store)
 {
-    /* Linear: a participant's trace holds a few thousand links at most. */
-    for (size_t i = 0; i < store->n_links; i++)
-        if (store->links[i].correlation_id == correlation_id) {
-            *found = 1;
-            return store->links[i].external_id;
-        }
-    *found = 0;
-    return 0;
+    return store->n_kernels + store->n_copies + store->n_events;
 }
 
 void hb_record_store_clear(hb_record_store *store)
 {
-    store->n_api = store->n_kernels = store->n_copies = store->n_links = 0;
+    store->n_kernels = store->n_copies = store->n_events = 0;
     store->lost = 0;
 }
 
 void hb_record_store_free(hb_record_store *store)
 {
-    free(store->api);
     free(store->kernels);
     free(store->copies);
-    free(store->links);
+    free(store->events);
     memset(store, 0, sizeof *store);
 }

@@ -1,0 +1,85 @@
+/* Which timer a configuration's headline comes from, and whether its timers
+ * can be trusted at all (docs/methodology.md, "A call's time covers all of
+ * its work" and "Timers out of the candidate's reach").  Pure: it reads
+ * every participant's timed calls, paired by round, and decides.
+ *
+ * The headline is on CUDA events unless the events may miss part of a
+ * call's work; then it is on the wall clock around a device synchronize
+ * (which waits for every stream), for every participant of the
+ * configuration, as the CUDA-L2 authors timed.  The reasons:
+ *   other-stream       a participant's calls put work on another stream;
+ *   event-below-kernel a participant's median event time is below its
+ *                      median kernel span (CUPTI), which one stream cannot do;
+ *   host-gap           the candidate's wall - event exceeds every
+ *                      baseline's by more than their host path explains.
+ * The timers disagree, which no honest call can make them do, when CUDA
+ * events read other than CUPTI's own device timestamps of the same two
+ * events, or read longer than the wall clock around them: that is a verdict
+ * (timer-mismatch, check timer-cross-check), not a speedup. */
+#ifndef HB_TIMER_CHECK_H
+#define HB_TIMER_CHECK_H
+
+#include <stddef.h>
+
+#include "bench/result/participant_desc.h"
+
+#define HB_CHECK_TIMER_INTEGRITY "timer-integrity"     /* the harness's timing entry points were rewritten */
+#define HB_CHECK_TIMER_CROSS_CHECK "timer-cross-check" /* events disagree with CUPTI's reading or the wall clock */
+
+typedef enum hb_timer { HB_TIMER_EVENT, HB_TIMER_WALL } hb_timer;
+
+/* "event", "wall". */
+const char *hb_timer_name(hb_timer timer);
+
+#define HB_TIMER_REASON_OTHER_STREAM 1u
+#define HB_TIMER_REASON_EVENT_BELOW_KERNEL 2u
+#define HB_TIMER_REASON_HOST_GAP 4u
+
+/* The reasons of `mask` by name, "other-stream,host-gap"; "" for none. */
+void hb_timer_reason_names(unsigned mask, char *out, size_t size);
+
+/* Tolerances, microseconds unless said.  CUDA events tick at about 0.5 us;
+ * CUPTI's device timestamps are nanoseconds of the same GPU timer. */
+#define HB_TIMER_DEVICE_TOLERANCE_US 1.0    /* |event - CUPTI's device reading|, plus the fraction below */
+#define HB_TIMER_DEVICE_TOLERANCE_FRACTION 0.005
+#define HB_TIMER_WALL_TOLERANCE_US 1.0      /* event may exceed wall by this much (clock reads, rounding) */
+#define HB_TIMER_BAD_CALL_FRACTION 0.01     /* more than this share of calls out of tolerance ... */
+#define HB_TIMER_BAD_CALL_MIN 3             /* ... and at least this many: the timers disagree */
+#define HB_TIMER_KERNEL_TOLERANCE_US 0.5    /* median kernel span above median event time by more than this */
+#define HB_TIMER_KERNEL_TOLERANCE_FRACTION 0.02 /* ... plus this share of the event time */
+#define HB_TIMER_HOST_GAP_US 5.0            /* candidate's wall - event beyond the baselines' by more than this */
+#define HB_TIMER_HOST_GAP_FRACTION 0.05     /* ... or this share of its wall time, whichever is larger */
+
+/* One participant's timed calls, paired by round (index i is round i). */
+typedef struct hb_timer_series {
+    const char *name;
+    int is_candidate;
+    size_t n;
+    const double *event_ms, *wall_ms;   /* n each */
+    const double *kernel_us;            /* n, NaN where unknown; NULL: no trace */
+    const double *event_device_us;      /* n, CUPTI's reading of the event pair, NaN where unknown; NULL: none */
+    int other_stream_calls;             /* calls that put work on another stream (the monitor's tally) */
+} hb_timer_series;
+
+/* How well a participant's events agree with the other clocks. */
+typedef struct hb_timer_agreement {
+    int compared;          /* calls with CUPTI's device reading of both events */
+    int beyond;            /* of those, |event - device| beyond the tolerance */
+    double max_diff_us;    /* the largest |event - device| */
+    double median_diff_us; /* median of event - device (signed) */
+    int above_wall;        /* calls whose event time exceeds the wall time beyond the tolerance */
+    double host_gap_us;    /* median of wall - event: the host path the events do not see */
+} hb_timer_agreement;
+
+typedef struct hb_timer_decision {
+    hb_timer timer;
+    unsigned reasons;           /* HB_TIMER_REASON_* behind a wall headline */
+    char why[400];              /* one line: what each reason saw */
+    int mismatch;               /* 1: the timers disagree (a verdict) */
+    char mismatch_why[480];     /* which participant, both figures */
+    hb_timer_agreement agreement[HB_MAX_PARTICIPANTS];
+} hb_timer_decision;
+
+void hb_decide_timer(const hb_timer_series *series, size_t count, hb_timer_decision *out);
+
+#endif
