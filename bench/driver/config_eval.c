@@ -151,6 +151,7 @@ static hb_window_options window_options(config_state *s, hb_spot_check *spot)
         .stop = {o->target_ci, o->min_time_s < o->time_s ? o->min_time_s : o->time_s, s->bootstrap_seed},
         .keep_detail = o->raw,
         .telemetry_uuid = s->device.uuid,
+        .failure = &s->failure, /* the output scan's verdict, as the spot checks' */
     };
     return w;
 }
