@@ -180,7 +180,8 @@ static void test_gpu_skipped_call_is_unwritten_output(void **state)
     hb_test_make_temp_dir("hb-skip", out, sizeof out);
     json_t *v = NULL;
     write_fixture_manifest(out, "skip_calls", manifest, sizeof manifest);
-    assert_int_equal(run_bench("gate", manifest, "--warmup-s 0.3 --time-s 0.5 --min-speedup -1", out, &v),
+    assert_int_equal(run_bench("gate", manifest, "--warmup-s 0.3 --time-s 0.5 --min-speedup -1 --autotune-cache none "
+                     "--no-autotune-search", out, &v),
                      HB_ERR_INCORRECT);
     assert_non_null(v);
     assert_string_equal(config_text(v, "verdict"), "incorrect");

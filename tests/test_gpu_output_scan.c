@@ -404,7 +404,8 @@ static void run_sample(const char *l2)
     char out[512], args[1024], summary[1200], text[64];
     hb_test_make_temp_dir("hb-scan", out, sizeof out);
     snprintf(args, sizeof args,
-             "--candidate %s/candidates/sample_mma --mnk %d,%d,%d --l2 %s --warmup-s 0.3 --time-s 0.6 --spot-checks 4",
+             "--candidate %s/candidates/sample_mma --mnk %d,%d,%d --l2 %s --warmup-s 0.3 --time-s 0.6 --spot-checks 4 "
+             "--autotune-cache none --no-autotune-search",
              hb_test_build_dir(), WM, WN, WK, l2);
     int rc = hb_test_run_bench("run", args, out);
     if (rc != 0) {
