@@ -246,6 +246,12 @@ TARGET_CI_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(addprefix bench/measure/,stop
 $(BUILD)/bench-target-ci: $(BUILD)/obj/scripts/bench_target_ci.o $(TARGET_CI_OBJ) $(CUDA_FREE_OBJ)
 	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -lm -lpthread
 
+# scripts/bench_output_scan.sh: what the per-call output scan and its
+# per-round read-back cost on this GPU; never run by `make test` (it needs one).
+$(BUILD)/bench-output-scan: $(BUILD)/obj/scripts/bench_output_scan.o $(BUILD)/obj/bench/gpu/output_scan.o \
+                            $(CUDA_FREE_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ -l:libjansson.a -l:libcsv.a -lcudart -lstdc++ -lm -lpthread
+
 # scripts/bench_report.sh: report's speed on a generated 1,000-configuration,
 # two-mode result; never run by `make test`.
 $(BUILD)/make-results: $(BUILD)/obj/scripts/make_results.o $(BUILD)/obj/tests/result_fixture.o $(CUDA_FREE_OBJ)

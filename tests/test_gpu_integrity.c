@@ -1,7 +1,9 @@
-/* GPU tests of the two integrity checks through the driver binary: a time
- * faster than the peak is implausible (exit 10) and a cubin that can keep a
- * result between calls is refused (incorrect, module-state, exit 6).  Each
- * test skips (and is counted as skipped) when no CUDA GPU is usable. */
+/* GPU tests of the integrity checks through the driver binary: a time
+ * faster than the peak is implausible (exit 10), a cubin that can keep a
+ * result between calls is refused (incorrect, module-state, exit 6) and a
+ * kernel that skips a call is caught by the per-call output scan
+ * (incorrect, unwritten-output, exit 6).  Each test skips (and is counted as
+ * skipped) when no CUDA GPU is usable. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <glob.h>
 #include <jansson.h>
@@ -165,11 +167,43 @@ static void test_gpu_module_state_refused(void **state)
     hb_test_remove_tree(out);
 }
 
+/* A correct kernel that writes nothing on every 12th call passes the
+ * battery (its first seven calls compute) and is caught in the warm-up by
+ * the scan of every call's output: incorrect, unwritten-output, the window,
+ * the round and the whole output counted.  Spot checks alone would see a
+ * skipped call only in a checked round. */
+static void test_gpu_skipped_call_is_unwritten_output(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    char out[512], manifest[1024], expected[128];
+    hb_test_make_temp_dir("hb-skip", out, sizeof out);
+    json_t *v = NULL;
+    write_fixture_manifest(out, "skip_calls", manifest, sizeof manifest);
+    assert_int_equal(run_bench("gate", manifest, "--warmup-s 0.3 --time-s 0.5 --min-speedup -1 --autotune-cache none "
+                     "--no-autotune-search", out, &v),
+                     HB_ERR_INCORRECT);
+    assert_non_null(v);
+    assert_string_equal(config_text(v, "verdict"), "incorrect");
+    assert_string_equal(config_text(v, "check"), "unwritten-output");
+    assert_non_null(strstr(config_text(v, "reason"), "a warm-up call (round "));
+    snprintf(expected, sizeof expected, "left %d of %d output elements unwritten or non-finite", 256 * 256,
+             256 * 256);
+    assert_non_null(strstr(config_text(v, "reason"), expected));
+    /* the battery passed it: the exact and deviation checks ran */
+    json_t *binary = json_object_get(json_object_get(first_config(v), "checks"), "exact_binary");
+    assert_true(json_is_true(json_object_get(binary, "ran")));
+    assert_true(json_is_null(json_object_get(first_config(v), "speedup")));
+    json_decref(v);
+    hb_test_remove_tree(out);
+}
+
 hb_test_list hb_gpu_integrity_tests(void)
 {
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpu_gate_implausible_with_tiny_peak),
         cmocka_unit_test(test_gpu_module_state_refused),
+        cmocka_unit_test(test_gpu_skipped_call_is_unwritten_output),
     };
     return HB_TEST_LIST(tests);
 }

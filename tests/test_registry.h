@@ -56,6 +56,8 @@ hb_test_list hb_gpu_import_tests(void);
 hb_test_list hb_gpu_launcher_tests(void);
 hb_test_list hb_gpu_conduct_tests(void);
 hb_test_list hb_gpu_params_tests(void);
+hb_test_list hb_output_watch_tests(void);
+hb_test_list hb_gpu_output_scan_tests(void);
 
 /* GPU tests call this instead of skip() so the closing line can count skips. */
 void hb_test_skip_no_gpu(void);

@@ -19,6 +19,8 @@
 #define HB_CHECK_INPUT_WRITE "input-write"   /* wrote into A, B or B_col */
 #define HB_CHECK_SPOT "spot-check"           /* a timed call's output was wrong */
 #define HB_CHECK_POST_TIMING "post-timing"   /* wrong on fresh inputs after timing */
+#define HB_CHECK_UNWRITTEN_OUTPUT "unwritten-output" /* a warm-up or timed call left outputs poisoned, NaN or Inf
+                                                        (bench/measure/output_watch.h) */
 #define HB_CHECK_MEMCHECK "memcheck"         /* compute-sanitizer memcheck found errors */
 #define HB_CHECK_MODULE_STATE "module-state" /* the cubin can keep a result between calls (verify/module_state_check.h) */
 

@@ -92,12 +92,41 @@ hb_status hb_problem_fill(hb_problem *p, hb_input_kind kind, uint64_t seed, cuda
     HB_CUDA_TRY(cudaStreamSynchronize(stream));
     p->seed = seed;
     p->kind = kind;
+    p->stir_seed = 0;
     return HB_OK;
 }
 
-/* What the last fill wrote, hashed: the same fill again into scratch
- * buffers (the values depend only on the seed), so that no round pays for
- * hashing, only a spot check does. */
+static hb_status stir_one(uint16_t *dst, long rows, long cols, int col_major, uint64_t fill_seed, int per_column,
+                          uint64_t undo_seed, uint64_t stir_seed, const char *name, cudaStream_t stream)
+{
+    cudaError_t err = hb_stir_normal_f16(dst, rows, cols, col_major, fill_seed, per_column, undo_seed, stir_seed,
+                                         stream);
+    if (err != cudaSuccess)
+        return hb_fail(HB_ERR_CUDA, "stirring the input %s (%ld x %ld) failed: %s (%s)", name, rows, cols,
+                       cudaGetErrorName(err), cudaGetErrorString(err));
+    return HB_OK;
+}
+
+hb_status hb_problem_stir(hb_problem *p, uint64_t stir_seed, cudaStream_t stream)
+{
+    if (p->kind != HB_INPUTS_NORMAL || stir_seed == 0)
+        return hb_fail(HB_ERR_INTERNAL, "a stir needs N(0,1) inputs and a nonzero seed (inputs kind %d, seed %llu)",
+                       (int)p->kind, (unsigned long long)stir_seed);
+    const hb_gemm_io *in = &p->inputs;
+    const uint64_t undo = p->stir_seed;
+    /* As the fill: A from the seed, B and B_col from seed + 1.  A per row,
+     * B (and B_col, the same matrix) per column. */
+    HB_TRY(stir_one((uint16_t *)in->a, in->m, in->k, 0, p->seed, 0, undo, stir_seed, "A", stream));
+    HB_TRY(stir_one((uint16_t *)in->b, in->k, in->n, 0, p->seed + 1, 1, undo, stir_seed, "B", stream));
+    HB_TRY(stir_one((uint16_t *)in->b_col, in->k, in->n, 1, p->seed + 1, 1, undo, stir_seed, "B_col", stream));
+    HB_CUDA_TRY(cudaStreamSynchronize(stream));
+    p->stir_seed = stir_seed;
+    return HB_OK;
+}
+
+/* What the last fill and stir wrote, hashed: the same fill and stir again
+ * into scratch buffers (the values depend only on the seeds), so that no
+ * round pays for hashing, only a spot check does. */
 static hb_status hash_of_fill(const hb_problem *p, uint64_t hash[3], cudaStream_t stream)
 {
     hb_problem scratch;
@@ -116,6 +145,8 @@ static hb_status hash_of_fill(const hb_problem *p, uint64_t hash[3], cudaStream_
     scratch.inputs.b_col = b_col;
     if (status == HB_OK)
         status = hb_problem_fill(&scratch, p->kind, p->seed, stream);
+    if (status == HB_OK && p->stir_seed)
+        status = hb_problem_stir(&scratch, p->stir_seed, stream);
     if (status == HB_OK)
         status = hash_inputs(&scratch, hash, stream);
     cudaFree(a);

@@ -23,6 +23,7 @@ typedef struct hb_problem {
     size_t count;
     uint64_t seed;             /* seed of the last fill */
     hb_input_kind kind;        /* of the last fill: with the seed, what A, B and B_col must still hold */
+    uint64_t stir_seed;        /* of the stir since the last fill (hb_problem_stir); 0: none */
 } hb_problem;
 
 
@@ -31,11 +32,22 @@ typedef struct hb_problem {
 hb_status hb_problem_create(const hb_mnk *mnk, size_t count, uint64_t seed, cudaStream_t stream, hb_problem *out);
 void hb_problem_free(hb_problem *problem);
 
-/* Refills A, B and B_col in place (same buffers) with fresh values. */
+/* Refills A, B and B_col in place (same buffers) with fresh values; no stir. */
 hb_status hb_problem_fill(hb_problem *problem, hb_input_kind kind, uint64_t seed, cudaStream_t stream);
 
-/* Whether A, B and B_col still hold what the last fill wrote; *changed
- * names the first that does not ("A", "B", "B_col"), NULL when intact. */
+/* Stirs the N(0, 1) inputs (docs/methodology.md, "L2 policy"): one element
+ * in every row of A and one in every column of B (the same in B_col) get a
+ * fresh N(0, 1) value drawn from `stir_seed` (nonzero), after the elements
+ * the previous stir changed are set back to the fill's values: the inputs
+ * are always the last fill plus the latest stir, and every element of the
+ * product changes.  A few thousand scattered element writes: inputs that
+ * sit in L2 stay there.  Synchronous.  HB_ERR_INTERNAL on a fill other than
+ * N(0, 1) or a zero seed. */
+hb_status hb_problem_stir(hb_problem *problem, uint64_t stir_seed, cudaStream_t stream);
+
+/* Whether A, B and B_col still hold what the last fill and stir wrote;
+ * *changed names the first that does not ("A", "B", "B_col"), NULL when
+ * intact. */
 hb_status hb_problem_inputs_intact(hb_problem *problem, cudaStream_t stream, const char **changed);
 
 /* Probability that an element of the {0, 1} inputs is 1, for this K. */

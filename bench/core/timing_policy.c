@@ -25,10 +25,13 @@ const char *hb_l2_policy_description(hb_l2_policy policy)
 {
     switch (policy) {
     case HB_L2_FRESH: return "fresh: new N(0,1) inputs every round, generated on the GPU before the round, untimed";
-    case HB_L2_FLUSH: return "flush: the same inputs; before every call a write of twice the L2 size evicts them, untimed";
+    case HB_L2_FLUSH:
+        return "flush: the same inputs, stirred before every round (one fresh element in every row of A and column "
+               "of B); before every call a write of twice the L2 size evicts them, untimed";
     case HB_L2_WARM: break;
     }
-    return "warm: the same inputs every round; they may sit in L2 from the previous call";
+    return "warm: the same inputs every round, stirred before it (one fresh element in every row of A and column "
+           "of B, untimed); they may sit in L2 from the previous call";
 }
 
 int hb_mode_parse(const char *text, hb_mode *out)

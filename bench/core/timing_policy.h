@@ -17,8 +17,8 @@ typedef enum hb_gap_placement {
 
 typedef enum hb_l2_policy {
     HB_L2_FRESH, /* new random inputs every round, generated on the GPU outside the timed calls */
-    HB_L2_FLUSH, /* an L2 flush (a write of twice the L2 size) before every call */
-    HB_L2_WARM   /* the same inputs every round: they may sit in L2 from the previous call */
+    HB_L2_FLUSH, /* the same inputs, stirred every round; an L2 flush (a write of twice the L2 size) before every call */
+    HB_L2_WARM   /* the same inputs every round but for a stir: they may sit in L2 from the previous call */
 } hb_l2_policy;
 
 /* The stream every participant is timed on (docs/methodology.md, "The timed

@@ -319,6 +319,7 @@ static hb_window_options window_options(config_state *s, hb_spot_check *spot)
         .keep_detail = o->raw,
         .telemetry_uuid = s->device.uuid,
         .hooks = {between_rounds, after_window, s},
+        .failure = &s->failure, /* the output scan's verdict, as the spot checks' */
     };
     return w;
 }

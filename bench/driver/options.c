@@ -193,7 +193,8 @@ static const option_spec table[] = {
      "server mode: per-call (before every call) or per-round (once per round)", parse_gap, format_gap, FIELD(gap), 0,
      0, 0},
     {"l2", "POLICY", TIMING_CMDS, TIMING, "fresh",
-     "fresh (new inputs every round), flush (L2 flushed before every call) or warm (the same inputs every round)",
+     "fresh (new inputs every round), flush (L2 flushed before every call) or warm (the same inputs every round, "
+     "stirred: one fresh element per row of A and column of B)",
      parse_l2, format_l2, FIELD(l2), 0, 0, 0},
     {"stream", "KIND", EVALUATING, TIMING, "legacy",
      "the stream every participant runs on: legacy (the legacy default stream, as torch.matmul and <<<>>> launches "

@@ -1,7 +1,9 @@
 /* The L2 policy's untimed work during the timing windows (docs/methodology.md,
- * "L2 policy"): fresh inputs before every round, or an L2 flush before
- * every call; warm does nothing.  The same work precedes every
- * participant's call, so the policy favours none of them. */
+ * "L2 policy"): fresh inputs before every round (fresh), or a stir of the
+ * same inputs before every round (warm and flush: one fresh element in every
+ * row of A and column of B, verify/problem.h) and, under flush, an L2 flush
+ * before every call.  The same work precedes every participant's call, so
+ * the policy favours none of them. */
 #ifndef HB_INPUT_POLICY_H
 #define HB_INPUT_POLICY_H
 
@@ -14,7 +16,7 @@ typedef struct hb_input_policy {
     hb_l2_policy policy;
     hb_problem *problem;
     cudaStream_t stream;
-    hb_rng rng;               /* seeds of the fresh inputs */
+    hb_rng rng;               /* seeds of the fresh inputs, or of the stirs */
     unsigned char *flush;     /* --l2 flush: a device buffer of flush_bytes */
     size_t flush_bytes;       /* twice the L2 size: a write of it leaves none of the inputs in L2 */
     unsigned flushes;

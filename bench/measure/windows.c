@@ -12,6 +12,7 @@
 #include "bench/core/heartbeat.h"
 #include "bench/core/shuffle.h"
 #include "bench/gpu/cuda_check.h"
+#include "bench/measure/output_watch.h"
 #include "bench/measure/stop_criterion.h"
 #include "bench/measure/time_criterion.h"
 #include "verify/checked_call.h"
@@ -26,6 +27,8 @@ typedef struct window {
     hb_rng *gap_rng;           /* idle gaps: their own stream, so a seed gives the same orders in both modes */
     const hb_window_options *options;
     hb_participant_samples *samples; /* NULL in the warm-up */
+    hb_output_watch *watch;    /* every call's output scanned, its counters read after every round */
+    hb_check_failure *failure; /* where a candidate's unwritten output is recorded */
     double start_s;            /* window start, hb_now_s() */
     hb_window_progress now;    /* rounds, gaps so far; elapsed_s as of the last poll */
     double round_ms[HB_MAX_PARTICIPANTS]; /* this round's event times by participant: what the criteria see */
@@ -94,12 +97,19 @@ static hb_status time_call(window *w, size_t i, size_t slot, double gap_s)
     const long sample = w->samples ? (long)w->samples[i].event_ms.len : -1;
     HB_TRY(hb_time_one_call(w->timer, w->participants[i], &w->ios[i], kind, sample, &event_ms, &wall_ms));
     w->round_ms[i] = event_ms;
-    if (!w->keep_outputs) /* enqueued: the next call's first synchronize waits for it */
+    /* Untimed, both enqueued after the call's synchronize and its wall clock:
+     * the scan of its whole output, then the poison for its next call (in
+     * this order on one stream).  The next call's leading device synchronize
+     * waits for both before its own clock starts. */
+    HB_TRY(hb_output_watch_scan(w->watch, i, w->timer->stream));
+    if (!w->keep_outputs)
         HB_TRY(hb_poison_call(w->participants[i], &w->ios[i], w->timer->stream));
     return w->samples ? record_sample(w, i, slot, start_s, gap_s, event_ms, wall_ms) : HB_OK;
 }
 
-/* Every participant once, in a freshly shuffled order. */
+/* Every participant once, in a freshly shuffled order; then, untimed, the
+ * round's output scans are read back and judged: a call that left any
+ * output element poisoned, NaN or Inf ends the window. */
 static hb_status play_round(window *w)
 {
     size_t order[HB_MAX_PARTICIPANTS];
@@ -111,7 +121,8 @@ static hb_status play_round(window *w)
         HB_TRY(time_call(w, order[slot], slot, gap_s));
         gap_s = 0;
     }
-    return HB_OK;
+    const hb_watch_round at = {w->samples != NULL, w->now.rounds + 1};
+    return hb_output_watch_after_round(w->watch, w->participants, w->timer->stream, at, w->failure);
 }
 
 /* The untimed preparation every call gets, checked or not
@@ -311,6 +322,23 @@ static hb_status warm_up(window *w, hb_progress *progress)
     return status;
 }
 
+/* Both windows, with the output watch they share. */
+static hb_status both_windows(window *warm, hb_progress *progress, hb_participant_samples *samples,
+                              hb_window_report *report, hb_telemetry_summary *telemetry)
+{
+    double start = hb_now_s();
+    HB_TRY(warm_up(warm, progress));
+    report->warmup_s = hb_now_s() - start;
+    report->warmup_rounds = warm->now.rounds;
+    double round_s = warm->now.rounds ? report->warmup_s / (double)warm->now.rounds : 0;
+    window timed = *warm;
+    timed.samples = samples;
+    timed.now = (hb_window_progress){.rounds = 0};
+    HB_TRY(timed_window(&timed, progress, round_s, report, telemetry));
+    hb_progress_done(progress);
+    return HB_OK;
+}
+
 hb_status hb_measure_windows(hb_participant *const *participants, const hb_gemm_io *ios, size_t count,
                              hb_sample_timer *timer, hb_rng *rng, const hb_window_options *options,
                              hb_progress *progress, hb_participant_samples *samples, hb_window_report *report,
@@ -321,17 +349,15 @@ hb_status hb_measure_windows(hb_participant *const *participants, const hb_gemm_
     memset(report, 0, sizeof *report);
     hb_rng gap_rng;
     hb_rng_seed(&gap_rng, hb_rng_next(rng));
+    hb_output_watch watch;
+    HB_TRY(hb_output_watch_create(&watch, participants, ios, count));
+    hb_check_failure unrecorded = {"", ""}; /* options->failure NULL: the status and the message say it */
     window warm = {.participants = participants, .ios = ios, .count = count, .timer = timer, .rng = rng,
-                   .gap_rng = &gap_rng, .options = options, .samples = NULL};
-    double start = hb_now_s();
-    HB_TRY(warm_up(&warm, progress));
-    report->warmup_s = hb_now_s() - start;
-    report->warmup_rounds = warm.now.rounds;
-    double round_s = warm.now.rounds ? report->warmup_s / (double)warm.now.rounds : 0;
-    window timed = warm;
-    timed.samples = samples;
-    timed.now = (hb_window_progress){.rounds = 0};
-    HB_TRY(timed_window(&timed, progress, round_s, report, telemetry));
-    hb_progress_done(progress);
-    return HB_OK;
+                   .gap_rng = &gap_rng, .options = options, .samples = NULL, .watch = &watch,
+                   .failure = options->failure ? options->failure : &unrecorded};
+    hb_status status = both_windows(&warm, progress, samples, report, telemetry);
+    hb_output_watch_free(&watch);
+    if (status == HB_ERR_INCORRECT && warm.failure == &unrecorded && unrecorded.check[0])
+        return hb_fail(status, "%s: %s", unrecorded.check, unrecorded.reason);
+    return status;
 }

@@ -6,10 +6,12 @@
  * HB_MIN_TIMED_ROUNDS rounds have run), or --target-ci is met at some round
  * n, and then the samples and the window report are those of the first n
  * rounds.  Around the timed calls, untimed: every call's preparation
- * (verify/checked_call.h: its buffers re-made and poisoned), the L2
- * policy's work (fresh inputs per round, or an L2 flush per call) and, in server mode, an
- * exponential idle gap before every call or round.  NVML is sampled through
- * the timed window. */
+ * (verify/checked_call.h: its buffers re-made and poisoned), the scan of
+ * every call's whole output, read back after each round
+ * (bench/measure/output_watch.h), the L2 policy's work (fresh inputs or a
+ * stir of them per round, and an L2 flush per call under flush) and, in
+ * server mode, an exponential idle gap before every call or round.  NVML is
+ * sampled through the timed window. */
 #ifndef HB_WINDOWS_H
 #define HB_WINDOWS_H
 
@@ -23,6 +25,7 @@
 #include "bench/measure/target_ci_criterion.h"
 #include "bench/result/window_report.h"
 #include "bench/result/window_samples.h"
+#include "verify/check_failure.h"
 
 #define HB_MIN_TIMED_ROUNDS 10
 
@@ -42,7 +45,7 @@ typedef struct hb_spot_check {
 
 /* Untimed work around the calls, set by the L2 policy (bench/core/timing_policy.h). */
 typedef struct hb_input_hooks {
-    /* Before every round (--l2 fresh): new inputs.  NULL: none. */
+    /* Before every round: new inputs (--l2 fresh) or a stir of them (warm, flush).  NULL: none. */
     hb_status (*before_round)(void *context);
     /* Before every call (--l2 flush): evict the inputs from L2.  NULL: none. */
     hb_status (*before_call)(void *context);
@@ -86,6 +89,8 @@ typedef struct hb_window_options {
     int keep_detail;       /* 1: also keep each call's slot, start and gap (--raw) */
     const char *telemetry_uuid; /* sample NVML through the timed window for this GPU; NULL: no telemetry */
     hb_window_hooks hooks;
+    hb_check_failure *failure;  /* where a candidate's failed check in the windows goes (the output scan,
+                                   bench/measure/output_watch.h); NULL: only the status and message say it */
 } hb_window_options;
 
 /* `ios[i]` is participant i's view of the problem (its own output buffer). */

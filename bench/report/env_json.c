@@ -174,7 +174,8 @@ static json_t *method_object(const hb_run_record *run)
     json_object_set_new(m, "correctness",
                         json_string("exact match on {0,1} and {-1,0,1} inputs; baseline-bounded deviation vs an fp32 "
                                     "GPU reference cross-checked in fp64; NaN-filled outputs, guard bands, input "
-                                    "hashes, spot checks of timed calls, a check after timing (docs/methodology.md)"));
+                                    "hashes, every warm-up and timed call's whole output scanned for the poison and "
+                                    "NaN/Inf, spot checks of timed calls, a check after timing (docs/methodology.md)"));
     json_object_set_new(m, "exact_reps", json_integer(o->exact_reps));
     json_object_set_new(m, "exact_time_s", json_real(o->exact_time_s));
     json_object_set_new(m, "spot_checks", json_integer(o->spot_checks));
