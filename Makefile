@@ -252,6 +252,11 @@ $(BUILD)/bench-output-scan: $(BUILD)/obj/scripts/bench_output_scan.o $(BUILD)/ob
                             $(CUDA_FREE_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ -l:libjansson.a -l:libcsv.a -lcudart -lstdc++ -lm -lpthread
 
+# scripts/bench_call_monitor.sh: what the always-on call monitor (CUPTI)
+# costs a timed call on this GPU; never run by `make test` (it needs one).
+$(BUILD)/bench-call-monitor: $(BUILD)/obj/scripts/bench_call_monitor.o $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # scripts/bench_report.sh: report's speed on a generated 1,000-configuration,
 # two-mode result; never run by `make test`.
 $(BUILD)/make-results: $(BUILD)/obj/scripts/make_results.o $(BUILD)/obj/tests/result_fixture.o $(CUDA_FREE_OBJ)

@@ -20,6 +20,7 @@
 #include "bench/measure/input_policy.h"
 #include "bench/report/raw_samples.h"
 #include "bench/report/trace_file.h"
+#include "bench/result/gate.h"
 #include "bench/result/max_rows.h"
 #include "bench/result/timer_check.h"
 #include "bench/trace/call_monitor.h"
@@ -164,7 +165,7 @@ static void open_monitor(config_state *s)
         snprintf(r->trace_note, sizeof r->trace_note, "--no-isolate runs no call monitor");
         return;
     }
-    if (hb_monitor_open(s->options->trace_calls, &s->monitor) != HB_OK)
+    if (hb_monitor_open(s->options->trace_calls, HB_MONITOR_ALL, &s->monitor) != HB_OK)
         snprintf(r->trace_note, sizeof r->trace_note, "%s", hb_last_error());
 }
 
@@ -216,6 +217,11 @@ static hb_status judge_watched(config_state *s, const hb_participant_samples *sa
                                            w->tally.timed_calls};
     }
     r->conduct = conduct[CANDIDATE];
+    for (size_t j = s->count; j < r->count; j++) { /* a -max row takes its variant's kernel time */
+        const hb_participant_result *variant = hb_find_participant(r, r->participants[j].max_of);
+        if (variant)
+            r->participants[j].kernel = variant->kernel;
+    }
     if (!s->run_path)
         return HB_OK;
     char folder[3900];

@@ -79,11 +79,19 @@ static void agreement_of(const hb_timer_series *s, double host_gap_us, double *s
     a->median_diff_us = compared ? hb_finite_quantile(work, compared, 0.5, scratch) : NAN;
 }
 
+/* CUPTI's reading of the events disagrees: by the median, or in too many calls. */
+static int device_disagrees(const hb_timer_agreement *a, double event_us)
+{
+    if (a->compared == 0)
+        return 0;
+    return fabs(a->median_diff_us) > device_tolerance_us(event_us) || too_many(a->beyond, (size_t)a->compared);
+}
+
 static void mismatch_line(const hb_timer_series *s, const medians *m, const hb_timer_agreement *a,
                           hb_timer_decision *out)
 {
     out->mismatch = 1;
-    if (too_many(a->beyond, (size_t)a->compared))
+    if (device_disagrees(a, m->event_us))
         snprintf(out->mismatch_why, sizeof out->mismatch_why,
                  "%s: CUDA events read %.1f us (median) but CUPTI's device timestamps of the same two events read "
                  "%.1f us: %d of %d timed calls differ by more than %.1f us (at most %.1f us); a timer was rewritten",
@@ -138,7 +146,7 @@ void hb_decide_timer(const hb_timer_series *series, size_t count, hb_timer_decis
         if (!s->is_candidate && m[i].gap_us > baseline_gap_us)
             baseline_gap_us = m[i].gap_us;
         const hb_timer_agreement *a = &out->agreement[i];
-        if (!out->mismatch && (too_many(a->beyond, (size_t)a->compared) || too_many(a->above_wall, s->n)))
+        if (!out->mismatch && (device_disagrees(a, m[i].event_us) || too_many(a->above_wall, s->n)))
             mismatch_line(s, &m[i], a, out);
         if (s->other_stream_calls > 0)
             add_reason(out, HB_TIMER_REASON_OTHER_STREAM, "%s put work on another stream in %d calls",

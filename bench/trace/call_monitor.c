@@ -27,11 +27,16 @@
 #define MAX_DEPTH 16         /* nested API calls a thread's entries are kept for */
 #define N_DOMAINS 2          /* runtime, driver */
 
-static const CUpti_ActivityKind kinds[] = {
-    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, /* unlike KIND_KERNEL, leaves kernels free to overlap */
-    CUPTI_ACTIVITY_KIND_MEMCPY,
-    CUPTI_ACTIVITY_KIND_MEMSET,
-    CUPTI_ACTIVITY_KIND_CUDA_EVENT,        /* the device timestamps of the harness's own events */
+typedef struct activity_kind {
+    CUpti_ActivityKind kind;
+    unsigned feature;
+} activity_kind;
+
+static const activity_kind kinds[] = {
+    {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, HB_MONITOR_KERNELS}, /* unlike KIND_KERNEL, leaves kernels free to overlap */
+    {CUPTI_ACTIVITY_KIND_MEMCPY, HB_MONITOR_COPIES},
+    {CUPTI_ACTIVITY_KIND_MEMSET, HB_MONITOR_COPIES},
+    {CUPTI_ACTIVITY_KIND_CUDA_EVENT, HB_MONITOR_EVENTS}, /* the device timestamps of the harness's own events */
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 
@@ -45,9 +50,10 @@ typedef struct api_entry {
 
 struct hb_call_monitor {
     const hb_cupti_api *api;
+    unsigned features;          /* HB_MONITOR_* */
     CUpti_SubscriberHandle subscriber;
     int subscribed;
-    size_t n_enabled;
+    unsigned enabled[N_KINDS];  /* the kinds turned on */
     api_entry *entries[N_DOMAINS];
     size_t n_entries[N_DOMAINS];
     hb_call_watcher watcher;
@@ -253,14 +259,18 @@ static hb_status enable_domain(hb_call_monitor *m, CUpti_CallbackDomain domain, 
 static hb_status enable_kinds(hb_call_monitor *m)
 {
     for (size_t i = 0; i < N_KINDS; i++) {
-        CUptiResult r = m->api->activity_enable(kinds[i]);
+        if (!(m->features & kinds[i].feature))
+            continue;
+        CUptiResult r = m->api->activity_enable(kinds[i].kind);
         if (r != CUPTI_SUCCESS)
             return hb_fail(HB_ERR_UNSUPPORTED,
                            "CUPTI cannot trace here: cuptiActivityEnable(kind %d) failed: %s (no NVIDIA driver, or "
                            "another profiler attached: nsys, ncu or compute-sanitizer? CUPTI serves one at a time)",
-                           (int)kinds[i], hb_cupti_result_name(m->api, r));
-        m->n_enabled++;
+                           (int)kinds[i].kind, hb_cupti_result_name(m->api, r));
+        m->enabled[i] = 1;
     }
+    if (!(m->features & HB_MONITOR_EVENTS))
+        return HB_OK;
     if (m->api->enable_event_device_timestamps) {
         CUptiResult r = m->api->enable_event_device_timestamps(1);
         if (r != CUPTI_SUCCESS)
@@ -288,10 +298,10 @@ static hb_status start(hb_call_monitor *m)
 {
     HB_TRY(hb_activity_attach(m->api, &m->sink));
     HB_TRY(enable_kinds(m));
-    return subscribe(m);
+    return m->features & HB_MONITOR_CALLBACKS ? subscribe(m) : HB_OK;
 }
 
-hb_status hb_monitor_open(int detail_calls, hb_call_monitor **out)
+hb_status hb_monitor_open(int detail_calls, unsigned features, hb_call_monitor **out)
 {
     *out = NULL;
     char why[2048];
@@ -308,6 +318,7 @@ hb_status hb_monitor_open(int detail_calls, hb_call_monitor **out)
         return hb_fail(HB_ERR_INTERNAL, "out of memory for the call monitor");
     }
     m->api = api;
+    m->features = features;
     m->scratch = scratch;
     m->harness = pthread_self();
     pthread_mutex_init(&m->lock, NULL);
@@ -389,6 +400,8 @@ static hb_status probe(hb_call_monitor *m, cudaStream_t stream)
         return hb_fail(HB_ERR_CUDA, "the call monitor's 1-byte cudaMemsetAsync on the timed stream failed: %s",
                        cudaGetErrorString(set != cudaSuccess ? set : done));
     HB_TRY(hb_monitor_checkpoint(m));
+    if (!(m->features & HB_MONITOR_COPIES))
+        return HB_OK; /* a cost measurement without copies: no stream to learn */
     if (!m->timed_stream_id)
         return hb_fail(HB_ERR_CUDA, "CUPTI handed back no record of the call monitor's 1-byte set on the timed "
                        "stream: the timed stream's id is unknown, so no call can be judged");
@@ -427,8 +440,9 @@ void hb_monitor_close(hb_call_monitor *m)
         if (r != CUPTI_SUCCESS)
             hb_warn("cuptiUnsubscribe failed: %s", hb_cupti_result_name(m->api, r));
     }
-    for (size_t i = 0; i < m->n_enabled; i++)
-        (void)m->api->activity_disable(kinds[i]); /* the process ends soon after: a failure changes nothing */
+    for (size_t i = 0; i < N_KINDS; i++)
+        if (m->enabled[i])
+            (void)m->api->activity_disable(kinds[i].kind); /* the process ends soon after: a failure changes nothing */
     (void)hb_activity_flush(m->api);
     hb_activity_detach();
     if (m->probe_target)

@@ -24,11 +24,20 @@
 
 typedef struct hb_call_monitor hb_call_monitor;
 
+/* What the monitor turns on.  The harness always turns on everything
+ * (HB_MONITOR_ALL); scripts/bench_call_monitor.c measures each part's cost. */
+#define HB_MONITOR_KERNELS 1u   /* CUPTI's concurrent-kernel activity */
+#define HB_MONITOR_COPIES 2u    /* its copy and set activity */
+#define HB_MONITOR_EVENTS 4u    /* CUDA event records with device timestamps: the events' cross-check */
+#define HB_MONITOR_CALLBACKS 8u /* callbacks on the API calls of the conduct classes */
+#define HB_MONITOR_ALL 15u
+
 /* Loads CUPTI, registers its buffers, turns on the activity kinds and
- * subscribes the callbacks.  `detail_calls`: each participant's first calls
- * kept whole for trace.json.  HB_ERR_UNSUPPORTED with a message naming what
- * was searched when CUPTI is missing or refuses (another profiler attached). */
-hb_status hb_monitor_open(int detail_calls, hb_call_monitor **out);
+ * subscribes the callbacks (those of `features`).  `detail_calls`: each
+ * participant's first calls kept whole for trace.json.  HB_ERR_UNSUPPORTED
+ * with a message naming what was searched when CUPTI is missing or refuses
+ * (another profiler attached). */
+hb_status hb_monitor_open(int detail_calls, unsigned features, hb_call_monitor **out);
 
 /* Watches `parts` (their watcher set, their index their place here) and
  * learns the timed stream's CUPTI id from a 1-byte set on it. */
