@@ -239,6 +239,7 @@ test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/hgemm-report $(BUILD)/c
 	tests/check_layers_selftest.sh
 	tests/plot_smoke.sh
 	tests/candidate_scripts_smoke.sh
+	BUILD=$(BUILD) CUDA_HOME=$(CUDA_HOME) tests/broken_launchers_cpu.sh $(CC) $(CXX)
 	HB_BENCH=$(BUILD)/hgemm-bench tests/slurm_dry_run.sh
 	tests/cuda_free_binary.sh $(BUILD)/hgemm-report
 	HB_BUILD=$(BUILD) HB_BENCH=$(BUILD)/hgemm-bench HB_REPORT=$(BUILD)/hgemm-report $(BUILD)/hgemm-tests
