@@ -150,17 +150,24 @@ $(filter $(BUILD)/candidates/honest/%,$(CANDIDATE_CUBIN)): candidates/honest/hon
 # linked to the CUDA runtime the harness has loaded (-cudart shared), not a
 # second, static copy of it with its own view of the device.
 LAUNCHER_NVFLAGS := -I. -Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -shared -Xcompiler -fPIC -cudart shared
+# Libraries a launcher links, after its source (LAUNCHER_LDLIBS, set per target below).
+LAUNCHER_LDLIBS :=
 define launcher_rule
 $(BUILD)/candidates/%.sm_$(1).so: candidates/%.cu bench/candidate/hgemm_launch.h
 	@mkdir -p $$(dir $$@)
-	$(NVCC) $(NVCCFLAGS) $(LAUNCHER_NVFLAGS) -gencode arch=compute_$(1),code=sm_$(1) -o $$@ $$<
+	$(NVCC) $(NVCCFLAGS) $(LAUNCHER_NVFLAGS) -gencode arch=compute_$(1),code=sm_$(1) -o $$@ $$< $$(LAUNCHER_LDLIBS)
 endef
 $(foreach a,$(CUDA_ARCHS),$(eval $(call launcher_rule,$(a))))
 # The sample launcher includes the mma sample's kernel; the broken ones share
 # launcher_common.cuh, which includes the broken cubins' simple_gemm.cuh.
 $(filter $(BUILD)/candidates/sample_mma_launcher/%,$(LAUNCHER_LIB)): candidates/sample_mma/hgemm_mma_pipelined.cu
 $(filter $(BUILD)/candidates/broken_launchers/%,$(LAUNCHER_LIB)): candidates/broken_launchers/launcher_common.cuh \
-    candidates/broken/simple_gemm.cuh
+    candidates/broken/simple_gemm.cuh candidates/broken_launchers/launcher_cublas.cuh candidates/broken_launchers/got_patch.h
+# Several broken launchers compute with cuBLAS (launcher_cublas.cuh): the same
+# libcublas the harness links dynamically, so one copy is shared in the
+# process; two walk the loaded objects and look symbols up (got_patch.h: -ldl).
+$(filter $(BUILD)/candidates/broken_launchers/%,$(LAUNCHER_LIB)): LAUNCHER_LDLIBS := -L$(CUDA_HOME)/lib64 \
+    -Xlinker -rpath,$(CUDA_HOME)/lib64 -lcublas -ldl
 
 # The manifest's "cubin": "@CUBINS@" becomes {"sm_80": "<kernel>.sm_80.cubin", ...},
 # a launcher's "library": "@LIBRARIES@" {"sm_80": "<launcher>.sm_80.so", ...}, and
@@ -235,6 +242,7 @@ test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/hgemm-report $(BUILD)/c
 	tests/check_layers_selftest.sh
 	tests/plot_smoke.sh
 	tests/candidate_scripts_smoke.sh
+	BUILD=$(BUILD) CUDA_HOME=$(CUDA_HOME) tests/broken_launchers_cpu.sh $(CC) $(CXX)
 	HB_BENCH=$(BUILD)/hgemm-bench tests/slurm_dry_run.sh
 	tests/cuda_free_binary.sh $(BUILD)/hgemm-report
 	HB_BUILD=$(BUILD) HB_BENCH=$(BUILD)/hgemm-bench HB_REPORT=$(BUILD)/hgemm-report $(BUILD)/hgemm-tests

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# broken_launchers_cpu.sh -- the broken launchers' host code on the CPU, no GPU
+# needed (the GPU verdicts are tests/test_gpu_launchers.c's).
+#
+# 1. candidates/broken_launchers/got_patch.h, the dynamic-link slot rewriter
+#    of rewrite_timer and slow_baseline: a program (broken_launchers_cpu/
+#    program.c) calls a stub library's two functions, loads the patcher
+#    (patcher.cc) as the harness loads a launcher, and must then reach the
+#    patcher's wrappers, with its own mappings' protections unchanged.  Built
+#    as a PIE with lazy binding (a JUMP_SLOT in a writable .got.plt, as
+#    hgemm-bench is linked today, and a GLOB_DAT for the function whose
+#    address it takes), with -z now -z relro (full RELRO: the slots' pages
+#    are read-only), with -fno-plt (GLOB_DAT calls only), and as a fixed
+#    executable (base 0, JUMP_SLOTs); and once asking for symbols the program
+#    does not import (nothing to patch: 0 slots, the program unchanged).
+# 2. When make has built them (BUILD/candidates/broken_launchers/), the cuBLAS
+#    launchers themselves, loaded by a fake harness (fake_harness.c) linked
+#    against stand-ins of the CUDA runtime, cuBLAS and cuBLASLt (fake_cudart.c,
+#    fake_cublas.c) that carry the real sonames and symbol versions, and whose
+#    cublasGemmEx computes on host memory: each product exact, each fault as
+#    its file says (the parts' streams, the skipped calls, the kept result,
+#    the shortened event pair, the delayed baseline calls).
+#
+# Usage: broken_launchers_cpu.sh [CC] [CXX]; BUILD (default build) and
+# CUDA_HOME (default /usr/local/cuda) from the environment.  Exit 0 when every
+# case passes.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/.." && pwd)
+src=$here/broken_launchers_cpu
+CC=${1:-${CC:-cc}}
+CXX=${2:-${CXX:-c++}}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+warn=(-Wall -Wextra -Werror)
+failed=0
+
+# --- 1. got_patch.h on a stub -----------------------------------------------------------
+"$CC" -std=c11 "${warn[@]}" -O2 -fPIC -shared -o "$work/libgotstub.so" "$src/stub.c"
+"$CXX" -std=c++17 "${warn[@]}" -O2 -fPIC -shared -I"$root" -o "$work/patcher.so" "$src/patcher.cc" -ldl
+# name, then the program's compile and link flags
+cases=(
+    "pie-lazy|-fPIE -pie -Wl,-z,lazy -Wl,-z,relro"
+    "pie-full-relro|-fPIE -pie -Wl,-z,now -Wl,-z,relro"
+    "pie-no-plt-full-relro|-fPIE -pie -fno-plt -Wl,-z,now -Wl,-z,relro"
+    "fixed-lazy|-fno-pie -no-pie -Wl,-z,lazy"
+    "fixed-full-relro|-fno-pie -no-pie -Wl,-z,now -Wl,-z,relro"
+)
+for c in "${cases[@]}"; do
+    name=${c%%|*}
+    read -r -a flags <<<"${c#*|}"
+    "$CC" -std=c11 "${warn[@]}" -O2 "${flags[@]}" -o "$work/$name" "$src/program.c" \
+        -L"$work" -lgotstub -Wl,-rpath,"$work" -ldl
+    printf 'got_patch %-24s ' "$name"
+    "$work/$name" "$work/patcher.so" some || failed=1
+done
+printf 'got_patch %-24s ' "nothing-to-patch"
+GOT_PATCH_ABSENT=1 "$work/pie-full-relro" "$work/patcher.so" none || failed=1
+
+# --- 2. the cuBLAS launchers on stand-in libraries --------------------------------------
+build=${BUILD:-build}
+cuda=${CUDA_HOME:-/usr/local/cuda}
+case $build in /*) ;; *) build=$root/$build ;; esac
+launchers=$build/candidates/broken_launchers
+modes=(cublas_wrapper off_stream_part off_stream_untraced skip_one_in_n carry_result rewrite_timer slow_baseline)
+first_lib() { ls "$launchers/$1/$1".sm_*.so 2>/dev/null | head -n 1; }
+missing=0
+for mode in "${modes[@]}"; do
+    [ -n "$(first_lib "$mode")" ] || missing=1
+done
+if [ "$missing" -eq 1 ]; then
+    echo "(the cuBLAS broken launchers are not all built in $build: make builds them; part 2 skipped)"
+else
+    major=$(readelf -d "$(first_lib cublas_wrapper)" |
+        sed -n 's/.*Shared library: \[libcudart\.so\.\([0-9]*\)\].*/\1/p')
+    [ -n "$major" ] || { echo "cublas_wrapper does not name libcudart.so.N"; exit 1; }
+    fake=$work/fake
+    mkdir -p "$fake"
+    stub() { # library name, then the source and its flags
+        local name=$1
+        shift
+        printf '%s.so.%s { global: *; };\n' "$name" "$major" >"$fake/$name.map"
+        "$CC" -std=c11 "${warn[@]}" -O2 -fPIC -shared -Wl,-soname,"$name.so.$major" \
+            -Wl,--version-script="$fake/$name.map" -o "$fake/$name.so.$major" "$@"
+        ln -sf "$name.so.$major" "$fake/$name.so"
+    }
+    stub libcudart "$src/fake_cudart.c"
+    stub libcublas "$src/fake_cublas.c"
+    stub libcublasLt -DFAKE_LT "$src/fake_cublas.c"
+    stub libcupti "$src/fake_cupti.c"
+    "$CC" -std=c11 "${warn[@]}" -O2 -I"$root" -I"$cuda/include" -o "$fake/fake_harness" \
+        "$src/fake_harness.c" -L"$fake" -lcublasLt -lcublas -lcudart -Wl,-rpath,"$fake" -ldl
+    for mode in "${modes[@]}"; do
+        for lib in "$launchers/$mode/$mode".sm_*.so; do
+            echo "launcher $(basename "$lib"):"
+            FAKE_CUPTI=$fake/libcupti.so.$major "$fake/fake_harness" "$lib" "$mode" || failed=1
+        done
+    done
+fi
+if [ "$failed" -eq 0 ]; then echo "broken launchers on the CPU: all cases passed"; else echo "broken launchers on the CPU: FAILED"; fi
+exit "$failed"
