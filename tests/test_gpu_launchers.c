@@ -450,6 +450,19 @@ static void test_gpu_launcher_own_stream_wall_counts_its_work(void **state)
     printf("  own_stream at 2048^3: event median %.1f us, wall median %.1f us\n", event_us, wall_us);
     assert_true(wall_us > 3 * event_us);
     assert_true(wall_us - event_us > 100);
+    /* The headline is on the wall clock, for every participant, and says why. */
+    char timer[32], reason[128];
+    hb_test_csv_text(csv, "candidate", 2048, "headline_timer", timer, sizeof timer);
+    assert_string_equal(timer, "wall");
+    hb_test_csv_text(csv, "candidate", 2048, "timer_reason", reason, sizeof reason);
+    assert_non_null(strstr(reason, "other-stream"));
+    const double headline = hb_test_csv_number(csv, "torch", 2048, "speedup_geomean");
+    const double on_wall = hb_test_csv_number(csv, "torch", 2048, "speedup_geomean_wall");
+    const double on_events = hb_test_csv_number(csv, "torch", 2048, "speedup_geomean_event");
+    printf("  own_stream over torch: headline %+.1f %% (wall), events would say %+.1f %%\n", headline * 100,
+           on_events * 100);
+    assert_true(headline == on_wall);
+    assert_true(on_events > headline + 1.0); /* the events missed its whole kernel: far faster on them */
     hb_test_remove_tree(out);
 }
 

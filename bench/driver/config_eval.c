@@ -239,8 +239,8 @@ static hb_status judge_watched(config_state *s, const hb_participant_samples *sa
  * after a fault that left the device unusable. */
 static void finish_watch(config_state *s, const hb_participant_samples *samples, size_t timed)
 {
-    if (!s->monitor || s->count == 0)
-        return;
+    if (!s->monitor || s->count == 0 || !hb_monitor_watched(s->monitor, s->count - 1))
+        return; /* set-up ended before the participants were watched: no call to judge */
     hb_status status = hb_monitor_checkpoint(s->monitor);
     if (status == HB_OK)
         status = judge_watched(s, samples, timed);

@@ -3,7 +3,11 @@
 // dynamic-link slots (GOT) of cudaEventRecord and cudaEventElapsedTime
 // (../got_patch.h: the JUMP_SLOT and GLOB_DAT relocations of both relocation
 // tables, the PIE's load address, the page made writable for the store under
-// full RELRO and its protection put back).  Its cudaEventRecord notes the
+// full RELRO and its protection put back), and, for a harness that no longer
+// calls them through its GOT (one that resolved them into a table of its own
+// before any candidate loaded), detours both functions themselves: their
+// first bytes in libcudart jump into this library (../detour.h), so every
+// caller lands here however it found them.  Its cudaEventRecord notes the
 // last event recorded before its hgemm_launch was entered (the harness's
 // start event) and the first recorded after it returned (the stop event);
 // its cudaEventElapsedTime calls the real one and, for that pair, returns
@@ -19,6 +23,7 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "../detour.h"
 #include "../got_patch.h"
 #include "../launcher_cublas.cuh"
 
@@ -29,6 +34,8 @@ static cublas_gemm gemm;
 static record_fn real_record;
 static elapsed_fn real_elapsed;
 static int slots_patched = -1;
+static detour::hook record_hook, elapsed_hook;
+static int detoured; // functions detoured
 
 // What the wrappers saw, under `seen_lock`.
 static std::mutex seen_lock;
@@ -41,7 +48,7 @@ static struct {
 
 static cudaError_t noting_record(cudaEvent_t event, cudaStream_t stream)
 {
-    const cudaError_t err = real_record(event, stream);
+    const cudaError_t err = detour::call_original(&record_hook, real_record, event, stream);
     if (err != cudaSuccess)
         return err;
     std::lock_guard<std::mutex> hold(seen_lock);
@@ -58,7 +65,7 @@ static cudaError_t noting_record(cudaEvent_t event, cudaStream_t stream)
 
 static cudaError_t shortened_elapsed(float *ms, cudaEvent_t start, cudaEvent_t stop)
 {
-    const cudaError_t err = real_elapsed(ms, start, stop);
+    const cudaError_t err = detour::call_original(&elapsed_hook, real_elapsed, ms, start, stop);
     if (err != cudaSuccess || !ms)
         return err;
     std::lock_guard<std::mutex> hold(seen_lock);
@@ -83,6 +90,13 @@ __attribute__((constructor)) static void set_up(void)
         snprintf(why, sizeof why, "the CUDA runtime's cudaEventRecord or cudaEventElapsedTime was not found");
     else // FAULT: the harness's dynamic-link slots rewritten
         slots_patched = got_patch::patch_main_program(targets, 2, why, sizeof why);
+    char detour_why[256] = "";
+    if (real_record && real_elapsed) { // FAULT: the functions themselves detoured
+        detoured += detour::apply(&record_hook, reinterpret_cast<void *>(real_record),
+                                  reinterpret_cast<void *>(noting_record), detour_why, sizeof detour_why);
+        detoured += detour::apply(&elapsed_hook, reinterpret_cast<void *>(real_elapsed),
+                                  reinterpret_cast<void *>(shortened_elapsed), detour_why, sizeof detour_why);
+    }
     if (!getenv("HB_BROKEN_VERBOSE"))
         return;
     if (slots_patched > 0)
@@ -90,8 +104,13 @@ __attribute__((constructor)) static void set_up(void)
                         "(cudaEventRecord %d, cudaEventElapsedTime %d)\n",
                 slots_patched, targets[0].slots, targets[1].slots);
     else
-        fprintf(stderr, "broken launcher rewrite_timer: patch not applied: %s\n", why);
+        fprintf(stderr, "broken launcher rewrite_timer: GOT patch not applied: %s\n", why);
+    fprintf(stderr, "broken launcher rewrite_timer: %d of 2 functions detoured%s%s\n", detoured,
+            detour_why[0] ? ": " : "", detour_why);
 }
+
+// Functions detoured when the library loaded (0, 1 or 2).
+extern "C" HGEMM_LAUNCH_EXPORT int broken_rewrite_timer_detoured(void) { return detoured; }
 
 // The slots rewritten when the library loaded: 0 when the program had none
 // of these symbols, -1 when the patch failed.

@@ -20,9 +20,12 @@
 
 #include <cstdlib>
 
+#include "../detour.h"
 #include "../got_patch.h"
 #include "../launcher_cublas.cuh"
 
+// And, for a harness that no longer calls them through its GOT, it detours
+// both functions themselves (../detour.h): their first bytes jump here.
 // cublasGemmEx as libcublas exports it (cublas_api.h also declares a C++
 // overload with a cudaDataType compute type, so no decltype here).
 using gemm_ex_fn = cublasStatus_t (*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int,
@@ -35,6 +38,8 @@ static gemm_ex_fn real_gemm_ex;
 static lt_matmul_fn real_lt_matmul;
 static int slots_patched = -1;
 static thread_local bool inside_own_launch;
+static detour::hook gemm_ex_hook, lt_matmul_hook;
+static int detoured; // functions detoured
 
 // Spins on the host for `us` microseconds.
 static void busy_wait_us(long us)
@@ -53,8 +58,8 @@ static cublasStatus_t slow_gemm_ex(cublasHandle_t handle, cublasOperation_t tran
 {
     if (!inside_own_launch)
         busy_wait_us(20); // FAULT: the baseline's call made 20 us longer
-    return real_gemm_ex(handle, transa, transb, m, n, k, alpha, a, a_type, lda, b, b_type, ldb, beta, c, c_type, ldc,
-                        compute, algo);
+    return detour::call_original(&gemm_ex_hook, real_gemm_ex, handle, transa, transb, m, n, k, alpha, a, a_type, lda,
+                                 b, b_type, ldb, beta, c, c_type, ldc, compute, algo);
 }
 
 static cublasStatus_t slow_lt_matmul(cublasLtHandle_t handle, cublasLtMatmulDesc_t desc, const void *alpha,
@@ -66,8 +71,8 @@ static cublasStatus_t slow_lt_matmul(cublasLtHandle_t handle, cublasLtMatmulDesc
 {
     if (!inside_own_launch)
         busy_wait_us(20); // FAULT: the baseline's call made 20 us longer
-    return real_lt_matmul(handle, desc, alpha, a, a_desc, b, b_desc, beta, c, c_desc, d, d_desc, algo, workspace,
-                          workspace_bytes, stream);
+    return detour::call_original(&lt_matmul_hook, real_lt_matmul, handle, desc, alpha, a, a_desc, b, b_desc, beta, c,
+                                 c_desc, d, d_desc, algo, workspace, workspace_bytes, stream);
 }
 
 __attribute__((constructor)) static void set_up(void)
@@ -84,6 +89,13 @@ __attribute__((constructor)) static void set_up(void)
         snprintf(why, sizeof why, "cuBLAS's cublasGemmEx or cuBLASLt's cublasLtMatmul was not found");
     else // FAULT: the harness's dynamic-link slots rewritten
         slots_patched = got_patch::patch_main_program(targets, 2, why, sizeof why);
+    char detour_why[256] = "";
+    if (real_gemm_ex && real_lt_matmul) { // FAULT: the functions themselves detoured
+        detoured += detour::apply(&gemm_ex_hook, reinterpret_cast<void *>(real_gemm_ex),
+                                  reinterpret_cast<void *>(slow_gemm_ex), detour_why, sizeof detour_why);
+        detoured += detour::apply(&lt_matmul_hook, reinterpret_cast<void *>(real_lt_matmul),
+                                  reinterpret_cast<void *>(slow_lt_matmul), detour_why, sizeof detour_why);
+    }
     if (!getenv("HB_BROKEN_VERBOSE"))
         return;
     if (slots_patched > 0)
@@ -91,8 +103,13 @@ __attribute__((constructor)) static void set_up(void)
                         "(cublasGemmEx %d, cublasLtMatmul %d)\n",
                 slots_patched, targets[0].slots, targets[1].slots);
     else
-        fprintf(stderr, "broken launcher slow_baseline: patch not applied: %s\n", why);
+        fprintf(stderr, "broken launcher slow_baseline: GOT patch not applied: %s\n", why);
+    fprintf(stderr, "broken launcher slow_baseline: %d of 2 functions detoured%s%s\n", detoured,
+            detour_why[0] ? ": " : "", detour_why);
 }
+
+// Functions detoured when the library loaded (0, 1 or 2).
+extern "C" HGEMM_LAUNCH_EXPORT int broken_slow_baseline_detoured(void) { return detoured; }
 
 // The slots rewritten when the library loaded: 0 when the program had none
 // of these symbols, -1 when the patch failed.
