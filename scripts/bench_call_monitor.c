@@ -11,10 +11,15 @@
  * falls on every state alike.  It prints, per size, the medians and p10/p90
  * of the event and wall times in each state and their difference from off,
  * and the monitor's kernel span for scale.  A benchmark, not a test.
- * Usage: bench-call-monitor [BLOCKS] (default 8 blocks of each state). */
+ * With GAP_MS it sleeps that long before every call, as server mode does;
+ * and it prints, per state with the event records, the distribution of
+ * event time minus CUPTI's device reading of the same events.
+ * Usage: bench-call-monitor [BLOCKS [GAP_MS]] (default 8 blocks of each state, no gap). */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <math.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,14 +74,21 @@ static const hb_participant_ops gemm_ops = {no_op, no_op, gemm_launch, no_op, ge
 
 typedef struct samples {
     double *event_us, *wall_us;
-    size_t n;
+    double *device_diff_us; /* event - CUPTI's device reading of the same events, where it read both */
+    size_t n, n_diff;
 } samples;
+
+static double gap_s; /* idle before every call (a server-like run); 0: back to back */
 
 static int time_block(hb_sample_timer *timer, hb_participant *p, int calls, samples *out)
 {
     hb_gemm_io io = {0};
     for (int i = 0; i < calls; i++) {
         double event_ms, wall_ms;
+        if (gap_s > 0) {
+            struct timespec ts = {0, (long)(gap_s * 1e9)};
+            nanosleep(&ts, NULL);
+        }
         if (hb_time_one_call(timer, p, &io, HB_CALL_TIMED, (long)i, &event_ms, &wall_ms) != HB_OK)
             return 0;
         out->event_us[out->n] = event_ms * 1e3;
@@ -108,10 +120,14 @@ static int monitored_block(hb_sample_timer *timer, hb_participant *p, unsigned f
     if (hb_monitor_open(2, features, &m) != HB_OK)
         return 0;
     hb_participant *parts[] = {p};
+    const size_t first = out->n;
     int ok = hb_monitor_attach(m, parts, 1, timer->stream) == HB_OK && time_block(timer, p, calls, out) &&
              hb_monitor_checkpoint(m) == HB_OK;
     if (ok) {
         hb_watched *w = hb_monitor_watched(m, 0);
+        for (size_t i = 0; i < w->timed_event_device_us.len && first + i < out->n; i++)
+            if (!isnan(w->timed_event_device_us.data[i]))
+                out->device_diff_us[out->n_diff++] = out->event_us[first + i] - w->timed_event_device_us.data[i];
         double *scratch = malloc(w->timed_span_us.len * sizeof *scratch + 1);
         if (scratch && (features & HB_MONITOR_KERNELS))
             *kernel_us = hb_finite_quantile(w->timed_span_us.data, w->timed_span_us.len, 0.5, scratch);
@@ -120,6 +136,27 @@ static int monitored_block(hb_sample_timer *timer, hb_participant *p, unsigned f
     p->watcher = NULL;
     hb_monitor_close(m);
     return ok;
+}
+
+/* The distribution of event - CUPTI's device reading: what the timers' cross-check must tolerate. */
+static void report_device(const samples *s, double *scratch)
+{
+    if (s->n_diff == 0)
+        return;
+    double sum = 0;
+    size_t beyond = 0;
+    for (size_t i = 0; i < s->n_diff; i++) {
+        sum += s->device_diff_us[i];
+        beyond += fabs(s->device_diff_us[i]) > 1.0;
+    }
+    printf("  %-14s event - CUPTI's reading: p1 %+.2f p10 %+.2f median %+.2f p90 %+.2f p99 %+.2f mean %+.3f us; "
+           "%zu of %zu beyond 1 us\n", "",
+           hb_finite_quantile(s->device_diff_us, s->n_diff, 0.01, scratch),
+           hb_finite_quantile(s->device_diff_us, s->n_diff, 0.1, scratch),
+           hb_finite_quantile(s->device_diff_us, s->n_diff, 0.5, scratch),
+           hb_finite_quantile(s->device_diff_us, s->n_diff, 0.9, scratch),
+           hb_finite_quantile(s->device_diff_us, s->n_diff, 0.99, scratch), sum / (double)s->n_diff, beyond,
+           s->n_diff);
 }
 
 static void report(const char *label, const samples *s, double *scratch, double *median_event, double *median_wall)
@@ -160,11 +197,12 @@ static int run_size(const size_case *sc, int blocks)
     static samples per_state[N_STATES];
     int ok = 1;
     for (size_t s = 0; s < N_STATES; s++) {
-        per_state[s] = (samples){malloc(total * sizeof(double)), malloc(total * sizeof(double)), 0};
-        ok &= per_state[s].event_us && per_state[s].wall_us;
+        per_state[s] = (samples){malloc(total * sizeof(double)), malloc(total * sizeof(double)),
+                                 malloc(total * sizeof(double)), 0, 0};
+        ok &= per_state[s].event_us && per_state[s].wall_us && per_state[s].device_diff_us;
     }
     samples warm = {malloc((size_t)sc->calls_per_block * sizeof(double)),
-                    malloc((size_t)sc->calls_per_block * sizeof(double)), 0};
+                    malloc((size_t)sc->calls_per_block * sizeof(double)), NULL, 0, 0};
     double *scratch = malloc(total * sizeof(double));
     double kernel_us = NAN;
     ok = ok && warm.event_us && warm.wall_us && scratch && time_block(&timer, &p, sc->calls_per_block, &warm);
@@ -180,6 +218,7 @@ static int run_size(const size_case *sc, int blocks)
         for (size_t s = 0; s < N_STATES; s++) {
             double event, wall;
             report(states[s].label, &per_state[s], scratch, &event, &wall);
+            report_device(&per_state[s], scratch);
             if (s == 0) {
                 event_off = event, wall_off = wall;
                 continue;
@@ -189,7 +228,7 @@ static int run_size(const size_case *sc, int blocks)
         }
     }
     for (size_t s = 0; s < N_STATES; s++)
-        free(per_state[s].event_us), free(per_state[s].wall_us);
+        free(per_state[s].event_us), free(per_state[s].wall_us), free(per_state[s].device_diff_us);
     free(warm.event_us), free(warm.wall_us), free(scratch);
     hb_sample_timer_destroy(&timer);
     cudaFree(g.a), cudaFree(g.b), cudaFree(g.c);
@@ -200,8 +239,10 @@ static int run_size(const size_case *sc, int blocks)
 int main(int argc, char **argv)
 {
     int blocks = argc > 1 ? atoi(argv[1]) : 8;
-    if (blocks < 1 || blocks > 1000) {
-        fprintf(stderr, "usage: bench-call-monitor [BLOCKS]  (1..1000, default 8)\n");
+    gap_s = argc > 2 ? atof(argv[2]) * 1e-3 : 0;
+    if (blocks < 1 || blocks > 1000 || gap_s < 0 || gap_s > 1) {
+        fprintf(stderr, "usage: bench-call-monitor [BLOCKS [GAP_MS]]  (1..1000, default 8; GAP_MS: idle before "
+                        "every call, 0..1000, default 0)\n");
         return 2;
     }
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)

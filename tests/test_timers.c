@@ -141,17 +141,21 @@ static void test_timer_mismatch_when_events_disagree_with_cupti(void **state)
     assert_int_equal(d.mismatch, 1);
     assert_int_equal(d.agreement[0].beyond, ROUNDS);
     assert_non_null(strstr(d.mismatch_why, "candidate: CUDA events read 13"));
-    assert_non_null(strstr(d.mismatch_why, "CUPTI's device timestamps of the same two events read 17"));
-    /* Glitches in a few calls (1 in 100, as an H100 shows, up to 30 us) are noise, not a rewrite... */
+    assert_non_null(strstr(d.mismatch_why, "differ from them by -4")); /* 131 - 175 us */
+    /* Honest calls that differ by microseconds, as an H100 shows (a quarter of
+     * them in server mode, up to 30 us, either way), are noise, not a rewrite... */
     fill(&cand, 15, 7, 4, 15);
-    for (int i = 0; i < ROUNDS; i += 100)
-        cand.device_us[i] += i % 200 ? -30 : 30;
+    for (int i = 0; i < ROUNDS; i += 4)
+        cand.device_us[i] += i % 8 ? -30 : 30;
     decide(0, &d);
     assert_int_equal(d.mismatch, 0);
-    assert_int_equal(d.agreement[0].beyond, 2);
-    /* ...but a rewrite of one call in five is not. */
-    for (int i = 0; i < ROUNDS; i += 5)
-        cand.event_ms[i] *= 0.75;
+    assert_int_equal(d.agreement[0].beyond, ROUNDS / 4);
+    /* ...but a rewrite of three calls in five is not; one of fewer than half
+     * does not move the median (docs/methodology.md says what covers that). */
+    fill(&cand, 15, 7, 4, 15);
+    for (int i = 0; i < ROUNDS; i++)
+        if (i % 5 < 3)
+            cand.event_ms[i] *= 0.75;
     decide(0, &d);
     assert_int_equal(d.mismatch, 1);
 }

@@ -360,6 +360,7 @@ static hb_cell clock_warning(const hb_row *r)
     X(event_device_calls, num_if(timer_compared(r), timers(r)->compared))                                              \
     X(event_device_beyond, num_if(timer_compared(r), timers(r)->beyond))                                               \
     X(event_device_max_diff_us, num_if(timer_compared(r), timers(r)->max_diff_us))                                     \
+    X(event_device_median_diff_us, num_if(timer_compared(r), timers(r)->median_diff_us))                               \
     X(event_above_wall_calls, num_if(measured(r), timers(r)->above_wall))                                              \
     X(host_gap_us, num_if(measured(r), timers(r)->host_gap_us))
 
