@@ -165,8 +165,19 @@ static void open_monitor(config_state *s)
         snprintf(r->trace_note, sizeof r->trace_note, "--no-isolate runs no call monitor");
         return;
     }
-    if (hb_monitor_open(s->options->trace_calls, HB_MONITOR_ALL, &s->monitor) != HB_OK)
+    unsigned parts = HB_MONITOR_ALL;
+    const char *list = getenv(HB_MONITOR_PARTS_ENV);
+    char bad[64];
+    if (list && !hb_monitor_parts(list, &parts, bad, sizeof bad)) {
+        snprintf(r->trace_note, sizeof r->trace_note, "%s=%s: \"%s\" is not one of kernels, copies, events, "
+                 "callbacks: no call monitor", HB_MONITOR_PARTS_ENV, list, bad);
+        return;
+    }
+    if (hb_monitor_open(s->options->trace_calls, parts, &s->monitor) != HB_OK)
         snprintf(r->trace_note, sizeof r->trace_note, "%s", hb_last_error());
+    else if (parts != HB_MONITOR_ALL)
+        snprintf(r->trace_note, sizeof r->trace_note, "%s=%s: a cost measurement, not every part of the call "
+                 "monitor ran", HB_MONITOR_PARTS_ENV, list);
 }
 
 /* Between rounds, when enough has gathered: the records handed to their calls. */

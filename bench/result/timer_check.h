@@ -41,8 +41,11 @@ void hb_timer_reason_names(unsigned mask, char *out, size_t size);
 
 /* Tolerances, microseconds unless said.  CUDA events tick at about 0.5 us;
  * CUPTI's device timestamps are nanoseconds of the same GPU timer. */
-#define HB_TIMER_DEVICE_TOLERANCE_US 1.0    /* |event - CUPTI's device reading|, plus the fraction below */
-#define HB_TIMER_DEVICE_TOLERANCE_FRACTION 0.005
+/* |median of event - CUPTI's device reading|, plus the fraction below: on an
+ * H100 (2026-11-26) the median stayed within 0.01 us offline and read +1.3 to
+ * +1.7 us in server mode (a call after an idle gap), at 64^3 to 4096^3. */
+#define HB_TIMER_DEVICE_TOLERANCE_US 2.5
+#define HB_TIMER_DEVICE_TOLERANCE_FRACTION 0.01
 #define HB_TIMER_WALL_TOLERANCE_US 1.0      /* event may exceed wall by this much (clock reads, rounding) */
 /* Events and CUPTI's device reading disagree when the median of their
  * per-call difference is beyond the tolerance: a rewrite shifts every call

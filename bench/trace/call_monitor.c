@@ -337,6 +337,33 @@ hb_status hb_monitor_open(int detail_calls, unsigned features, hb_call_monitor *
     return HB_OK;
 }
 
+int hb_monitor_parts(const char *list, unsigned *features, char *bad, size_t bad_size)
+{
+    static const struct {
+        const char *name;
+        unsigned bit;
+    } parts[] = {{"kernels", HB_MONITOR_KERNELS},
+                 {"copies", HB_MONITOR_COPIES},
+                 {"events", HB_MONITOR_EVENTS},
+                 {"callbacks", HB_MONITOR_CALLBACKS}};
+    *features = 0;
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        int known = 0;
+        for (size_t i = 0; i < sizeof parts / sizeof parts[0] && !known; i++)
+            if (len == strlen(parts[i].name) && !strncmp(p, parts[i].name, len)) {
+                *features |= parts[i].bit;
+                known = 1;
+            }
+        if (!known && len > 0) {
+            snprintf(bad, bad_size, "%.*s", (int)len, p);
+            return 0;
+        }
+        p += len + (p[len] == ',');
+    }
+    return 1;
+}
+
 /* --- checkpoints ------------------------------------------------------------------------ */
 
 static void fold(void *context, const hb_logged_call *logged, const hb_call_trace *call)

@@ -32,6 +32,14 @@ typedef struct hb_call_monitor hb_call_monitor;
 #define HB_MONITOR_CALLBACKS 8u /* callbacks on the API calls of the conduct classes */
 #define HB_MONITOR_ALL 15u
 
+/* HB_MONITOR_PARTS=kernels,copies,events,callbacks (any of them; unset:
+ * all): the parts a run turns on, to measure what each costs the headline
+ * (docs/trace.md, "What it costs").  Not for verdicts: without a part, its
+ * findings and checks are missing.  0 and *bad naming the first unknown word
+ * on a bad list. */
+#define HB_MONITOR_PARTS_ENV "HB_MONITOR_PARTS"
+int hb_monitor_parts(const char *list, unsigned *features, char *bad, size_t bad_size);
+
 /* Loads CUPTI, registers its buffers, turns on the activity kinds and
  * subscribes the callbacks (those of `features`).  `detail_calls`: each
  * participant's first calls kept whole for trace.json.  HB_ERR_UNSUPPORTED
