@@ -25,7 +25,15 @@
  * each with a little deterministic noise. */
 typedef struct rounds {
     double event_ms[ROUNDS], wall_ms[ROUNDS], kernel_us[ROUNDS], device_us[ROUNDS];
+    double diff_us[ROUNDS]; /* event - device: what the series hands the check */
 } rounds;
+
+/* The per-call difference the monitor keeps, from the made-up readings. */
+static void diffs(rounds *r)
+{
+    for (int i = 0; i < ROUNDS; i++)
+        r->diff_us[i] = r->event_ms[i] * 1e3 - r->device_us[i];
+}
 
 static void fill(rounds *r, double event_us, double gap_us, double kernel_us, double device_us)
 {
@@ -40,7 +48,8 @@ static void fill(rounds *r, double event_us, double gap_us, double kernel_us, do
 
 static hb_timer_series series_of(const char *name, int candidate, rounds *r, int other_stream_calls)
 {
-    hb_timer_series s = {name, candidate, ROUNDS, r->event_ms, r->wall_ms, r->kernel_us, r->device_us,
+    diffs(r);
+    hb_timer_series s = {name, candidate, ROUNDS, r->event_ms, r->wall_ms, r->kernel_us, r->diff_us, ROUNDS,
                          other_stream_calls};
     return s;
 }
@@ -117,9 +126,9 @@ static void test_timer_wall_from_the_host_gap_alone(void **state)
     (void)state;
     honest_baselines();
     fill(&cand, 18, 70, NAN, NAN);
-    hb_timer_series s[3] = {{"candidate", 1, ROUNDS, cand.event_ms, cand.wall_ms, NULL, NULL, 0},
-                            {"torch", 0, ROUNDS, base1.event_ms, base1.wall_ms, NULL, NULL, 0},
-                            {"cublas-nn", 0, ROUNDS, base2.event_ms, base2.wall_ms, NULL, NULL, 0}};
+    hb_timer_series s[3] = {{"candidate", 1, ROUNDS, cand.event_ms, cand.wall_ms, NULL, NULL, 0, 0},
+                            {"torch", 0, ROUNDS, base1.event_ms, base1.wall_ms, NULL, NULL, 0, 0},
+                            {"cublas-nn", 0, ROUNDS, base2.event_ms, base2.wall_ms, NULL, NULL, 0, 0}};
     static hb_timer_decision d;
     hb_decide_timer(s, 3, &d);
     assert_int_equal(d.timer, HB_TIMER_WALL);

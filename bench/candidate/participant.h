@@ -28,6 +28,9 @@ typedef struct hb_call_watcher {
     void (*launch_begin)(void *context);
     void (*launch_end)(void *context);
     void (*call_end)(void *context);
+    /* After a timed or warm-up call: what the harness's own timers read of
+     * it, milliseconds (the watcher holds them against its own clocks). */
+    void (*call_timed)(void *context, double event_ms, double wall_ms);
     void *context;
 } hb_call_watcher;
 
@@ -67,6 +70,7 @@ struct hb_participant {
 /* A call's watch points (each does nothing without a watcher). */
 void hb_watch_call_begin(const hb_participant *p, hb_call_kind kind, long sample);
 void hb_watch_call_end(const hb_participant *p);
+void hb_watch_call_timed(const hb_participant *p, double event_ms, double wall_ms);
 
 /* p's launch between the watcher's launch_begin and launch_end: the one way
  * the harness runs a participant's own code, timed or checked. */

@@ -12,6 +12,12 @@ void hb_watch_call_end(const hb_participant *p)
         p->watcher->call_end(p->watcher->context);
 }
 
+void hb_watch_call_timed(const hb_participant *p, double event_ms, double wall_ms)
+{
+    if (p->watcher && p->watcher->call_timed)
+        p->watcher->call_timed(p->watcher->context, event_ms, wall_ms);
+}
+
 hb_status hb_participant_launch(hb_participant *p, const hb_gemm_io *io, cudaStream_t stream)
 {
     const hb_call_watcher *w = p->watcher;

@@ -69,6 +69,7 @@ hb_status hb_time_one_call(hb_sample_timer *timer, hb_participant *participant, 
         HB_TRY(participant->ops->after_call(participant));
     float ms = 0;
     HB_CUDA_TRY(e->event_elapsed_time(&ms, timer->start, timer->stop));
+    hb_watch_call_timed(participant, ms, (wall_end - wall_start) * 1e3);
     *event_ms = ms;
     *wall_ms = (wall_end - wall_start) * 1e3;
     return HB_OK;

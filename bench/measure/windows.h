@@ -75,6 +75,7 @@ typedef struct hb_stop_rule {
  * after every window).  NULL: none. */
 typedef struct hb_window_hooks {
     hb_status (*between_rounds)(void *context); /* after every round, with the device idle */
+    hb_status (*before_timed)(void *context);   /* between the warm-up and the timed window */
     hb_status (*after_window)(void *context);   /* after the warm-up and after the timed window */
     void *context;
 } hb_window_hooks;

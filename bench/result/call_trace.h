@@ -98,6 +98,7 @@ typedef struct hb_call_trace {
     uint32_t timed_stream_id;   /* CUPTI's id of the stream the harness passed */
     uint64_t event_start_ns, event_stop_ns; /* the device timestamps CUPTI read of the harness's start and stop
                                                events (0: not seen): a clock apart from cudaEventElapsedTime */
+    double event_us;            /* what cudaEventElapsedTime read of the same pair; NaN: not a timed call */
     int n_kernels, n_copies, n_api;                  /* kept, in start order */
     int kernels_dropped, copies_dropped, api_dropped; /* attributed but not kept: the arrays were full */
     hb_traced_kernel kernels[HB_TRACE_MAX_KERNELS];

@@ -57,26 +57,27 @@ static int too_many(int bad, size_t n)
     return bad >= HB_TIMER_BAD_CALL_MIN && (double)bad > HB_TIMER_BAD_CALL_FRACTION * (double)n;
 }
 
-/* Events against CUPTI's device reading of the same two events, and against the wall clock. */
-static void agreement_of(const hb_timer_series *s, double host_gap_us, double *scratch, double *work,
+/* Events against CUPTI's device reading of the same two events (the calls it
+ * read them), and against the wall clock around them (every timed call). */
+static void agreement_of(const hb_timer_series *s, double event_us, double host_gap_us, double *scratch, double *work,
                          hb_timer_agreement *a)
 {
     memset(a, 0, sizeof *a);
     a->host_gap_us = host_gap_us;
+    for (size_t i = 0; i < s->n; i++)
+        a->above_wall += s->event_ms[i] * 1e3 > s->wall_ms[i] * 1e3 + HB_TIMER_WALL_TOLERANCE_US;
     size_t compared = 0;
-    for (size_t i = 0; i < s->n; i++) {
-        const double event_us = s->event_ms[i] * 1e3, wall_us = s->wall_ms[i] * 1e3;
-        a->above_wall += event_us > wall_us + HB_TIMER_WALL_TOLERANCE_US;
-        if (!s->event_device_us || !isfinite(s->event_device_us[i]))
+    for (size_t i = 0; s->device_diff_us && i < s->n_device; i++) {
+        const double diff = s->device_diff_us[i];
+        if (!isfinite(diff))
             continue;
-        const double diff = event_us - s->event_device_us[i];
-        work[compared++] = diff;
+        scratch[compared++] = diff;
         a->beyond += fabs(diff) > device_tolerance_us(event_us);
         if (fabs(diff) > a->max_diff_us)
             a->max_diff_us = fabs(diff);
     }
     a->compared = (int)compared;
-    a->median_diff_us = compared ? hb_finite_quantile(work, compared, 0.5, scratch) : NAN;
+    a->median_diff_us = compared ? hb_finite_quantile(scratch, compared, 0.5, work) : NAN;
 }
 
 /* CUPTI's reading of the events disagrees, by the median of the per-call difference. */
@@ -92,7 +93,7 @@ static void mismatch_line(const hb_timer_series *s, const medians *m, const hb_t
     if (device_disagrees(a, m->event_us))
         snprintf(out->mismatch_why, sizeof out->mismatch_why,
                  "%s: CUDA events read %.1f us (median) but CUPTI's device timestamps of the same two events "
-                 "differ from them by %+.1f us (median over %d timed calls, more than the %.1f us an honest call "
+                 "differ from them by %+.1f us (median over %d calls, more than the %.1f us an honest call "
                  "shows); a timer was rewritten",
                  s->name, m->event_us, a->median_diff_us, a->compared, device_tolerance_us(m->event_us));
     else
@@ -125,8 +126,10 @@ void hb_decide_timer(const hb_timer_series *series, size_t count, hb_timer_decis
     memset(out, 0, sizeof *out);
     out->timer = HB_TIMER_EVENT;
     size_t most = 0;
-    for (size_t i = 0; i < count; i++)
+    for (size_t i = 0; i < count; i++) {
         most = series[i].n > most ? series[i].n : most;
+        most = series[i].n_device > most ? series[i].n_device : most;
+    }
     double *scratch = malloc((most + 1) * sizeof *scratch), *work = malloc((most + 1) * sizeof *work);
     if (!scratch || !work || count > HB_MAX_PARTICIPANTS) {
         free(scratch);
@@ -140,7 +143,7 @@ void hb_decide_timer(const hb_timer_series *series, size_t count, hb_timer_decis
     for (size_t i = 0; i < count; i++) {
         const hb_timer_series *s = &series[i];
         m[i] = medians_of(s, scratch, work);
-        agreement_of(s, m[i].gap_us, scratch, work, &out->agreement[i]);
+        agreement_of(s, m[i].event_us, m[i].gap_us, scratch, work, &out->agreement[i]);
         if (!s->is_candidate && m[i].gap_us > baseline_gap_us)
             baseline_gap_us = m[i].gap_us;
         const hb_timer_agreement *a = &out->agreement[i];

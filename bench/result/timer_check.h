@@ -71,13 +71,15 @@ typedef struct hb_timer_series {
     size_t n;
     const double *event_ms, *wall_ms;   /* n each */
     const double *kernel_us;            /* n, NaN where unknown; NULL: no trace */
-    const double *event_device_us;      /* n, CUPTI's reading of the event pair, NaN where unknown; NULL: none */
+    const double *device_diff_us;       /* event - CUPTI's device reading of the same two events, microseconds, for
+                                           the calls CUPTI read them (the warm-up's); NULL or n_device 0: none */
+    size_t n_device;
     int other_stream_calls;             /* calls that put work on another stream (the monitor's tally) */
 } hb_timer_series;
 
 /* How well a participant's events agree with the other clocks. */
 typedef struct hb_timer_agreement {
-    int compared;          /* calls with CUPTI's device reading of both events */
+    int compared;          /* calls with CUPTI's device reading of both events (warm-up calls) */
     int beyond;            /* of those, |event - device| beyond the tolerance */
     double max_diff_us;    /* the largest |event - device| */
     double median_diff_us; /* median of event - device (signed) */

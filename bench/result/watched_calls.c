@@ -30,6 +30,7 @@ void hb_watched_free(hb_watched *w)
     hb_sample_vec_free(&w->timed_span_us);
     hb_sample_vec_free(&w->timed_sum_us);
     hb_sample_vec_free(&w->timed_event_device_us);
+    hb_sample_vec_free(&w->device_diff_us);
     hb_sample_vec_free(&w->later_span_us);
     hb_sample_vec_free(&w->later_sum_us);
     hb_sample_vec_free(&w->later_wall_us);
@@ -59,6 +60,9 @@ hb_status hb_watched_add(hb_watched *w, const hb_call_trace *call)
     if (hb_conduct_tally_add(&w->tally, call) != 0)
         return hb_fail(HB_ERR_INTERNAL, "out of host memory keeping the first call of %s", w->name);
     keep_detail(w, call);
+    const double device_us = hb_call_event_device_us(call);
+    if (isfinite(device_us) && isfinite(call->event_us))
+        HB_TRY(hb_sample_vec_push(&w->device_diff_us, call->event_us - device_us));
     if (call->kind == HB_CALL_TIMED && call->sample >= 0) {
         const size_t i = (size_t)call->sample;
         HB_TRY(hb_sample_vec_set(&w->timed_span_us, i, span_or_nan(call)));

@@ -22,6 +22,8 @@ typedef struct hb_watched {
     hb_sample_vec timed_span_us;      /* by timed sample index; NaN: no timed kernel seen */
     hb_sample_vec timed_sum_us;
     hb_sample_vec timed_event_device_us; /* NaN: CUPTI did not report both events */
+    hb_sample_vec device_diff_us;     /* event - CUPTI's device reading of the same events, every call that has both
+                                         (the warm-up's: the event records are watched there, docs/trace.md) */
     hb_sample_vec later_span_us;      /* the untimed calls after the first, in order */
     hb_sample_vec later_sum_us;
     hb_sample_vec later_wall_us;

@@ -67,6 +67,7 @@ static void begin_call(const hb_logged_call *c, uint32_t stream_id, hb_call_trac
     t->wall_us = c->window_end_ns > c->window_start_ns ? (double)(c->window_end_ns - c->window_start_ns) / 1e3 : 0;
     t->timed_stream_id = stream_id;
     t->event_start_ns = t->event_stop_ns = 0;
+    t->event_us = c->event_us;
     t->n_kernels = t->n_copies = t->n_api = 0;
     t->kernels_dropped = t->copies_dropped = t->api_dropped = 0;
 }

@@ -1,5 +1,6 @@
 #include "bench/trace/call_log.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,7 @@ int hb_call_log_open(hb_call_log *log, const hb_logged_call *call)
     c->n_api = 0;
     c->window_end_ns = 0;
     c->open = 1;
+    c->event_us = NAN;
     return 0;
 }
 
@@ -61,6 +63,12 @@ long hb_call_log_api(hb_call_log *log, const hb_traced_api *api)
     log->api[log->n_api] = *api;
     c->n_api++;
     return (long)log->n_api++;
+}
+
+void hb_call_log_timed(hb_call_log *log, double event_us)
+{
+    if (log->n_calls > 0 && !log->calls[log->n_calls - 1].open)
+        log->calls[log->n_calls - 1].event_us = event_us;
 }
 
 void hb_call_log_mark(hb_call_log *log, uint32_t correlation_id, int stop)

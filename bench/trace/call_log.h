@@ -22,6 +22,7 @@ typedef struct hb_logged_call {
     uint64_t window_start_ns, launch_start_ns, launch_end_ns, window_end_ns; /* CUPTI clock; end 0 while open */
     size_t first_api, n_api;   /* its API calls: log->api[first_api .. first_api + n_api) */
     int open;
+    double event_us;           /* what cudaEventElapsedTime read of it; NaN: not timed */
 } hb_logged_call;
 
 /* A harness event record made inside a call's window: the start or the stop event. */
@@ -51,6 +52,9 @@ void hb_call_log_close(hb_call_log *log, uint64_t end_ns);
 
 /* An API call of the open call; its index, or -1 when none is open or out of memory. */
 long hb_call_log_api(hb_call_log *log, const hb_traced_api *api);
+
+/* The harness's event time of the call just closed, microseconds. */
+void hb_call_log_timed(hb_call_log *log, double event_us);
 
 /* A harness event record of the open call. */
 void hb_call_log_mark(hb_call_log *log, uint32_t correlation_id, int stop);

@@ -211,6 +211,13 @@ static void watch_launch_end(void *context)
         c->launch_end_ns = now_ns(m);
 }
 
+static void watch_call_timed(void *context, double event_ms, double wall_ms)
+{
+    (void)wall_ms;
+    hb_call_monitor *m = context;
+    hb_call_log_timed(&m->log, event_ms * 1e3); /* the call just closed; its own thread's field */
+}
+
 static void watch_call_end(void *context)
 {
     hb_call_monitor *m = context;
@@ -323,7 +330,8 @@ hb_status hb_monitor_open(int detail_calls, unsigned features, hb_call_monitor *
     m->harness = pthread_self();
     pthread_mutex_init(&m->lock, NULL);
     m->sink.store = &m->store;
-    m->watcher = (hb_call_watcher){watch_call_begin, watch_launch_begin, watch_launch_end, watch_call_end, m};
+    m->watcher = (hb_call_watcher){watch_call_begin, watch_launch_begin, watch_launch_end, watch_call_end,
+                                   watch_call_timed, m};
     for (size_t i = 0; i < HB_MAX_PARTICIPANTS; i++)
         m->watched[i].detail_calls = detail_calls; /* attach initialises the rest */
     m->last_checkpoint_s = hb_now_s();
@@ -446,6 +454,21 @@ hb_status hb_monitor_attach(hb_call_monitor *m, hb_participant *const *parts, si
         m->count = i + 1;
     }
     return probe(m, timed_stream);
+}
+
+hb_status hb_monitor_event_timestamps(hb_call_monitor *m, int on)
+{
+    for (size_t i = 0; i < N_KINDS; i++) {
+        if (kinds[i].kind != CUPTI_ACTIVITY_KIND_CUDA_EVENT || !(m->features & kinds[i].feature) ||
+            (int)m->enabled[i] == (on != 0))
+            continue;
+        CUptiResult r = on ? m->api->activity_enable(kinds[i].kind) : m->api->activity_disable(kinds[i].kind);
+        if (r != CUPTI_SUCCESS)
+            return hb_fail(HB_ERR_CUDA, "cuptiActivity%s(CUDA_EVENT) failed: %s", on ? "Enable" : "Disable",
+                           hb_cupti_result_name(m->api, r));
+        m->enabled[i] = on != 0;
+    }
+    return HB_OK;
 }
 
 hb_watched *hb_monitor_watched(hb_call_monitor *m, size_t index)

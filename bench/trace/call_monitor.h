@@ -59,6 +59,13 @@ int hb_monitor_due(const hb_call_monitor *m);
  * call.  No call may be in flight. */
 hb_status hb_monitor_checkpoint(hb_call_monitor *m);
 
+/* Turns CUPTI's records of CUDA events (with their device timestamps) on or
+ * off; a no-op for a monitor opened without HB_MONITOR_EVENTS.  They cost a
+ * few microseconds inside every event pair (docs/trace.md): the evaluation
+ * keeps them for the checks and the warm-up and turns them off for the timed
+ * window. */
+hb_status hb_monitor_event_timestamps(hb_call_monitor *m, int on);
+
 /* What it found of participant `index` (after a checkpoint). */
 hb_watched *hb_monitor_watched(hb_call_monitor *m, size_t index);
 
