@@ -458,6 +458,14 @@ hb_status hb_monitor_attach(hb_call_monitor *m, hb_participant *const *parts, si
 
 hb_status hb_monitor_event_timestamps(hb_call_monitor *m, int on)
 {
+    /* The kind alone turned off leaves CUPTI taking the timestamps on an H100
+     * (2026-11-26: the timed calls still had them): the switch goes too. */
+    if ((m->features & HB_MONITOR_EVENTS) && m->api->enable_event_device_timestamps) {
+        CUptiResult r = m->api->enable_event_device_timestamps(on ? 1 : 0);
+        if (r != CUPTI_SUCCESS)
+            return hb_fail(HB_ERR_CUDA, "cuptiActivityEnableCudaEventDeviceTimestamps(%d) failed: %s", on ? 1 : 0,
+                           hb_cupti_result_name(m->api, r));
+    }
     for (size_t i = 0; i < N_KINDS; i++) {
         if (kinds[i].kind != CUPTI_ACTIVITY_KIND_CUDA_EVENT || !(m->features & kinds[i].feature) ||
             (int)m->enabled[i] == (on != 0))
