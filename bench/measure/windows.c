@@ -331,6 +331,9 @@ static hb_status both_windows(window *warm, hb_progress *progress, hb_participan
     report->warmup_s = hb_now_s() - start;
     report->warmup_rounds = warm->now.rounds;
     double round_s = warm->now.rounds ? report->warmup_s / (double)warm->now.rounds : 0;
+    const hb_window_hooks *hooks = &warm->options->hooks;
+    if (hooks->before_timed)
+        HB_TRY(hooks->before_timed(hooks->context));
     window timed = *warm;
     timed.samples = samples;
     timed.now = (hb_window_progress){.rounds = 0};
