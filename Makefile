@@ -117,7 +117,7 @@ REPORT_ARCHIVE := $(BUILD)/libhgemm.a
 $(REPORT_ARCHIVE): $(filter-out $(BUILD)/obj/bench/driver/hgemm_bench_program.o,$(LIB_OBJ))
 	rm -f $@ && ar rcs $@ $^
 $(BUILD)/hgemm-report: $(BUILD)/obj/$(MAIN_C:.c=.o) $(BUILD)/obj/$(REPORT_PROGRAM_C:.c=.o) $(REPORT_ARCHIVE)
-	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -lm
+	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -l:libnettle.a -lm
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -224,7 +224,7 @@ $(BUILD)/tests/data/launchers/%.so: tests/data/launchers/%.c bench/candidate/hge
 CUDA_FREE_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/core/*.c bench/result/*.c bench/report/*.c \
                  bench/sweep/*.c bench/analysis/*.c))
 $(BUILD)/cuda-free-check: $(BUILD)/obj/tests/cuda_free_main.o $(CUDA_FREE_OBJ)
-	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -lm -lpthread
+	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -l:libnettle.a -lm -lpthread
 
 test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/hgemm-report $(BUILD)/cuda-free-check candidates import-data $(TEST_CUBIN) \
       $(TEST_LAUNCHERS)
@@ -241,17 +241,17 @@ test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/hgemm-report $(BUILD)/c
 TARGET_CI_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(addprefix bench/measure/,stop_criterion.c time_criterion.c \
                  target_ci_criterion.c ci_worker.c))
 $(BUILD)/bench-target-ci: $(BUILD)/obj/scripts/bench_target_ci.o $(TARGET_CI_OBJ) $(CUDA_FREE_OBJ)
-	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -lm -lpthread
+	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -l:libnettle.a -lm -lpthread
 
 # scripts/bench_report.sh: report's speed on a generated 1,000-configuration,
 # two-mode result; never run by `make test`.
 $(BUILD)/make-results: $(BUILD)/obj/scripts/make_results.o $(BUILD)/obj/tests/result_fixture.o $(CUDA_FREE_OBJ)
-	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -lm -lpthread
+	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -l:libnettle.a -lm -lpthread
 
 # scripts/bench_sweep_resume.sh: what resuming a 2000-item sweep costs; never
 # run by `make test`.  The sweep's files are CUDA-free.
 $(BUILD)/bench-sweep-resume: $(BUILD)/obj/scripts/bench_sweep_resume.o $(CUDA_FREE_OBJ)
-	$(CC) -o $@ $^ -l:libjansson.a -lm -lpthread
+	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -l:libnettle.a -lm -lpthread
 
 # --- the main job on the built-in sample candidate ----------------------------
 DEMO_ARGS ?= --mnk 64,64,64 --mnk 1024,1024,1024 --mnk 4096,4096,4096
