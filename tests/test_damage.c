@@ -322,6 +322,19 @@ static void test_damage_merge_refuses_disagreeing_shards(void **state)
     write_all(env, "garbage{", 8);
     snprintf(args, sizeof args, "merge %s %s %s", out, other, folder);
     expect_refused(root, root, args, 11, "env.json");
+    /* a row the journal vouches for, damaged in place (its length kept): merge would copy
+     * it byte for byte into a folder report refuses; it is refused first */
+    make_sweep(root, "shard1-fourth", 1, 2, ITEMS, other);
+    char csv[PATH];
+    path_in(csv, other, "summary.csv");
+    char *text = read_all(csv), *line3 = strchr(strchr(text, '\n') + 1, '\n') + 1;
+    char *m = strchr(line3, ',') + 1; /* run_id, then m */
+    for (; *m >= '0' && *m <= '9'; m++)
+        *m = 'x';
+    write_all(csv, text, strlen(text));
+    free(text);
+    snprintf(args, sizeof args, "merge %s %s %s", out, folder, other);
+    expect_refused(root, root, args, 11, "summary.csv:3");
     hb_test_remove_tree(root);
 }
 
