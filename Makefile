@@ -253,7 +253,31 @@ $(BUILD)/make-results: $(BUILD)/obj/scripts/make_results.o $(BUILD)/obj/tests/re
 $(BUILD)/bench-sweep-resume: $(BUILD)/obj/scripts/bench_sweep_resume.o $(CUDA_FREE_OBJ)
 	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -l:libnettle.a -lm -lpthread
 
-# --- the main job on the built-in sample candidate ----------------------------
+# --- fuzzing: damaged inputs under AddressSanitizer and UBSan (tests/fuzz/fuzz.h) ---
+# hgemm-fuzz runs the commands' own code on damaged copies of a corpus the
+# harness writes itself.  `make fuzz` builds everything it runs with the
+# sanitizers into $(FUZZ_BUILD) and runs FUZZ_CASES cases (at most FUZZ_TIME_S
+# seconds); `make fuzz-ci` is the short fixed-seed pass .ci/run runs.
+FUZZ_BUILD  ?= build-fuzz
+FUZZ_SEED   ?= 1
+FUZZ_CASES  ?= 20000
+FUZZ_TIME_S ?= 300
+FUZZ_JOBS   ?= 2
+FUZZ_FLAGS  ?=
+FUZZ_CC     := $(CC) -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+FUZZ_C      := $(wildcard tests/fuzz/*.c)
+.PHONY: fuzz fuzz-ci fuzz-build
+$(BUILD)/hgemm-fuzz: $(FUZZ_C:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/tests/result_fixture.o $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+fuzz-build: candidates
+	$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC="$(FUZZ_CC)" CFLAGS="-O1 -g" $(FUZZ_BUILD)/hgemm-fuzz
+fuzz: fuzz-build
+	$(FUZZ_BUILD)/hgemm-fuzz --candidates $(BUILD)/candidates --work $(FUZZ_BUILD)/work --keep $(FUZZ_BUILD)/failures \
+	    --seed $(FUZZ_SEED) --cases $(FUZZ_CASES) --time-s $(FUZZ_TIME_S) --jobs $(FUZZ_JOBS) $(FUZZ_FLAGS)
+fuzz-ci:
+	$(MAKE) --no-print-directory fuzz FUZZ_SEED=1 FUZZ_CASES=1500 FUZZ_TIME_S=50
+
+
 DEMO_ARGS ?= --mnk 64,64,64 --mnk 1024,1024,1024 --mnk 4096,4096,4096
 demo: all
 	$(BUILD)/hgemm-bench run --candidate $(BUILD)/candidates/sample_mma $(DEMO_ARGS) --out results
