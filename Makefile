@@ -261,7 +261,7 @@ $(BUILD)/bench-sweep-resume: $(BUILD)/obj/scripts/bench_sweep_resume.o $(CUDA_FR
 FUZZ_BUILD  ?= build-fuzz
 FUZZ_SEED   ?= 1
 FUZZ_CASES  ?= 20000
-FUZZ_TIME_S ?= 300
+FUZZ_TIME_S ?= 600
 FUZZ_JOBS   ?= 2
 FUZZ_FLAGS  ?=
 FUZZ_CC     := $(CC) -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined

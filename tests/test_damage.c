@@ -21,6 +21,7 @@
 #include "bench/candidate/kernel_image.h"
 #include "bench/candidate/library_image.h"
 #include "bench/core/diag.h"
+#include "bench/sweep/merge.h"
 #include "bench/sweep/plan_file.h"
 #include "bench/sweep/sweep_store.h"
 #include "tests/cli_test_util.h"
@@ -322,6 +323,19 @@ static void test_damage_merge_refuses_disagreeing_shards(void **state)
     write_all(env, "garbage{", 8);
     snprintf(args, sizeof args, "merge %s %s %s", out, other, folder);
     expect_refused(root, root, args, 11, "env.json");
+    /* and by the merge itself, not only by the read before it */
+    const char *pair[] = {other, folder};
+    char direct[PATH];
+    path_in(direct, root, "merged-direct");
+    hb_test_capture capture;
+    FILE *said = hb_test_capture_open(&capture);
+    hb_diag_set_quiet(1);
+    assert_int_equal(hb_sweep_merge(direct, pair, 2, said), HB_ERR_BAD_RESULTS);
+    hb_diag_set_quiet(0);
+    free(hb_test_capture_close(&capture));
+    assert_non_null(strstr(hb_last_error(), "env.json"));
+    struct stat st;
+    assert_int_not_equal(stat(direct, &st), 0);
     /* a row the journal vouches for, damaged in place (its length kept): merge would copy
      * it byte for byte into a folder report refuses; it is refused first */
     make_sweep(root, "shard1-fourth", 1, 2, ITEMS, other);
