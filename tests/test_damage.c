@@ -211,6 +211,27 @@ static void test_damage_resume_refuses_journal_lines_out_of_order(void **state)
     set_journal_number(folder, -1, "csv_end", "10");
     snprintf(args, sizeof args, "sweep --resume %s --no-progress", folder);
     expect_refused(root, folder, args, 11, "csv_end 10");
+    /* a NUL byte after a number, which the JSON parser would skip without a word */
+    make_sweep(root, "nul", 0, 1, ITEMS, folder);
+    path_in(path, folder, HB_JOURNAL_NAME);
+    text = read_all(path);
+    size_t size = strlen(text);
+    char *third = strchr(strchr(text, '\n') + 1, '\n') + 1, *field = strstr(third, "\"csv_end\":");
+    assert_non_null(field);
+    char *digits_end = field + strlen("\"csv_end\":");
+    while (*digits_end >= '0' && *digits_end <= '9')
+        digits_end++;
+    char *with_nul = malloc(size + 1);
+    assert_non_null(with_nul);
+    const size_t at = (size_t)(digits_end - text);
+    memcpy(with_nul, text, at);
+    with_nul[at] = '\0';
+    memcpy(with_nul + at + 1, text + at, size - at);
+    write_all(path, with_nul, size + 1);
+    free(with_nul);
+    free(text);
+    snprintf(args, sizeof args, "sweep --resume %s --no-progress", folder);
+    expect_refused(root, folder, args, 11, "journal.jsonl:3:");
     /* a last csv_end past the end of summary.csv */
     make_sweep(root, "past", 0, 1, ITEMS, folder);
     set_journal_number(folder, -1, "csv_end", "99999999");

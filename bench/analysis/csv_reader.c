@@ -185,16 +185,12 @@ static hb_status parse_error(const reader *r, const char *text, size_t offset, c
  * ("1\0 2" would read as 1), so it is refused where it is. */
 static hb_status check_text(const reader *r, const char *text, size_t length)
 {
-    const char *nul = memchr(text, '\0', length);
-    if (!nul)
+    size_t line, column;
+    if (!hb_text_nul_at(text, length, &line, &column))
         return HB_OK;
-    size_t offset = (size_t)(nul - text), line = 1 + count_newlines(text, offset);
-    const char *line_start = nul;
-    while (line_start > text && line_start[-1] != '\n')
-        line_start--;
     return hb_bad_results(r->path, line, 0, NULL,
                           "a NUL byte at character %zu of the line: the file is not text (damaged, or not a CSV)",
-                          (size_t)(nul - line_start) + 1);
+                          column);
 }
 
 /* A UTF-8 byte-order mark, which spreadsheet programs put before the header:

@@ -68,6 +68,11 @@ static hb_status read_gpu(const char *folder, hb_result_set *set)
     HB_TRY(hb_input_read(path, NULL, ENV_MAX_BYTES, HB_ERR_BAD_RESULTS, 1, &text, &size));
     if (!text)
         return hb_result_set_note(set, "%s has no env.json: the GPU it ran on is not known", folder);
+    size_t nul_line, nul_column;
+    if (hb_text_nul_at(text, size, &nul_line, &nul_column)) {
+        free(text);
+        return hb_bad_results(path, nul_line, nul_column, NULL, "a NUL byte: not text (damaged)");
+    }
     json_error_t error;
     json_t *env = json_loadb(text, size, 0, &error);
     free(text);

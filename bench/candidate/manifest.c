@@ -412,6 +412,11 @@ hb_status hb_manifest_load(const char *path, hb_manifest *out)
     size_t size;
     snprintf(label, sizeof label, "candidate manifest %s", path);
     HB_TRY(hb_input_read(path, label, MANIFEST_MAX_BYTES, HB_ERR_BAD_INPUT, 0, &text, &size));
+    size_t nul_line, nul_column;
+    if (hb_text_nul_at(text, size, &nul_line, &nul_column)) {
+        free(text);
+        return BAD(path, "a NUL byte at line %zu column %zu: not text (damaged)", nul_line, nul_column);
+    }
     json_error_t error;
     json_t *root = json_loadb(text, size, JSON_REJECT_DUPLICATES, &error);
     free(text);

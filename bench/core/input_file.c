@@ -27,6 +27,22 @@ static const char *kind_of_mode(mode_t mode)
     return "not a regular file";
 }
 
+int hb_text_nul_at(const char *text, size_t size, size_t *line, size_t *column)
+{
+    const char *nul = memchr(text, '\0', size);
+    if (!nul)
+        return 0;
+    *line = 1;
+    const char *line_start = text;
+    for (const char *p = text; p < nul; p++)
+        if (*p == '\n') {
+            (*line)++;
+            line_start = p + 1;
+        }
+    *column = (size_t)(nul - line_start) + 1;
+    return 1;
+}
+
 const char *hb_input_kind(const char *path)
 {
     struct stat st;

@@ -37,6 +37,11 @@ hb_status hb_input_open(const char *path, const char *label, size_t max_bytes, h
 hb_status hb_input_read(const char *path, const char *label, size_t max_bytes, hb_status failure, int missing_ok,
                         char **text, size_t *size);
 
+/* Where `text` (size bytes) holds a NUL byte, 1-based, into *line and
+ * *column; 0 when it holds none.  A text file (CSV, JSON, a journal) never
+ * does, and a JSON parser may skip one without a word: one is damage. */
+int hb_text_nul_at(const char *text, size_t size, size_t *line, size_t *column);
+
 /* What kind of entry `path` is, for a message ("a FIFO (named pipe)",
  * "a folder", ...; "missing" when there is nothing). */
 const char *hb_input_kind(const char *path);

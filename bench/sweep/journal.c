@@ -151,6 +151,9 @@ static hb_status parse_line(journal_reader *r, const char *text, size_t length, 
     json_error_t error;
     r->text = text;
     r->length = length;
+    size_t nul_line, nul_column;
+    if (hb_text_nul_at(text, length, &nul_line, &nul_column)) /* jansson skips one after a number */
+        return bad_line(r, (int)nul_column, "a NUL byte: the journal is not text (damaged)");
     json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &error);
     if (!root)
         return bad_line(r, error.column, error.text);

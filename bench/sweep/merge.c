@@ -52,6 +52,10 @@ static hb_status read_environment(shard_source *src)
     HB_TRY(hb_input_read(path, NULL, ENV_MAX_BYTES, HB_ERR_BAD_RESULTS, 1, &src->env, &src->env_size));
     if (!src->env)
         return HB_OK;
+    size_t nul_line, nul_column;
+    if (hb_text_nul_at(src->env, src->env_size, &nul_line, &nul_column))
+        return hb_fail(HB_ERR_BAD_RESULTS, "%s:%zu:%zu: a NUL byte: not an env.json (damaged); nothing was merged",
+                       path, nul_line, nul_column);
     json_error_t error;
     json_t *root = json_loadb(src->env, src->env_size, 0, &error);
     if (!json_is_object(root)) {

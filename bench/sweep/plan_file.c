@@ -305,6 +305,11 @@ hb_status hb_plan_file_read(const char *folder, hb_plan_file *f)
     HB_TRY(hb_input_read(path, NULL, PLAN_MAX_BYTES, HB_ERR_BAD_RESULTS, 1, &text, &size));
     if (!text)
         return hb_fail(HB_ERR_BAD_RESULTS, "%s is not a sweep folder: it has no plan.json", folder);
+    size_t nul_line, nul_column;
+    if (hb_text_nul_at(text, size, &nul_line, &nul_column)) {
+        free(text);
+        return hb_fail(HB_ERR_BAD_RESULTS, "%s:%zu:%zu: a NUL byte: not text (damaged)", path, nul_line, nul_column);
+    }
     json_error_t error;
     json_t *root = json_loadb(text, size, JSON_REJECT_DUPLICATES, &error);
     free(text);

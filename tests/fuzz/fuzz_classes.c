@@ -79,18 +79,30 @@ static long long last_csv_end(const char *journal, size_t size)
     return -1;
 }
 
+/* Where `key` first lies in text[0, size), or NULL (the text may hold NUL bytes). */
+static const char *find(const char *text, size_t size, const char *key)
+{
+    const size_t n = strlen(key);
+    for (size_t i = 0; i + n <= size; i++)
+        if (!memcmp(text + i, key, n))
+            return text + i;
+    return NULL;
+}
+
 /* The most severe "status" of the journal's whole lines (0: none). */
 static int worst_status(const char *journal, size_t size)
 {
     int worst = 0;
     const char *key = "\"status\":";
-    for (const char *p = journal; (p = strstr(p, key)) && (size_t)(p - journal) < size; p += strlen(key)) {
-        const char *line_end = memchr(p, '\n', size - (size_t)(p - journal));
+    for (size_t at = 0; at < size;) {
+        const char *line_end = memchr(journal + at, '\n', size - at);
         if (!line_end)
             break; /* a line cut short vouches for nothing */
-        long status = strtol(p + strlen(key), NULL, 10);
+        const char *field = find(journal + at, (size_t)(line_end - journal) - at, key);
+        long status = field ? strtol(field + strlen(key), NULL, 10) : 0;
         if (status >= 0 && status < 256 && hb_status_severity((hb_status)status) > hb_status_severity(worst))
             worst = (int)status;
+        at = (size_t)(line_end - journal) + 1;
     }
     return worst;
 }
