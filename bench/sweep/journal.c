@@ -53,6 +53,7 @@ typedef struct journal_reader {
     const char *text;      /* the line being read, for the column of a field */
     size_t length;
     long long last_csv_end; /* the previous line's */
+    long last_line;         /* which line that was */
 } journal_reader;
 
 static hb_status bad_line(const journal_reader *r, int column, const char *what)
@@ -116,11 +117,13 @@ static hb_status check_figures(const journal_reader *r, json_int_t status, json_
         return bad_field(r, "device", "device %lld is not a CUDA ordinal (or -1)", (long long)device);
     if (!(seconds >= 0) || seconds > 1e9)
         return bad_field(r, "seconds", "its seconds are not a time (0 to 1e9)", 0);
-    if (csv_end <= r->last_csv_end)
-        return bad_field(r, "csv_end",
-                         "csv_end %lld is not past the previous line's: each item's rows follow the last one's, so "
-                         "the journal's lines were reordered or edited",
-                         (long long)csv_end);
+    if (csv_end <= r->last_csv_end) {
+        char what[320];
+        snprintf(what, sizeof what, "csv_end %lld is not past line %ld's (%lld): each item's rows follow the last "
+                 "one's, so one of the two lines was moved or edited", (long long)csv_end, r->last_line,
+                 r->last_csv_end);
+        return bad_line(r, column_of(r, "csv_end"), what);
+    }
     return HB_OK;
 }
 
@@ -139,6 +142,7 @@ static hb_status entry_of(journal_reader *r, json_t *root, hb_journal_entry *e)
                             .device = (int)device, .seconds = seconds, .csv_end = csv_end, .line = r->line};
     HB_TRY(check_item(r, item, mode, e));
     r->last_csv_end = csv_end;
+    r->last_line = r->line;
     HB_TRY(copy_text(r, root, "verdict", e->verdict, sizeof e->verdict));
     HB_TRY(copy_text(r, root, "check", e->check, sizeof e->check));
     HB_TRY(copy_text(r, root, "reason", e->reason, sizeof e->reason));
