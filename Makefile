@@ -120,7 +120,7 @@ REPORT_ARCHIVE := $(BUILD)/libhgemm.a
 $(REPORT_ARCHIVE): $(filter-out $(BUILD)/obj/bench/driver/hgemm_bench_program.o,$(LIB_OBJ))
 	rm -f $@ && ar rcs $@ $^
 $(BUILD)/hgemm-report: $(BUILD)/obj/$(MAIN_C:.c=.o) $(BUILD)/obj/$(REPORT_PROGRAM_C:.c=.o) $(REPORT_ARCHIVE)
-	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -lm
+	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -l:libnettle.a -lm
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -235,7 +235,7 @@ $(BUILD)/tests/data/launchers/%.so: tests/data/launchers/%.c bench/candidate/hge
 CUDA_FREE_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/core/*.c bench/result/*.c bench/report/*.c \
                  bench/sweep/*.c bench/analysis/*.c))
 $(BUILD)/cuda-free-check: $(BUILD)/obj/tests/cuda_free_main.o $(CUDA_FREE_OBJ)
-	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -lm -lpthread
+	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -l:libnettle.a -lm -lpthread
 
 test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/hgemm-report $(BUILD)/cuda-free-check candidates import-data $(TEST_CUBIN) \
       $(TEST_LAUNCHERS)
@@ -253,7 +253,7 @@ test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/hgemm-report $(BUILD)/c
 TARGET_CI_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(addprefix bench/measure/,stop_criterion.c time_criterion.c \
                  target_ci_criterion.c ci_worker.c))
 $(BUILD)/bench-target-ci: $(BUILD)/obj/scripts/bench_target_ci.o $(TARGET_CI_OBJ) $(CUDA_FREE_OBJ)
-	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -lm -lpthread
+	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -l:libnettle.a -lm -lpthread
 
 # scripts/bench_output_scan.sh: what the per-call output scan and its
 # per-round read-back cost on this GPU; never run by `make test` (it needs one).
@@ -269,14 +269,38 @@ $(BUILD)/bench-call-monitor: $(BUILD)/obj/scripts/bench_call_monitor.o $(LIB_OBJ
 # scripts/bench_report.sh: report's speed on a generated 1,000-configuration,
 # two-mode result; never run by `make test`.
 $(BUILD)/make-results: $(BUILD)/obj/scripts/make_results.o $(BUILD)/obj/tests/result_fixture.o $(CUDA_FREE_OBJ)
-	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -lm -lpthread
+	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -l:libnettle.a -lm -lpthread
 
 # scripts/bench_sweep_resume.sh: what resuming a 2000-item sweep costs; never
 # run by `make test`.  The sweep's files are CUDA-free.
 $(BUILD)/bench-sweep-resume: $(BUILD)/obj/scripts/bench_sweep_resume.o $(CUDA_FREE_OBJ)
-	$(CC) -o $@ $^ -l:libjansson.a -lm -lpthread
+	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -l:libnettle.a -lm -lpthread
 
-# --- the main job on the built-in sample candidate ----------------------------
+# --- fuzzing: damaged inputs under AddressSanitizer and UBSan (tests/fuzz/fuzz.h) ---
+# hgemm-fuzz runs the commands' own code on damaged copies of a corpus the
+# harness writes itself.  `make fuzz` builds everything it runs with the
+# sanitizers into $(FUZZ_BUILD) and runs FUZZ_CASES cases (at most FUZZ_TIME_S
+# seconds); `make fuzz-ci` is the short fixed-seed pass .ci/run runs.
+FUZZ_BUILD  ?= build-fuzz
+FUZZ_SEED   ?= 1
+FUZZ_CASES  ?= 20000
+FUZZ_TIME_S ?= 600
+FUZZ_JOBS   ?= 2
+FUZZ_FLAGS  ?=
+FUZZ_CC     := $(CC) -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+FUZZ_C      := $(wildcard tests/fuzz/*.c)
+.PHONY: fuzz fuzz-ci fuzz-build
+$(BUILD)/hgemm-fuzz: $(FUZZ_C:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/tests/result_fixture.o $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+fuzz-build: candidates
+	$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC="$(FUZZ_CC)" CFLAGS="-O1 -g" $(FUZZ_BUILD)/hgemm-fuzz
+fuzz: fuzz-build
+	$(FUZZ_BUILD)/hgemm-fuzz --candidates $(BUILD)/candidates --work $(FUZZ_BUILD)/work --keep $(FUZZ_BUILD)/failures \
+	    --seed $(FUZZ_SEED) --cases $(FUZZ_CASES) --time-s $(FUZZ_TIME_S) --jobs $(FUZZ_JOBS) $(FUZZ_FLAGS)
+fuzz-ci:
+	$(MAKE) --no-print-directory fuzz FUZZ_SEED=1 FUZZ_CASES=1500 FUZZ_TIME_S=50
+
+
 DEMO_ARGS ?= --mnk 64,64,64 --mnk 1024,1024,1024 --mnk 4096,4096,4096
 demo: all
 	$(BUILD)/hgemm-bench run --candidate $(BUILD)/candidates/sample_mma $(DEMO_ARGS) --out results

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bench/core/diag.h"
+#include "bench/core/input_file.h"
 #include "bench/core/folders.h"
 
 #define CACHE_FORMAT 1
@@ -311,12 +312,25 @@ static void warn_invalid(const char *path, const invalid_lines *invalid)
                 path, invalid->first_line, invalid->first_why, invalid->count, invalid->count == 1 ? "" : "s");
 }
 
+/* A cache holds a line of about 200 bytes per (GPU, size, layout, class):
+ * 256 MiB is millions of entries, no cache. */
+#define AUTOTUNE_CACHE_MAX_BYTES ((size_t)256 << 20)
+
 /* Calls `visit` with each valid entry line of `path`, in order; a missing file has none. */
 static hb_status for_each_valid_line(const char *path, line_visitor visit, void *context)
 {
-    FILE *file = fopen(path, "r");
-    if (!file)
-        return errno == ENOENT ? HB_OK : hb_fail(HB_ERR_IO, "cannot open %s: %s", path, strerror(errno));
+    int fd;
+    size_t size;
+    /* a regular file only (a FIFO under its name would block the open: bench/core/input_file.h) */
+    HB_TRY(hb_input_open(path, NULL, AUTOTUNE_CACHE_MAX_BYTES, HB_ERR_IO, 1, &fd, &size));
+    if (fd < 0)
+        return HB_OK; /* no cache yet */
+    FILE *file = fdopen(fd, "r");
+    if (!file) {
+        int error = errno;
+        close(fd);
+        return hb_fail(HB_ERR_IO, "cannot read %s: %s", path, strerror(error));
+    }
     invalid_lines invalid = {0};
     char *line = NULL;
     size_t capacity = 0;

@@ -1,8 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "tests/result_fixture.h"
 
-#include "bench/sweep/plan_file.h"
-
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -12,11 +10,16 @@
 #include <sys/stat.h>
 
 #include "bench/core/diag.h"
+#include "bench/core/input_file.h"
 #include "bench/core/rng.h"
+#include "bench/core/version.h"
 #include "bench/report/csv_writer.h"
 #include "bench/result/baseline_registry.h"
 #include "bench/result/config_result.h"
 #include "bench/result/max_rows.h"
+#include "bench/sweep/journal.h"
+#include "bench/sweep/plan_file.h"
+#include "bench/sweep/sweep_store.h"
 
 static const long grid[] = {64, 128, 256, 512, 1024, 2048, 4096, 8192, 12288, 16384};
 #define GRID (sizeof grid / sizeof grid[0])
@@ -161,6 +164,11 @@ hb_status hb_fixture_make(uint64_t seed, size_t count, const hb_mode *modes, siz
             build_result(c, &rng, r);
             record_rows(r, c);
             status = keep_csv_rows(r, c);
+            c->result = malloc(sizeof *c->result);
+            if (status == HB_OK && !c->result)
+                status = hb_fail(HB_ERR_INTERNAL, "out of host memory");
+            if (c->result)
+                *c->result = *r;
         }
     }
     free(taken);
@@ -170,8 +178,10 @@ hb_status hb_fixture_make(uint64_t seed, size_t count, const hb_mode *modes, siz
 
 void hb_fixture_free(hb_fixture *f)
 {
-    for (size_t i = 0; i < f->count; i++)
+    for (size_t i = 0; i < f->count; i++) {
         free(f->configs[i].csv_rows);
+        free(f->configs[i].result);
+    }
     free(f->configs);
     f->configs = NULL;
     f->count = 0;
@@ -205,6 +215,40 @@ hb_status hb_fixture_write_run(const hb_fixture *f, size_t first, size_t count, 
     return gpu_name ? write_env(folder, gpu_name) : HB_OK;
 }
 
+/* The journal a sweep would have written for the summary.csv in `folder`
+ * (if there is one): a line, by the sweep's own formatter, for each of the
+ * fixture's configurations whose rows follow the ones before, in order. */
+static hb_status write_journal(const hb_fixture *f, const char *folder)
+{
+    char path[4200], *csv = NULL;
+    size_t size = 0;
+    snprintf(path, sizeof path, "%s/summary.csv", folder);
+    HB_TRY(hb_input_read(path, NULL, (size_t)1 << 30, HB_ERR_IO, 1, &csv, &size));
+    if (!csv)
+        return HB_OK;
+    snprintf(path, sizeof path, "%s/" HB_JOURNAL_NAME, folder);
+    FILE *journal = fopen(path, "w");
+    hb_status status = journal ? HB_OK : hb_fail(HB_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+    size_t at = strcspn(csv, "\n") + 1;
+    for (size_t i = 0; status == HB_OK && i < f->count; i++) {
+        const hb_fixture_config *c = &f->configs[i];
+        size_t length = strlen(c->csv_rows);
+        if (at + length > size || memcmp(csv + at, c->csv_rows, length))
+            continue;
+        at += length;
+        hb_journal_entry e = {.item = i, .mnk = c->mnk, .mode = c->mode, .status = HB_OK, .csv_end = (long long)at};
+        snprintf(e.verdict, sizeof e.verdict, "%s", hb_verdict_name(c->verdict));
+        char line[2048];
+        status = hb_journal_format(&e, line, sizeof line);
+        if (status == HB_OK && fputs(line, journal) == EOF)
+            status = hb_fail(HB_ERR_IO, "writing %s failed", path);
+    }
+    if (journal && fclose(journal) != 0 && status == HB_OK)
+        status = hb_fail(HB_ERR_IO, "writing %s failed", path);
+    free(csv);
+    return status;
+}
+
 hb_status hb_fixture_write_plan(const hb_fixture *f, size_t extra, const char *folder)
 {
     /* the sweep's own writer (bench/sweep/plan_file.h): one mode, the fixture's */
@@ -223,5 +267,60 @@ hb_status hb_fixture_write_plan(const hb_fixture *f, size_t extra, const char *f
     char *words[] = {"--candidate", "fixture"};
     HB_TRY(hb_plan_file_set_words(&plan, words, 2));
     hb_plan_file_identify(&plan);
-    return hb_plan_file_write(folder, &plan);
+    HB_TRY(hb_plan_file_write(folder, &plan));
+    return write_journal(f, folder);
+}
+
+/* The plan of a fixture made with every mode of `modes`: config i is item i. */
+static hb_status sweep_plan_of(const hb_fixture *f, const char *candidate, hb_shard shard, hb_plan_file *plan)
+{
+    memset(plan, 0, sizeof *plan);
+    hb_sweep_plan *p = &plan->plan;
+    for (size_t i = 0; i < f->count && p->n_modes < HB_PLAN_MAX_MODES; i++) {
+        int seen = 0;
+        for (size_t m = 0; m < p->n_modes; m++)
+            seen |= p->modes[m] == f->configs[i].mode;
+        if (seen)
+            break;
+        p->modes[p->n_modes++] = f->configs[i].mode;
+    }
+    if (!p->n_modes || f->count % p->n_modes)
+        return hb_fail(HB_ERR_INTERNAL, "the fixture's configurations are not sizes times modes");
+    for (size_t i = 0; i < f->count; i += p->n_modes)
+        HB_TRY(hb_plan_add(p, f->configs[i].mnk, "fixture"));
+    plan->shard = shard;
+    snprintf(plan->harness_commit, sizeof plan->harness_commit, "%s", hb_harness_commit());
+    snprintf(plan->created_utc, sizeof plan->created_utc, "2026-11-23T00:00:00Z");
+    snprintf(plan->command_line, sizeof plan->command_line, "fixture");
+    char modes[32];
+    snprintf(modes, sizeof modes, "%s%s%s", hb_mode_name(p->modes[0]), p->n_modes > 1 ? "," : "",
+             p->n_modes > 1 ? hb_mode_name(p->modes[1]) : "");
+    char *words[] = {"--candidate", (char *)candidate, "--modes", modes};
+    HB_TRY(hb_plan_file_set_words(plan, words, 4));
+    hb_plan_file_identify(plan);
+    return HB_OK;
+}
+
+hb_status hb_fixture_write_sweep(const hb_fixture *f, const char *folder, const char *candidate, size_t shard_index,
+                                 size_t shard_count, size_t done, const char *gpu_name)
+{
+    static hb_plan_file plan;
+    static hb_sweep_store store;
+    if (mkdir(folder, 0755) != 0 && errno != EEXIST)
+        return hb_fail(HB_ERR_IO, "cannot create %s: %s", folder, strerror(errno));
+    HB_TRY(sweep_plan_of(f, candidate, (hb_shard){shard_index, shard_count}, &plan));
+    HB_TRY(hb_plan_file_write(folder, &plan));
+    HB_TRY(write_env(folder, gpu_name));
+    HB_TRY(hb_sweep_store_create(&store, folder, &plan.plan));
+    hb_status status = HB_OK;
+    for (size_t item = 0, written = 0; status == HB_OK && item < f->count && written < done; item++) {
+        if (!hb_shard_holds(&plan.shard, item))
+            continue;
+        hb_journal_entry entry = {.item = item, .mode = f->configs[item].mode, .device = 0};
+        snprintf(entry.gpu_uuid, sizeof entry.gpu_uuid, "GPU-fixture");
+        status = hb_sweep_store_append(&store, plan.sweep_id, "fp32", f->configs[item].result, &entry);
+        written++;
+    }
+    hb_sweep_store_close(&store);
+    return status;
 }

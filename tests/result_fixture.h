@@ -30,6 +30,7 @@ typedef struct hb_fixture_config {
     size_t n_rows;
     hb_fixture_row rows[HB_FIXTURE_ROWS];
     char *csv_rows;   /* its rows of summary.csv, as written (owned) */
+    struct hb_config_result *result; /* what was written (owned) */
 } hb_fixture_config;
 
 typedef struct hb_fixture {
@@ -51,7 +52,19 @@ hb_status hb_fixture_write_run(const hb_fixture *f, size_t first, size_t count, 
                                const char *gpu_name);
 
 /* Writes `folder`/plan.json: a sweep plan of every config of `f` plus
- * `extra` sizes of the grid it lacks, shard null. */
+ * `extra` sizes of the grid it lacks, shard null; and, where the folder
+ * has a summary.csv (hb_fixture_write_run), the journal.jsonl that vouches
+ * for its rows, as a sweep folder has. */
 hb_status hb_fixture_write_plan(const hb_fixture *f, size_t extra, const char *folder);
+
+/* A sweep folder as `hgemm-bench sweep` writes it, through its own writers:
+ * plan.json (this build's harness commit, `--candidate candidate`, the
+ * fixture's modes, shard `shard`), env.json naming `gpu_name`, and
+ * summary.csv and journal.jsonl holding the first `done` items of the
+ * shard.  The fixture's configurations must be made with every mode of the
+ * plan, each size's modes next to each other (hb_fixture_make does): config
+ * i is item i of the plan. */
+hb_status hb_fixture_write_sweep(const hb_fixture *f, const char *folder, const char *candidate, size_t shard_index,
+                                 size_t shard_count, size_t done, const char *gpu_name);
 
 #endif

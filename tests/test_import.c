@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench/core/whole_file.h"
+#include "bench/core/input_file.h"
 #include "bench/import/kernel_signature.h"
 #include "bench/import/l2_source.h"
 #include "tests/test_registry.h"
@@ -124,7 +124,7 @@ static char *read_text(const char *path)
 {
     char *text = NULL;
     size_t size = 0;
-    if (hb_read_whole_file(path, 1, HB_ERR_IO, &text, &size) != HB_OK)
+    if (hb_input_read(path, NULL, (size_t)1 << 28, HB_ERR_IO, 1, &text, &size) != HB_OK)
         return NULL;
     return text;
 }

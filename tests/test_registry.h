@@ -58,6 +58,7 @@ hb_test_list hb_gpu_conduct_tests(void);
 hb_test_list hb_gpu_params_tests(void);
 hb_test_list hb_output_watch_tests(void);
 hb_test_list hb_gpu_output_scan_tests(void);
+hb_test_list hb_damage_tests(void);
 
 /* GPU tests call this instead of skip() so the closing line can count skips. */
 void hb_test_skip_no_gpu(void);

@@ -302,7 +302,7 @@ static void test_store_survives_a_crash(void **state)
     append_bytes(journal, "{\"item\": 5, \"m\": 2");
     hb_diag_set_quiet(1);
     quiet_stderr();
-    assert_int_equal(hb_sweep_store_open(&store, dir, &f.plan), HB_OK);
+    assert_int_equal(hb_sweep_store_open(&store, dir, &f), HB_OK);
     restore_stderr();
     hb_diag_set_quiet(0);
     assert_int_equal(file_size(csv), csv_vouched);
@@ -311,7 +311,7 @@ static void test_store_survives_a_crash(void **state)
     assert_true(store.done[0] && store.done[3] && !store.done[5]);
     append_item(&store, &f, 5);
     hb_sweep_store_close(&store);
-    assert_int_equal(hb_sweep_store_open(&store, dir, &f.plan), HB_OK);
+    assert_int_equal(hb_sweep_store_open(&store, dir, &f), HB_OK);
     assert_int_equal(store.count, 3);
     assert_int_equal(store.entries[1].status, HB_ERR_INCORRECT);
     assert_string_equal(store.entries[1].verdict, "incorrect");
@@ -322,13 +322,13 @@ static void test_store_survives_a_crash(void **state)
     /* a CSV shorter than the journal vouches for: refused */
     assert_int_equal(truncate(csv, 100), 0);
     hb_diag_set_quiet(1);
-    assert_int_equal(hb_sweep_store_open(&store, dir, &f.plan), HB_ERR_BAD_RESULTS);
+    assert_int_equal(hb_sweep_store_open(&store, dir, &f), HB_ERR_BAD_RESULTS);
     hb_sweep_store_close(&store);
     /* a bad line in the middle of the journal: refused, naming its line */
     FILE *j = fopen(journal, "w");
     fputs("not json\n{}\n", j);
     fclose(j);
-    assert_int_equal(hb_sweep_store_open(&store, dir, &f.plan), HB_ERR_BAD_RESULTS);
+    assert_int_equal(hb_sweep_store_open(&store, dir, &f), HB_ERR_BAD_RESULTS);
     hb_sweep_store_close(&store);
     hb_diag_set_quiet(0);
     assert_non_null(strstr(hb_last_error(), HB_JOURNAL_NAME ":1:"));
@@ -348,21 +348,22 @@ static void test_journal_refuses_items_not_in_the_plan(void **state)
     hb_journal_entry *entries;
     size_t count;
     long long valid, tail;
+    int exists;
     append_bytes(journal, line);
-    assert_int_equal(hb_journal_read(journal, &f.plan, &entries, &count, &valid, &tail), HB_OK);
+    assert_int_equal(hb_journal_read(journal, &f.plan, NULL, &entries, &count, &valid, &tail, &exists), HB_OK);
     assert_int_equal(count, 1);
     assert_int_equal(entries[0].mode, HB_MODE_SERVER);
     free(entries);
     append_bytes(journal, line); /* the same item twice */
     hb_diag_set_quiet(1);
-    assert_int_equal(hb_journal_read(journal, &f.plan, &entries, &count, &valid, &tail), HB_ERR_BAD_RESULTS);
+    assert_int_equal(hb_journal_read(journal, &f.plan, NULL, &entries, &count, &valid, &tail, &exists), HB_ERR_BAD_RESULTS);
     assert_non_null(strstr(hb_last_error(), ":2:"));
     e.mode = HB_MODE_OFFLINE; /* item 1 is the server mode's */
     assert_int_equal(hb_journal_format(&e, line, sizeof line), HB_OK);
     FILE *j = fopen(journal, "w");
     fputs(line, j);
     fclose(j);
-    assert_int_equal(hb_journal_read(journal, &f.plan, &entries, &count, &valid, &tail), HB_ERR_BAD_RESULTS);
+    assert_int_equal(hb_journal_read(journal, &f.plan, NULL, &entries, &count, &valid, &tail, &exists), HB_ERR_BAD_RESULTS);
     hb_diag_set_quiet(0);
     hb_test_remove_tree(dir);
 }
@@ -387,9 +388,9 @@ static char *sorted_rows(const char *path)
 static void test_shards_merge_into_the_unsharded_sweep(void **state)
 {
     (void)state;
-    static hb_plan_file whole, part[3];
+    static hb_plan_file whole, part[4];
     static hb_sweep_store store;
-    char root[512], dirs[4][700], out[700], path[800];
+    char root[512], dirs[5][700], out[700], path[800];
     hb_test_make_temp_dir("hb-merge", root, sizeof root);
     make_plan_file(&whole, (hb_shard){0, 1});
     snprintf(dirs[3], sizeof dirs[3], "%s/whole", root);
@@ -407,15 +408,21 @@ static void test_shards_merge_into_the_unsharded_sweep(void **state)
         for (size_t item = 6; item-- > 0;) /* journal order differs from plan order */
             if (hb_shard_holds(&part[s].shard, item))
                 append_item(&store, &part[s], item);
-        if (s == 2)
-            append_item(&store, &part[s], 0); /* shard 0's item, run here too */
         hb_sweep_store_close(&store);
     }
+    /* shard 0 run a second time, on another node: its item 0 again */
+    make_plan_file(&part[3], (hb_shard){0, 3});
+    snprintf(dirs[4], sizeof dirs[4], "%s/shard-0-again", root);
+    mkdir(dirs[4], 0755);
+    assert_int_equal(hb_plan_file_write(dirs[4], &part[3]), HB_OK);
+    assert_int_equal(hb_sweep_store_create(&store, dirs[4], &part[3].plan), HB_OK);
+    append_item(&store, &part[3], 0);
+    hb_sweep_store_close(&store);
     snprintf(out, sizeof out, "%s/merged", root);
-    const char *folders[] = {dirs[0], dirs[1], dirs[2]};
+    const char *folders[] = {dirs[0], dirs[1], dirs[2], dirs[4]};
     hb_test_capture capture;
     FILE *report = hb_test_capture_open(&capture);
-    assert_int_equal(hb_sweep_merge(out, folders, 3, report), HB_OK);
+    assert_int_equal(hb_sweep_merge(out, folders, 4, report), HB_OK);
     char *text = hb_test_capture_close(&capture);
     assert_non_null(strstr(text, "duplicate: item 0"));
     assert_non_null(strstr(text, "merged: 6 of 6 items, 1 duplicate dropped, 0 missing"));
@@ -432,7 +439,7 @@ static void test_shards_merge_into_the_unsharded_sweep(void **state)
     assert_int_equal(hb_plan_file_read(out, &merged), HB_OK);
     assert_string_equal(merged.sweep_id, whole.sweep_id);
     assert_int_equal(merged.shard.count, 1);
-    assert_int_equal(hb_sweep_store_open(&store, out, &merged.plan), HB_OK); /* a sweep folder like any other */
+    assert_int_equal(hb_sweep_store_open(&store, out, &merged), HB_OK); /* a sweep folder like any other */
     assert_int_equal(store.count, 6);
     hb_sweep_store_close(&store);
     /* without shard 1: its items are missing */

@@ -5,11 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bench/analysis/bad_results.h"
 #include "bench/core/diag.h"
-#include "bench/core/whole_file.h"
+#include "bench/core/input_file.h"
 
 /* A field's text, grown as needed. */
 typedef struct field_text {
@@ -162,14 +161,13 @@ static void on_row_end(int terminator, void *context)
         r->line++;
 }
 
-/* The whole file in memory: one pass of the parser over it.  A missing
- * file is a result folder that is not what it should be; any other failure
- * to read, an I/O error. */
-static hb_status slurp(const char *path, char **text, size_t *length)
+/* The whole file in memory: one pass of the parser over it.  A path that is
+ * missing, not a regular file, over the spec's size or unreadable is a
+ * result that is not what it should be. */
+static hb_status slurp(const char *path, const hb_csv_spec *spec, char **text, size_t *length)
 {
-    if (access(path, F_OK) != 0 && errno == ENOENT)
-        return hb_fail(HB_ERR_BAD_RESULTS, "cannot open %s: %s", path, strerror(errno));
-    return hb_read_whole_file(path, 0, HB_ERR_IO, text, length);
+    return hb_input_read(path, NULL, spec->max_bytes ? spec->max_bytes : HB_CSV_MAX_BYTES, HB_ERR_BAD_RESULTS, 0,
+                         text, length);
 }
 
 /* libcsv stopped at byte `offset`: say which line and character. */
@@ -183,8 +181,37 @@ static hb_status parse_error(const reader *r, const char *text, size_t offset, c
                           (size_t)(text + offset - line_start) + 1, why);
 }
 
+/* CSV is text: a NUL byte would cut a field short where C strings read it
+ * ("1\0 2" would read as 1), so it is refused where it is. */
+static hb_status check_text(const reader *r, const char *text, size_t length)
+{
+    size_t line, column;
+    if (!hb_text_nul_at(text, length, &line, &column))
+        return HB_OK;
+    return hb_bad_results(r->path, line, 0, NULL,
+                          "a NUL byte at character %zu of the line: the file is not text (damaged, or not a CSV)",
+                          column);
+}
+
+/* A UTF-8 byte-order mark, which spreadsheet programs put before the header:
+ * skipped where the spec allows it, else named (it is invisible in a message). */
+static hb_status skip_bom(const reader *r, const char **text, size_t *length)
+{
+    static const char bom[3] = {'\xef', '\xbb', '\xbf'};
+    if (*length < 3 || memcmp(*text, bom, 3))
+        return HB_OK;
+    if (!r->spec->lenient_bom)
+        return hb_bad_results(r->path, 1, 1, NULL, "the file starts with a UTF-8 byte-order mark (bytes ef bb bf), "
+                              "which hgemm-bench never writes: it was re-saved by another program; remove the mark");
+    *text += 3;
+    *length -= 3;
+    return HB_OK;
+}
+
 static hb_status parse(reader *r, const char *text, size_t length)
 {
+    HB_TRY(skip_bom(r, &text, &length));
+    HB_TRY(check_text(r, text, length));
     struct csv_parser parser;
     if (csv_init(&parser, CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL) != 0)
         return hb_fail(HB_ERR_INTERNAL, "cannot set up the CSV parser");
@@ -218,7 +245,7 @@ static void release(reader *r)
     free(r->texts);
 }
 
-hb_status hb_csv_read(const char *path, const hb_csv_spec *spec)
+static hb_status read_through(const char *path, const char *given, size_t given_length, const hb_csv_spec *spec)
 {
     reader r = {.spec = spec, .path = path, .status = HB_OK, .line = 1, .in_header = 1};
     size_t wanted = spec->n_wanted ? spec->n_wanted : 1;
@@ -229,11 +256,21 @@ hb_status hb_csv_read(const char *path, const hb_csv_spec *spec)
     size_t length = 0;
     hb_status status = r.slots && r.column_of && r.texts ? HB_OK
                                                         : hb_fail(HB_ERR_INTERNAL, "out of host memory reading %s", path);
+    if (status == HB_OK && !given)
+        status = slurp(path, spec, &text, &length);
     if (status == HB_OK)
-        status = slurp(path, &text, &length);
-    if (status == HB_OK)
-        status = parse(&r, text, length);
+        status = given ? parse(&r, given, given_length) : parse(&r, text, length);
     free(text);
     release(&r);
     return status;
+}
+
+hb_status hb_csv_read(const char *path, const hb_csv_spec *spec)
+{
+    return read_through(path, NULL, 0, spec);
+}
+
+hb_status hb_csv_read_text(const char *path, const char *text, size_t length, const hb_csv_spec *spec)
+{
+    return read_through(path, text ? text : "", length, spec);
 }

@@ -26,6 +26,8 @@ typedef struct hb_csv_spec {
     size_t n_wanted;
     const unsigned char *optional; /* optional[i] = 1: a file without column i is fine; NULL: all are needed */
     int lenient_last_newline;      /* 1: a complete last row without '\n' is accepted (files of other tools) */
+    int lenient_bom;               /* 1: a UTF-8 byte-order mark before the header is skipped (files of other tools) */
+    size_t max_bytes;              /* the largest file the reader takes (0: HB_CSV_MAX_BYTES) */
     /* Called once with the whole header before any row; its error stops the
      * read.  NULL: any header with the wanted columns will do. */
     hb_status (*header)(void *context, const char *path, const char *const *names, size_t count);
@@ -34,9 +36,17 @@ typedef struct hb_csv_spec {
     void *context;
 } hb_csv_spec;
 
+/* A CSV file read whole: summary.csv of the largest sweep is about 25 MiB. */
+#define HB_CSV_MAX_BYTES ((size_t)1 << 30)
+
 /* Reads `path` through `spec`.  HB_ERR_BAD_RESULTS (with a message naming
- * the place) for a malformed file, HB_ERR_IO when it cannot be read, or the
- * callbacks' own error. */
+ * the place) for a malformed file (a NUL byte is one: CSV is text), or a
+ * path that is missing, not a regular file, unreadable or over the spec's
+ * size; or the callbacks' own error. */
 hb_status hb_csv_read(const char *path, const hb_csv_spec *spec);
+
+/* The same, over `length` bytes already read from `path` (a sweep's
+ * summary.csv up to what its journal vouches for). */
+hb_status hb_csv_read_text(const char *path, const char *text, size_t length, const hb_csv_spec *spec);
 
 #endif

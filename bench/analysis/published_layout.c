@@ -13,6 +13,9 @@
 
 #define SIZE_COLUMN "mnk"
 
+/* CUDA-L2's published files are about 100 KiB (1,000 rows); 64 MiB is no such file. */
+#define HB_PUBLISHED_MAX_BYTES ((size_t)64 << 20)
+
 const char *hb_published_header(void)
 {
     static char header[1024];
@@ -81,9 +84,9 @@ static hb_status read_ratio(const hb_csv_row *row, size_t which, double *out)
         return HB_OK;
     char *end = NULL;
     double value = strtod(text, &end);
-    if (end == text || *end || !isfinite(value) || value <= 0)
+    if (end == text || *end || !isfinite(value) || !(value >= HB_MIN_RATIO && value <= HB_MAX_RATIO))
         return hb_bad_results(row->path, row->line, row->column[which], hb_speedup_column_at(which - 1)->published,
-                              "'%s' is not a speedup t_base/t_cand (a positive number)", text);
+                              "'%s' is not a speedup t_base/t_cand (a number in 1e-9..1e9)", text);
     *out = value;
     return HB_OK;
 }
@@ -131,8 +134,11 @@ hb_status hb_read_published(const char *path, hb_published_table *out)
                         .row = on_row,
                         .context = out};
     spec.n_wanted = count;
+    spec.lenient_bom = 1;
+    spec.max_bytes = HB_PUBLISHED_MAX_BYTES;
     HB_TRY(hb_csv_read(path, &spec));
-    qsort(out->rows, out->count, sizeof *out->rows, compare_sizes);
+    if (out->count > 1) /* qsort's array may not be NULL, even for no rows (a header-only file) */
+        qsort(out->rows, out->count, sizeof *out->rows, compare_sizes);
     for (size_t i = 1; i < out->count; i++) {
         const hb_published_row *a = &out->rows[i - 1], *b = &out->rows[i];
         if (a->m == b->m && a->n == b->n && a->k == b->k)

@@ -1,28 +1,50 @@
+#define _POSIX_C_SOURCE 200809L /* lstat */
 #include "bench/analysis/result_folders.h"
 
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "bench/analysis/bad_results.h"
-#include "bench/analysis/summary_reader.h"
 #include "bench/analysis/plan_missing.h"
+#include "bench/analysis/summary_reader.h"
 #include "bench/core/diag.h"
+#include "bench/core/input_file.h"
+#include "bench/sweep/plan_file.h"
+#include "bench/sweep/sweep_files.h"
 
 #define PATH_SIZE 4200
 
-static int is_file(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
+/* env.json is a few KiB (one run's GPU, software and flags); 16 MiB is no env.json. */
+#define ENV_MAX_BYTES ((size_t)16 << 20)
 
 static hb_status join(char *out, const char *folder, const char *name)
 {
     if ((size_t)snprintf(out, PATH_SIZE, "%s/%s", folder, name) >= PATH_SIZE)
         return hb_fail(HB_ERR_BAD_RESULTS, "path too long: %s/%s", folder, name);
+    return HB_OK;
+}
+
+/* Whether a folder's file is there: *present = 0 only when nothing is under
+ * its name.  Something there that is not a regular file (a folder, a FIFO, a
+ * symbolic-link loop, a link to nothing) is refused, not taken for absent:
+ * an unreadable summary.csv must not read as "nothing was run". */
+static hb_status probe(const char *path, int *present)
+{
+    struct stat st;
+    *present = 0;
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT)
+            return HB_OK;
+        return hb_bad_results(path, 0, 0, NULL, "cannot be read: %s", strerror(errno));
+    }
+    const char *kind = hb_input_kind(path);
+    if (strcmp(kind, "a regular file"))
+        return hb_bad_results(path, 0, 0, NULL, "is %s, not a regular file", kind);
+    *present = 1;
     return HB_OK;
 }
 
@@ -40,12 +62,20 @@ static hb_status check_folder(const char *folder)
 /* The GPU of env.json's "gpu": {"name": ...}; a note where it is not known. */
 static hb_status read_gpu(const char *folder, hb_result_set *set)
 {
-    char path[PATH_SIZE];
+    char path[PATH_SIZE], *text;
+    size_t size;
     HB_TRY(join(path, folder, "env.json"));
-    if (!is_file(path))
+    HB_TRY(hb_input_read(path, NULL, ENV_MAX_BYTES, HB_ERR_BAD_RESULTS, 1, &text, &size));
+    if (!text)
         return hb_result_set_note(set, "%s has no env.json: the GPU it ran on is not known", folder);
+    size_t nul_line, nul_column;
+    if (hb_text_nul_at(text, size, &nul_line, &nul_column)) {
+        free(text);
+        return hb_bad_results(path, nul_line, nul_column, NULL, "a NUL byte: not text (damaged)");
+    }
     json_error_t error;
-    json_t *env = json_load_file(path, 0, &error);
+    json_t *env = json_loadb(text, size, 0, &error);
+    free(text);
     if (!env)
         return hb_bad_results(path, (size_t)(error.line > 0 ? error.line : 0),
                               (size_t)(error.column > 0 ? error.column : 0), NULL, "not valid JSON: %s", error.text);
@@ -56,27 +86,61 @@ static hb_status read_gpu(const char *folder, hb_result_set *set)
     return status;
 }
 
+/* A sweep's folder: its journal and summary.csv checked against each other
+ * (bench/sweep/sweep_files.h), then the rows the journal vouches for read;
+ * rows after them (an item in flight) are left out, with a note. */
+static hb_status read_sweep(const char *folder, hb_result_set *set)
+{
+    static hb_plan_file plan;
+    static hb_sweep_files files;
+    HB_TRY(hb_plan_file_read(folder, &plan));
+    hb_status status = hb_sweep_files_read(folder, &plan, 0, &files);
+    if (status == HB_OK && files.has_csv)
+        status = hb_read_summary_text(files.csv_path, files.csv, files.vouched, set);
+    if (status == HB_OK && files.csv_size > files.vouched)
+        status = hb_result_set_note(set, "%s: %zu bytes of rows of %s after the journal's last line (an item in "
+                                    "flight, or cut short) are left out", files.csv_path,
+                                    files.csv_size - files.vouched, files.tail_config);
+    hb_sweep_files_free(&files);
+    return status;
+}
+
+static hb_status read_folder(const char *folder, hb_result_set *set)
+{
+    char summary[PATH_SIZE], plan[PATH_SIZE], journal[PATH_SIZE];
+    int has_summary, has_plan, has_journal;
+    HB_TRY(check_folder(folder));
+    HB_TRY(join(summary, folder, "summary.csv"));
+    HB_TRY(join(plan, folder, "plan.json"));
+    HB_TRY(join(journal, folder, HB_JOURNAL_NAME));
+    HB_TRY(probe(summary, &has_summary));
+    HB_TRY(probe(plan, &has_plan));
+    HB_TRY(probe(journal, &has_journal));
+    if (has_journal && !has_plan)
+        return hb_bad_results(folder, 0, 0, NULL, "a sweep folder without its plan.json (it has %s): put the "
+                              "sweep's plan.json back", HB_JOURNAL_NAME);
+    if (!has_summary && !has_plan)
+        return hb_bad_results(folder, 0, 0, NULL,
+                              "not a result folder: it has neither summary.csv (a run's or a sweep's results) nor "
+                              "plan.json (a sweep's plan)");
+    if (has_plan)
+        HB_TRY(read_sweep(folder, set));
+    else
+        HB_TRY(hb_read_summary(summary, set));
+    return read_gpu(folder, set);
+}
+
 hb_status hb_read_result_folders(const char *const *folders, size_t count, hb_result_set *set)
 {
     char path[PATH_SIZE];
-    for (size_t i = 0; i < count; i++) {
-        HB_TRY(check_folder(folders[i]));
-        char plan[PATH_SIZE];
-        HB_TRY(join(path, folders[i], "summary.csv"));
-        HB_TRY(join(plan, folders[i], "plan.json"));
-        int has_summary = is_file(path), has_plan = is_file(plan);
-        if (!has_summary && !has_plan)
-            return hb_bad_results(folders[i], 0, 0, NULL,
-                                  "not a result folder: it has neither summary.csv (a run's or a sweep's results) nor "
-                                  "plan.json (a sweep's plan)");
-        if (has_summary)
-            HB_TRY(hb_read_summary(path, set));
-        HB_TRY(read_gpu(folders[i], set));
-    }
+    for (size_t i = 0; i < count; i++)
+        HB_TRY(read_folder(folders[i], set));
     /* every folder read: a plan's configuration is missing only if no folder has it */
     for (size_t i = 0; i < count; i++) {
+        int has_plan;
         HB_TRY(join(path, folders[i], "plan.json"));
-        if (is_file(path))
+        HB_TRY(probe(path, &has_plan));
+        if (has_plan)
             HB_TRY(hb_plan_list_missing(folders[i], set));
     }
     if (set->n_gpus > 1)

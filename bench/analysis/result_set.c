@@ -215,6 +215,7 @@ static hb_status reindex(hb_result_set *set)
 
 hb_status hb_result_set_sort(hb_result_set *set)
 {
-    qsort(set->entries, set->count, sizeof *set->entries, compare_entries);
+    if (set->count > 1) /* qsort's array may not be NULL, even with nothing to sort (a plan and no rows yet) */
+        qsort(set->entries, set->count, sizeof *set->entries, compare_entries);
     return reindex(set);
 }

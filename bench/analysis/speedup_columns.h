@@ -11,6 +11,14 @@
 /* Baselines plus -max figures, with room for a few more. */
 #define HB_MAX_SPEEDUP_COLUMNS 24
 
+/* A speedup ratio t_base / t_cand read from a file is believed only within
+ * nine orders of magnitude of 1 either way: beyond what any timer of the
+ * harness resolves (a nanosecond against a call the timeout lets run for
+ * seconds), and small enough that every sum, mean and log the tables take
+ * stays finite (a ratio of 1.7e308 sums to +inf over two configurations). */
+#define HB_MIN_RATIO 1e-9
+#define HB_MAX_RATIO 1e9
+
 typedef struct hb_speedup_column {
     char name[48];       /* as summary.csv's participant column names it: "cublas-tn", "cublas-max" */
     char published[48];  /* as the published files head it: "cuBLAS-tn", "cuBLAS-max" */

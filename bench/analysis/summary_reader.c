@@ -72,8 +72,8 @@ static hb_status read_ratio(const hb_csv_row *row, int which, double *ratio)
         return HB_OK;
     char *end = NULL;
     double value = strtod(text, &end);
-    if (end == text || *end || !isfinite(value) || value <= -1)
-        return bad_field(row, which, "a speedup (a number above -1, or empty)");
+    if (end == text || *end || !isfinite(value) || !(value + 1.0 >= HB_MIN_RATIO && value + 1.0 <= HB_MAX_RATIO))
+        return bad_field(row, which, "a speedup (a number with value + 1 in 1e-9..1e9, or empty)");
     *ratio = value + 1.0;
     return HB_OK;
 }
@@ -138,7 +138,7 @@ static hb_status check_candidates(const hb_result_set *set, const char *source)
     return HB_OK;
 }
 
-hb_status hb_read_summary(const char *path, hb_result_set *set)
+static hb_status read_summary(const char *path, const char *text, size_t length, hb_result_set *set)
 {
     const char *source = hb_result_set_keep(set, path);
     if (!source)
@@ -149,6 +149,16 @@ hb_status hb_read_summary(const char *path, hb_result_set *set)
                         .n_wanted = C_COUNT,
                         .row = on_row,
                         .context = &r};
-    HB_TRY(hb_csv_read(source, &spec));
+    HB_TRY(text ? hb_csv_read_text(source, text, length, &spec) : hb_csv_read(source, &spec));
     return check_candidates(set, source);
+}
+
+hb_status hb_read_summary(const char *path, hb_result_set *set)
+{
+    return read_summary(path, NULL, 0, set);
+}
+
+hb_status hb_read_summary_text(const char *path, const char *text, size_t length, hb_result_set *set)
+{
+    return read_summary(path, text ? text : "", length, set);
 }

@@ -13,6 +13,10 @@
  * already has from another file. */
 hb_status hb_read_summary(const char *path, hb_result_set *set);
 
+/* The same over `length` bytes of it already read (a sweep's summary.csv up
+ * to what its journal vouches for: bench/sweep/sweep_files.h). */
+hb_status hb_read_summary_text(const char *path, const char *text, size_t length, hb_result_set *set);
+
 /* For tests: the columns read, and how many there are. */
 const char *const *hb_summary_reader_columns(size_t *count);
 

@@ -7,18 +7,22 @@
 #include <sys/stat.h>
 
 #include "bench/core/diag.h"
+#include "bench/core/input_file.h"
 
 /* One name of a candidate set: *found = 1 for a regular file to use, 0 for
  * nothing usable there (absent, or a folder: look at the next name);
  * HB_ERR_BAD_INPUT for an entry that is there but cannot be read (a
- * symbolic-link loop, a link to nothing, no permission), which must not
- * silently hand the configuration to generic.json. */
+ * symbolic-link loop, a link to nothing, no permission, a FIFO, a device),
+ * which must not silently hand the configuration to generic.json. */
 static hb_status probe_entry(const char *path, int *found)
 {
     struct stat st;
     *found = 0;
     if (stat(path, &st) == 0) {
         *found = S_ISREG(st.st_mode);
+        if (!*found && !S_ISDIR(st.st_mode))
+            return hb_fail(HB_ERR_BAD_INPUT, "candidate manifest %s is %s, not a regular file", path,
+                           hb_input_kind(path));
         return HB_OK;
     }
     const int stat_errno = errno;

@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "bench/core/diag.h"
+#include "bench/core/input_file.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "cubin_elf.c reads little-endian ELF structures in place: port it to this host's byte order"
@@ -54,38 +55,12 @@ typedef struct elf_view {
 
 /* --- the file ----------------------------------------------------------------- */
 
-static hb_status file_length(FILE *f, const char *path, size_t *length)
+/* A regular file of at most MAX_CUBIN_BYTES (bench/core/input_file.h), whole. */
+static hb_status read_whole_file(const char *path, const char *label, unsigned char **data, size_t *size)
 {
-    long end = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-    if (end < 0 || fseek(f, 0, SEEK_SET) != 0)
-        return hb_fail(HB_ERR_BAD_INPUT, "cannot find the length of cubin %s: %s", path, strerror(errno));
-    if ((unsigned long)end > MAX_CUBIN_BYTES)
-        return hb_fail(HB_ERR_BAD_INPUT, "%s is %ld bytes, over the %zu a cubin can plausibly have: not a cubin", path,
-                       end, MAX_CUBIN_BYTES);
-    *length = (size_t)end;
-    return HB_OK;
-}
-
-static hb_status read_whole_file(const char *path, unsigned char **data, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return hb_fail(HB_ERR_BAD_INPUT, "cannot open cubin %s: %s", path, strerror(errno));
-    size_t length = 0;
-    hb_status status = file_length(f, path, &length);
-    unsigned char *buffer = status == HB_OK ? malloc(length ? length : 1) : NULL;
-    if (status == HB_OK && !buffer)
-        status = hb_fail(HB_ERR_INTERNAL, "out of host memory reading cubin %s (%zu bytes)", path, length);
-    if (status == HB_OK && fread(buffer, 1, length, f) != length)
-        status = hb_fail(HB_ERR_BAD_INPUT, "reading cubin %s failed: %s", path,
-                         ferror(f) ? strerror(errno) : "it ended early");
-    fclose(f);
-    if (status != HB_OK) {
-        free(buffer);
-        return status;
-    }
-    *data = buffer;
-    *size = length;
+    char *text;
+    HB_TRY(hb_input_read(path, label, MAX_CUBIN_BYTES, HB_ERR_BAD_INPUT, 0, &text, size));
+    *data = (unsigned char *)text;
     return HB_OK;
 }
 
@@ -210,35 +185,49 @@ static hb_status section_holds_state(const elf_view *v, size_t i, int *holds)
     return HB_OK;
 }
 
-/* 1 when section i counts: it holds state and no other section of the same
- * name (a mirror) is larger, or as large and earlier. */
-static hb_status counts_once(const elf_view *v, size_t i, int *counts)
+/* A section that holds module state, by the name it counts under. */
+typedef struct state_section {
+    const char *name; /* canonical: a mirror's without ".nv.merc" */
+    uint64_t size;
+    size_t index;
+} state_section;
+
+/* By name, then the larger first, then the earlier: the first of each name counts. */
+static int by_name_then_size(const void *a, const void *b)
 {
-    const char *name, *other;
-    HB_TRY(section_name(v, i, &name));
-    const Elf64_Shdr sh = section_at(v, i);
-    *counts = holds_module_state(&sh, name);
-    for (size_t j = 0; *counts && j < v->header.e_shnum; j++) {
-        const Elf64_Shdr o = section_at(v, j);
-        if (j == i || (o.sh_flags & (SHF_ALLOC | SHF_WRITE)) != (SHF_ALLOC | SHF_WRITE))
-            continue;
-        HB_TRY(section_name(v, j, &other));
-        if (holds_module_state(&o, other) && !strcmp(canonical_name(name), canonical_name(other)) &&
-            (o.sh_size > sh.sh_size || (o.sh_size == sh.sh_size && j < i)))
-            *counts = 0;
-    }
-    return HB_OK;
+    const state_section *x = a, *y = b;
+    int by_name = strcmp(x->name, y->name);
+    if (by_name)
+        return by_name;
+    if (x->size != y->size)
+        return x->size > y->size ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
 }
 
+/* Each name's largest section counts once (a mirror and its original are one
+ * memory).  Sorted, not compared pair by pair: a file may declare 65,535
+ * sections, and a quadratic walk over them takes most of a minute. */
 static hb_status sum_module_memory(const elf_view *v, hb_module_state *out)
 {
-    for (size_t i = 0; i < v->header.e_shnum; i++) {
-        int counts;
-        HB_TRY(counts_once(v, i, &counts));
-        if (counts)
-            out->global_bytes += section_at(v, i).sh_size;
+    state_section *list = malloc(((size_t)v->header.e_shnum + 1) * sizeof *list);
+    if (!list)
+        return hb_fail(HB_ERR_INTERNAL, "out of host memory reading %s", v->path);
+    size_t count = 0;
+    hb_status status = HB_OK;
+    for (size_t i = 0; status == HB_OK && i < v->header.e_shnum; i++) {
+        const char *name;
+        status = section_name(v, i, &name);
+        const Elf64_Shdr sh = section_at(v, i);
+        if (status == HB_OK && holds_module_state(&sh, name))
+            list[count++] = (state_section){canonical_name(name), sh.sh_size, i};
     }
-    return HB_OK;
+    if (status == HB_OK && count > 1)
+        qsort(list, count, sizeof *list, by_name_then_size);
+    for (size_t i = 0; status == HB_OK && i < count; i++)
+        if (i == 0 || strcmp(list[i].name, list[i - 1].name))
+            out->global_bytes += list[i].size;
+    free(list);
+    return status;
 }
 
 /* --- symbols ------------------------------------------------------------------------- */
@@ -295,29 +284,95 @@ static hb_status scan_symbols(const elf_view *v, const Elf64_Shdr *symtab, hb_mo
     return HB_OK;
 }
 
+/* A cubin has one symbol table, and from sm_100 on its mirror: a file that
+ * declares more is corrupt (and scanning each of thousands would take long). */
+#define MAX_SYMBOL_TABLES 8
+
 /* .symtab, and from sm_100 on its mirror .nv.merc.symtab (of a processor-specific type). */
 static hb_status scan_all_symbols(const elf_view *v, hb_module_state *out)
 {
+    unsigned tables = 0;
     for (size_t i = 0; i < v->header.e_shnum; i++) {
         const char *name;
         HB_TRY(section_name(v, i, &name));
         const Elf64_Shdr sh = section_at(v, i);
-        if (sh.sh_type == SHT_SYMTAB || !strcmp(canonical_name(name), ".symtab"))
-            HB_TRY(scan_symbols(v, &sh, out));
+        if (sh.sh_type != SHT_SYMTAB && strcmp(canonical_name(name), ".symtab"))
+            continue;
+        if (++tables > MAX_SYMBOL_TABLES)
+            return hb_fail(HB_ERR_BAD_INPUT, "%s is corrupt: it declares more than %d symbol tables", v->path,
+                           MAX_SYMBOL_TABLES);
+        HB_TRY(scan_symbols(v, &sh, out));
+    }
+    return HB_OK;
+}
+
+/* --- the layout ------------------------------------------------------------------------- */
+
+/* Sections of the standard types that always hold bytes of the file
+ * (processor-specific types may not: SHT_CUDA_NOBITS). */
+static int has_file_contents(const Elf64_Shdr *sh)
+{
+    switch (sh->sh_type) {
+    case SHT_PROGBITS:
+    case SHT_SYMTAB:
+    case SHT_STRTAB:
+    case SHT_RELA:
+    case SHT_REL:
+    case SHT_NOTE:
+    case SHT_DYNSYM:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Every segment's and every standard section's bytes lie in the file. */
+static hb_status check_layout(const elf_view *v)
+{
+    for (size_t i = 0; i < v->header.e_phnum; i++) {
+        Elf64_Phdr ph;
+        memcpy(&ph, v->data + v->header.e_phoff + i * sizeof ph, sizeof ph);
+        if (ph.p_offset > v->size || ph.p_filesz > v->size - ph.p_offset)
+            return hb_fail(HB_ERR_BAD_INPUT, "%s is truncated or corrupt: its segment %zu (%llu bytes at offset %llu) "
+                           "is not in the file's %zu bytes", v->path, i, (unsigned long long)ph.p_filesz,
+                           (unsigned long long)ph.p_offset, v->size);
+    }
+    for (size_t i = 0; i < v->header.e_shnum; i++) {
+        const Elf64_Shdr sh = section_at(v, i);
+        if (has_file_contents(&sh))
+            HB_TRY(check_contents(v, &sh, "a section"));
     }
     return HB_OK;
 }
 
 /* --- the whole ------------------------------------------------------------------------- */
 
+/* The file read and its header and tables checked. */
+static hb_status open_view(const char *path, const char *label, elf_view *v, unsigned char **data)
+{
+    *v = (elf_view){.path = label ? label : path};
+    HB_TRY(read_whole_file(path, v->path, data, &v->size));
+    v->data = *data;
+    return check_header(v);
+}
+
+hb_status hb_cubin_elf_check(const char *path, const char *label)
+{
+    unsigned char *data = NULL;
+    elf_view v;
+    hb_status status = open_view(path, label, &v, &data);
+    if (status == HB_OK)
+        status = check_layout(&v);
+    free(data);
+    return status;
+}
+
 hb_status hb_cubin_module_state(const char *path, hb_module_state *out)
 {
     memset(out, 0, sizeof *out);
     unsigned char *data = NULL;
-    elf_view v = {.path = path};
-    HB_TRY(read_whole_file(path, &data, &v.size));
-    v.data = data;
-    hb_status status = check_header(&v);
+    elf_view v;
+    hb_status status = open_view(path, NULL, &v, &data);
     if (status == HB_OK)
         status = sum_module_memory(&v, out);
     if (status == HB_OK)

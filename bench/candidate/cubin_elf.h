@@ -16,4 +16,13 @@
  * is wrong. */
 hb_status hb_cubin_module_state(const char *path, hb_module_state *out);
 
+/* Whether the cubin at `path` is whole, for the checks before the GPU
+ * (bench/candidate/kernel_image.c): a CUDA ELF64 file whose header,
+ * program and section tables, segments and sections all lie in the file (a
+ * cubin cut short anywhere fails: its tables come last).  HB_ERR_BAD_INPUT
+ * naming `label` ("cubin x named by m.json"; NULL: the path) and what is
+ * wrong; HB_ERR_UNSUPPORTED as hb_cubin_module_state for a file that is not
+ * ELF at all. */
+hb_status hb_cubin_elf_check(const char *path, const char *label);
+
 #endif

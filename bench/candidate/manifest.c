@@ -8,6 +8,7 @@
 
 #include "bench/candidate/hgemm_launch.h"
 #include "bench/core/diag.h"
+#include "bench/core/input_file.h"
 
 /* Every manifest error is reported as "<file>: <field>: <problem>". */
 #define BAD(origin, ...) manifest_error(__FILE__, __LINE__, (origin), __VA_ARGS__)
@@ -401,18 +402,26 @@ hb_status hb_manifest_parse(const char *json_text, const char *origin, hb_manife
     return status;
 }
 
+/* A manifest is a few KiB of JSON; 16 MiB is none. */
+#define MANIFEST_MAX_BYTES ((size_t)16 << 20)
+
 hb_status hb_manifest_load(const char *path, hb_manifest *out)
 {
     memset(out, 0, sizeof *out);
-    json_error_t error;
-    json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &error);
-    if (!root) {
-        FILE *probe = fopen(path, "r");
-        if (!probe)
-            return hb_fail(HB_ERR_BAD_INPUT, "cannot open candidate manifest %s: %s", path, error.text);
-        fclose(probe);
-        return BAD(path, "not valid JSON at line %d column %d: %s", error.line, error.column, error.text);
+    char label[HB_PATH_MAX + 32], *text;
+    size_t size;
+    snprintf(label, sizeof label, "candidate manifest %s", path);
+    HB_TRY(hb_input_read(path, label, MANIFEST_MAX_BYTES, HB_ERR_BAD_INPUT, 0, &text, &size));
+    size_t nul_line, nul_column;
+    if (hb_text_nul_at(text, size, &nul_line, &nul_column)) {
+        free(text);
+        return BAD(path, "a NUL byte at line %zu column %zu: not text (damaged)", nul_line, nul_column);
     }
+    json_error_t error;
+    json_t *root = json_loadb(text, size, JSON_REJECT_DUPLICATES, &error);
+    free(text);
+    if (!root)
+        return BAD(path, "not valid JSON at line %d column %d: %s", error.line, error.column, error.text);
     snprintf(out->path, sizeof out->path, "%s", path);
     hb_status status = parse_root(root, path, out);
     json_decref(root);

@@ -57,6 +57,7 @@ typedef struct sweep_state {
     hb_status device_status[HB_MAX_WORKERS];
     hb_plausibility_warnings plausibility;
     hb_sweep_progress progress;
+    char sanitizer[4096];        /* compute-sanitizer, with --sanitize */
 } sweep_state;
 
 /* --- the plan ------------------------------------------------------------------------------- */
@@ -162,16 +163,12 @@ static hb_status parse_ordinals(const char *list, sweep_state *s)
     }
 }
 
+/* --devices all: every GPU CUDA sees (a list was parsed before anything was written). */
 static hb_status resolve_devices(sweep_state *s)
 {
     const char *list = s->options->devices;
-    if (!list) {
-        s->ordinals[0] = s->options->device;
-        s->workers = 1;
+    if (!list || strcmp(list, "all"))
         return HB_OK;
-    }
-    if (strcmp(list, "all"))
-        return parse_ordinals(list, s);
     int count = 0;
     HB_TRY(hb_sweep_device_count(s->options->timeout_s, &count));
     if (count < 1)
@@ -179,6 +176,22 @@ static hb_status resolve_devices(sweep_state *s)
     s->workers = (size_t)(count < HB_MAX_WORKERS ? count : HB_MAX_WORKERS);
     for (size_t i = 0; i < s->workers; i++)
         s->ordinals[i] = (int)i;
+    return HB_OK;
+}
+
+/* Every usage error a session could meet (--devices, --sanitize without
+ * compute-sanitizer, no place for the autotune cache), found before the
+ * folder is made or changed: a corrected command line must find it as it was. */
+static hb_status check_usage(sweep_state *s)
+{
+    if (s->options->sanitize)
+        HB_TRY(hb_sanitizer_available(s->sanitizer, sizeof s->sanitizer));
+    HB_TRY(hb_resolve_autotune_cache(s->options));
+    const char *list = s->options->devices;
+    if (list && strcmp(list, "all"))
+        return parse_ordinals(list, s);
+    s->ordinals[0] = s->options->device;
+    s->workers = 1;
     return HB_OK;
 }
 
@@ -326,17 +339,12 @@ static hb_status end_session(sweep_state *s, hb_status status)
 
 static hb_status run_session(sweep_state *s)
 {
-    static char sanitizer[4096];
     hb_utc_now(s->started_utc, sizeof s->started_utc);
     hb_status status = hb_interrupt_install();
-    if (status == HB_OK && s->options->sanitize)
-        status = hb_sanitizer_available(sanitizer, sizeof sanitizer);
-    if (status == HB_OK)
-        status = hb_resolve_autotune_cache(s->options);
     if (status == HB_OK)
         status = resolve_devices(s);
     if (status == HB_OK)
-        status = run_items(s, sanitizer);
+        status = run_items(s, s->sanitizer);
     if (s->store_open)
         status = end_session(s, status);
     hb_sweep_store_close(&s->store);
@@ -349,6 +357,7 @@ static hb_status run_session(sweep_state *s)
 
 static hb_status new_sweep(sweep_state *s)
 {
+    HB_TRY(check_usage(s));
     HB_TRY(create_folder(s));
     HB_TRY(hb_plan_file_write(s->folder, s->file));
     HB_TRY(hb_sweep_store_create(&s->store, s->folder, &s->file->plan));
@@ -406,7 +415,8 @@ static hb_status resume_sweep(sweep_state *s, const hb_run_options *typed)
     options.progress = typed->progress;
     options.verdict_path = typed->verdict_path;
     s->options = &options;
-    HB_TRY(hb_sweep_store_open(&s->store, s->folder, &s->file->plan));
+    HB_TRY(check_usage(s));
+    HB_TRY(hb_sweep_store_open(&s->store, s->folder, s->file));
     s->store_open = 1;
     char env_path[4200];
     struct stat info;

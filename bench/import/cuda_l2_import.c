@@ -12,7 +12,7 @@
 
 #include "bench/core/diag.h"
 #include "bench/core/folders.h"
-#include "bench/core/whole_file.h"
+#include "bench/core/input_file.h"
 #include "bench/import/build_job.h"
 #include "bench/import/candidate_files.h"
 #include "bench/import/command_run.h"
@@ -21,6 +21,9 @@
 #include "bench/import/import_item.h"
 #include "bench/import/import_report.h"
 #include "bench/import/job_pool.h"
+
+/* A CUDA-L2 kernel file is tens of KiB: 16 MiB is far beyond any of them. */
+#define HB_L2_SOURCE_MAX ((size_t)16 << 20)
 
 /* Bumped when what a build produces changes, so old cache entries are not reused. */
 #define IMPORT_BUILD_VERSION "hgemm-bench-import-build/1"
@@ -174,7 +177,7 @@ static void prepare_item(import_run *r, hb_import_item *item)
 {
     char *text = NULL;
     size_t size = 0;
-    if (hb_read_whole_file(item->source, 1, HB_ERR_IO, &text, &size) != HB_OK || !text) {
+    if (hb_input_read(item->source, NULL, HB_L2_SOURCE_MAX, HB_ERR_IO, 1, &text, &size) != HB_OK || !text) {
         skip(item, text ? "cannot read the file" : "no such file in the set");
         free(text);
         return;

@@ -9,7 +9,7 @@
 
 #include "bench/core/diag.h"
 #include "bench/core/fd_io.h"
-#include "bench/core/whole_file.h"
+#include "bench/core/input_file.h"
 
 hb_status hb_journal_format(const hb_journal_entry *e, char *out, size_t size)
 {
@@ -47,8 +47,13 @@ hb_status hb_journal_append(int fd, const char *path, const hb_journal_entry *en
 typedef struct journal_reader {
     const char *path;
     const hb_sweep_plan *plan;
-    unsigned char *seen; /* per plan item */
+    const hb_shard *shard;
+    unsigned char *seen;   /* per plan item */
     long line;
+    const char *text;      /* the line being read, for the column of a field */
+    size_t length;
+    long long last_csv_end; /* the previous line's */
+    long last_line;         /* which line that was */
 } journal_reader;
 
 static hb_status bad_line(const journal_reader *r, int column, const char *what)
@@ -56,37 +61,88 @@ static hb_status bad_line(const journal_reader *r, int column, const char *what)
     return hb_fail(HB_ERR_BAD_RESULTS, "%s:%ld:%d: %s", r->path, r->line, column, what);
 }
 
+/* The column where `"key"` starts in the line (1 when it is not there). */
+static int column_of(const journal_reader *r, const char *key)
+{
+    char quoted[32];
+    snprintf(quoted, sizeof quoted, "\"%s\"", key);
+    size_t n = strlen(quoted);
+    for (size_t i = 0; i + n <= r->length; i++)
+        if (!memcmp(r->text + i, quoted, n))
+            return (int)i + 1;
+    return 1;
+}
+
+static hb_status bad_field(const journal_reader *r, const char *key, const char *fmt, long long value)
+{
+    char what[256];
+    snprintf(what, sizeof what, fmt, value);
+    return bad_line(r, column_of(r, key), what);
+}
+
 static hb_status copy_text(const journal_reader *r, json_t *root, const char *key, char *out, size_t size)
 {
     const char *text = json_string_value(json_object_get(root, key));
     if (!text)
-        return bad_line(r, 1, "a journal line lacks a text field");
+        return bad_field(r, key, "a journal line lacks a text field", 0);
     snprintf(out, size, "%s", text);
     return HB_OK;
 }
 
-/* The line's entry, checked against the plan. */
-static hb_status entry_of(const journal_reader *r, json_t *root, hb_journal_entry *e)
+/* The item is the plan's, of this folder's shard, with the plan's configuration and mode, and not seen before. */
+static hb_status check_item(const journal_reader *r, json_int_t item, const char *mode, hb_journal_entry *e)
 {
-    json_int_t item, m, n, k, csv_end;
-    int status, device;
-    const char *mode;
-    double seconds;
-    if (json_unpack(root, "{s:I, s:I, s:I, s:I, s:s, s:i, s:i, s:F, s:I}", "item", &item, "m", &m, "n", &n, "k", &k,
-                    "mode", &mode, "status", &status, "device", &device, "seconds", &seconds, "csv_end", &csv_end))
-        return bad_line(r, 1, "not a journal line (item, m, n, k, mode, status, device, seconds, csv_end)");
-    memset(e, 0, sizeof *e);
-    *e = (hb_journal_entry){.item = (size_t)item, .mnk = {(long)m, (long)n, (long)k}, .status = (hb_status)status,
-                            .device = device, .seconds = seconds, .csv_end = csv_end};
-    if (item < 0 || (size_t)item >= hb_plan_item_count(r->plan))
-        return bad_line(r, 1, "the item is not in the plan");
+    if (item < 0 || (unsigned long long)item >= hb_plan_item_count(r->plan))
+        return bad_field(r, "item", "item %lld is not in the plan", (long long)item);
+    if (r->shard && !hb_shard_holds(r->shard, (size_t)item))
+        return bad_field(r, "item", "item %lld is not in this folder's shard (plan.json's \"shard\")", (long long)item);
     hb_plan_item it = hb_plan_item_at(r->plan, (size_t)item);
     const hb_mnk *c = &r->plan->configs[it.config];
     if (!hb_mode_parse(mode, &e->mode) || e->mode != it.mode || c->m != e->mnk.m || c->n != e->mnk.n ||
         c->k != e->mnk.k)
         return bad_line(r, 1, "the line's configuration or mode is not the plan's for its item");
     if (r->seen[item]++)
-        return bad_line(r, 1, "the item is finished twice");
+        return bad_field(r, "item", "item %lld is finished twice", (long long)item);
+    return HB_OK;
+}
+
+/* The figures that tie the line to the rest: its exit code, its GPU, its time, where its rows end. */
+static hb_status check_figures(const journal_reader *r, json_int_t status, json_int_t device, double seconds,
+                               json_int_t csv_end)
+{
+    if (status < 0 || status > 255 || !strcmp(hb_status_name((hb_status)status), "unknown"))
+        return bad_field(r, "status", "status %lld is not an exit code a configuration can have (docs/cli.md)",
+                         (long long)status);
+    if (device < -1 || device > 1024)
+        return bad_field(r, "device", "device %lld is not a CUDA ordinal (or -1)", (long long)device);
+    if (!(seconds >= 0) || seconds > 1e9)
+        return bad_field(r, "seconds", "its seconds are not a time (0 to 1e9)", 0);
+    if (csv_end <= r->last_csv_end) {
+        char what[320];
+        snprintf(what, sizeof what, "csv_end %lld is not past line %ld's (%lld): each item's rows follow the last "
+                 "one's, so one of the two lines was moved or edited", (long long)csv_end, r->last_line,
+                 r->last_csv_end);
+        return bad_line(r, column_of(r, "csv_end"), what);
+    }
+    return HB_OK;
+}
+
+/* The line's entry, checked against the plan and the lines before it. */
+static hb_status entry_of(journal_reader *r, json_t *root, hb_journal_entry *e)
+{
+    json_int_t item, m, n, k, csv_end, status, device;
+    const char *mode;
+    double seconds;
+    if (json_unpack(root, "{s:I, s:I, s:I, s:I, s:s, s:I, s:I, s:F, s:I}", "item", &item, "m", &m, "n", &n, "k", &k,
+                    "mode", &mode, "status", &status, "device", &device, "seconds", &seconds, "csv_end", &csv_end))
+        return bad_line(r, 1, "not a journal line (item, m, n, k, mode, status, device, seconds, csv_end)");
+    memset(e, 0, sizeof *e);
+    HB_TRY(check_figures(r, status, device, seconds, csv_end));
+    *e = (hb_journal_entry){.item = (size_t)item, .mnk = {(long)m, (long)n, (long)k}, .status = (hb_status)status,
+                            .device = (int)device, .seconds = seconds, .csv_end = csv_end, .line = r->line};
+    HB_TRY(check_item(r, item, mode, e));
+    r->last_csv_end = csv_end;
+    r->last_line = r->line;
     HB_TRY(copy_text(r, root, "verdict", e->verdict, sizeof e->verdict));
     HB_TRY(copy_text(r, root, "check", e->check, sizeof e->check));
     HB_TRY(copy_text(r, root, "reason", e->reason, sizeof e->reason));
@@ -97,7 +153,12 @@ static hb_status entry_of(const journal_reader *r, json_t *root, hb_journal_entr
 static hb_status parse_line(journal_reader *r, const char *text, size_t length, hb_journal_entry *e)
 {
     json_error_t error;
-    json_t *root = json_loadb(text, length, 0, &error);
+    r->text = text;
+    r->length = length;
+    size_t nul_line, nul_column;
+    if (hb_text_nul_at(text, length, &nul_line, &nul_column)) /* jansson skips one after a number */
+        return bad_line(r, (int)nul_column, "a NUL byte: the journal is not text (damaged)");
+    json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &error);
     if (!root)
         return bad_line(r, error.column, error.text);
     hb_status status = json_is_object(root) ? entry_of(r, root, e) : bad_line(r, 1, "not a JSON object");
@@ -123,8 +184,9 @@ static hb_status parse_lines(journal_reader *r, const char *text, size_t length,
     return HB_OK;
 }
 
-hb_status hb_journal_read(const char *path, const hb_sweep_plan *plan, hb_journal_entry **entries, size_t *count,
-                          long long *valid_bytes, long long *cut_tail)
+hb_status hb_journal_read(const char *path, const hb_sweep_plan *plan, const hb_shard *shard,
+                          hb_journal_entry **entries, size_t *count, long long *valid_bytes, long long *cut_tail,
+                          int *exists)
 {
     char *text;
     size_t length;
@@ -132,11 +194,13 @@ hb_status hb_journal_read(const char *path, const hb_sweep_plan *plan, hb_journa
     *count = 0;
     *valid_bytes = 0;
     *cut_tail = 0;
-    HB_TRY(hb_read_whole_file(path, 1, HB_ERR_BAD_RESULTS, &text, &length));
+    *exists = 0;
+    HB_TRY(hb_input_read(path, NULL, HB_JOURNAL_MAX_BYTES, HB_ERR_BAD_RESULTS, 1, &text, &length));
+    *exists = text != NULL;
     size_t lines = 1;
     for (size_t i = 0; i < length; i++)
         lines += text[i] == '\n';
-    journal_reader r = {path, plan, calloc(hb_plan_item_count(plan), 1), 0};
+    journal_reader r = {.path = path, .plan = plan, .shard = shard, .seen = calloc(hb_plan_item_count(plan) + 1, 1)};
     *entries = calloc(lines, sizeof **entries);
     hb_status status = (r.seen && *entries) ? HB_OK : hb_fail(HB_ERR_INTERNAL, "out of memory reading %s", path);
     if (status == HB_OK && text)

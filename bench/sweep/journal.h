@@ -13,6 +13,7 @@
 #include "bench/core/gemm_types.h"
 #include "bench/core/status.h"
 #include "bench/core/timing_policy.h"
+#include "bench/sweep/shard.h"
 #include "bench/sweep/sweep_plan.h"
 
 #define HB_JOURNAL_NAME "journal.jsonl"
@@ -30,7 +31,12 @@ typedef struct hb_journal_entry {
     double seconds;         /* its wall time */
     long long csv_end;      /* summary.csv's length in bytes once its rows were on disk */
     char finished_utc[32];
+    long line;              /* the journal line it was read from (messages); 0: not read from a file */
 } hb_journal_entry;
+
+/* A journal is a line of at most 2 KiB per item of a plan of at most
+ * HB_MAX_CONFIGS x 2 modes: 16 MiB.  A file over 64 MiB is not a journal. */
+#define HB_JOURNAL_MAX_BYTES ((size_t)64 << 20)
 
 /* One line, '\n' included, into out; HB_ERR_INTERNAL when it does not fit. */
 hb_status hb_journal_format(const hb_journal_entry *entry, char *out, size_t size);
@@ -38,14 +44,18 @@ hb_status hb_journal_format(const hb_journal_entry *entry, char *out, size_t siz
 /* Appends the line with one write and fsyncs the file. */
 hb_status hb_journal_append(int fd, const char *path, const hb_journal_entry *entry);
 
-/* Every whole line of the journal at `path`, checked against the plan (an
- * item of the plan, its configuration and mode, not seen twice).
- * *valid_bytes is where the last whole line ends: a tail after it, a line
- * cut short, is reported by *cut_tail (its length in bytes) and left for
- * the caller to cut.  *entries is malloc'd (free it).  A missing file is an
- * empty journal.  HB_ERR_BAD_RESULTS naming the file, line and column of a
- * bad line. */
-hb_status hb_journal_read(const char *path, const hb_sweep_plan *plan, hb_journal_entry **entries, size_t *count,
-                          long long *valid_bytes, long long *cut_tail);
+/* Every whole line of the journal at `path`, checked against the plan and
+ * the folder's shard (NULL: the whole plan) and against each other: an
+ * item of the shard, its configuration and mode, not seen twice, a status
+ * that is an exit code of a configuration, and a csv_end past the previous
+ * line's (the rows of each item follow the last one's).  *valid_bytes is
+ * where the last whole line ends: a tail after it, a line cut short, is
+ * reported by *cut_tail (its length in bytes) and left for the caller to
+ * cut.  *entries is malloc'd (free it).  A missing file is an empty journal
+ * with *exists = 0.  HB_ERR_BAD_RESULTS naming the file, line and column of
+ * a bad line, or saying what the path is when it is not a regular file. */
+hb_status hb_journal_read(const char *path, const hb_sweep_plan *plan, const hb_shard *shard,
+                          hb_journal_entry **entries, size_t *count, long long *valid_bytes, long long *cut_tail,
+                          int *exists);
 
 #endif

@@ -11,19 +11,19 @@
 #include "bench/core/diag.h"
 #include "bench/core/folders.h"
 #include "bench/core/json_file.h"
-#include "bench/core/whole_file.h"
+#include "bench/core/input_file.h"
 #include "bench/report/csv_writer.h"
 #include "bench/sweep/plan_file.h"
+#include "bench/sweep/sweep_files.h"
 #include "bench/sweep/sweep_store.h"
 #include "bench/sweep/sweep_verdict.h"
 
 typedef struct shard_source {
     const char *folder;
     hb_plan_file plan;
-    hb_journal_entry *entries;
-    size_t count;
-    char *csv;               /* its summary.csv, whole */
-    size_t csv_size;
+    hb_sweep_files files;    /* its journal and summary.csv, checked against each other */
+    char *env;               /* its env.json, whole and valid (NULL: none) */
+    size_t env_size;
     char gpu[256], driver[64];
 } shard_source;
 
@@ -37,14 +37,32 @@ typedef struct merge_state {
     FILE *report;
 } merge_state;
 
-/* The GPU model and driver the shard's env.json records ("?" when it has none). */
-static void read_environment(shard_source *src)
+/* env.json is a few KiB (one GPU's facts, the flags); 16 MiB is no env.json. */
+#define ENV_MAX_BYTES ((size_t)16 << 20)
+
+/* The shard's env.json, if it has one: a JSON object, or the merge stops
+ * before writing anything (a copy of garbage would only fail `report` later).
+ * Its GPU model and driver ("?" when it does not say). */
+static hb_status read_environment(shard_source *src)
 {
     char path[4400];
     snprintf(path, sizeof path, "%s/env.json", src->folder);
     snprintf(src->gpu, sizeof src->gpu, "?");
     snprintf(src->driver, sizeof src->driver, "?");
-    json_t *root = json_load_file(path, 0, NULL);
+    HB_TRY(hb_input_read(path, NULL, ENV_MAX_BYTES, HB_ERR_BAD_RESULTS, 1, &src->env, &src->env_size));
+    if (!src->env)
+        return HB_OK;
+    size_t nul_line, nul_column;
+    if (hb_text_nul_at(src->env, src->env_size, &nul_line, &nul_column))
+        return hb_fail(HB_ERR_BAD_RESULTS, "%s:%zu:%zu: a NUL byte: not an env.json (damaged); nothing was merged",
+                       path, nul_line, nul_column);
+    json_error_t error;
+    json_t *root = json_loadb(src->env, src->env_size, 0, &error);
+    if (!json_is_object(root)) {
+        json_decref(root);
+        return hb_fail(HB_ERR_BAD_RESULTS, "%s:%d:%d: not an env.json (%s): repair or remove it; nothing was merged",
+                       path, root ? 1 : error.line, root ? 1 : error.column, root ? "not a JSON object" : error.text);
+    }
     const char *gpu = json_string_value(json_object_get(json_object_get(root, "gpu"), "name"));
     const char *driver = json_string_value(json_object_get(json_object_get(root, "software"), "nvidia_driver"));
     if (gpu)
@@ -52,27 +70,22 @@ static void read_environment(shard_source *src)
     if (driver)
         snprintf(src->driver, sizeof src->driver, "%s", driver);
     json_decref(root);
+    return HB_OK;
 }
 
 /* One shard folder: its plan, journal and summary.csv, checked against each other. */
 static hb_status read_source(shard_source *src)
 {
     HB_TRY(hb_plan_file_read(src->folder, &src->plan));
-    char path[4400];
-    long long valid, tail;
-    snprintf(path, sizeof path, "%s/" HB_JOURNAL_NAME, src->folder);
-    HB_TRY(hb_journal_read(path, &src->plan.plan, &src->entries, &src->count, &valid, &tail));
-    if (tail)
+    const hb_sweep_files *f = &src->files;
+    HB_TRY(hb_sweep_files_read(src->folder, &src->plan, HB_SWEEP_FILES_OUR_HEADER, &src->files));
+    if (f->journal_tail)
         fprintf(stderr, "hgemm-bench: merge: %s ends in a line cut short (%lld bytes): its item counts as not run\n",
-                path, tail);
-    snprintf(path, sizeof path, "%s/summary.csv", src->folder);
-    HB_TRY(hb_read_whole_file(path, 0, HB_ERR_BAD_RESULTS, &src->csv, &src->csv_size));
-    long long last = src->count ? src->entries[src->count - 1].csv_end : 0;
-    if ((long long)src->csv_size < last)
-        return hb_fail(HB_ERR_BAD_RESULTS, "%s is %zu bytes but its journal records %lld: cut short", path,
-                       src->csv_size, last);
-    read_environment(src);
-    return HB_OK;
+                f->journal_path, f->journal_tail);
+    if (f->csv_size > f->vouched)
+        fprintf(stderr, "hgemm-bench: merge: %s: the rows of %s after the journal's last line (%zu bytes, an item "
+                "in flight) are left out\n", f->csv_path, f->tail_config, f->csv_size - f->vouched);
+    return read_environment(src);
 }
 
 static hb_status check_same_sweep(const merge_state *m)
@@ -103,7 +116,8 @@ static void report_environments(const merge_state *m)
             fprintf(m->report, "shard %zu/%zu", src->plan.shard.index, src->plan.shard.count);
         else
             fprintf(m->report, "unsharded");
-        fprintf(m->report, " %s: %zu items done, GPU %s, driver %s\n", src->folder, src->count, src->gpu, src->driver);
+        fprintf(m->report, " %s: %zu items done, GPU %s, driver %s\n", src->folder, src->files.count, src->gpu,
+                src->driver);
         mixed |= strcmp(src->gpu, m->sources[0].gpu) || strcmp(src->driver, m->sources[0].driver);
     }
     if (mixed)
@@ -120,28 +134,30 @@ static hb_status assign_owners(merge_state *m)
     for (size_t i = 0; i < m->items; i++)
         m->owner[i] = -1;
     for (size_t s = 0; s < m->count; s++) {
-        for (size_t e = 0; e < m->sources[s].count; e++) {
-            size_t item = m->sources[s].entries[e].item;
+        const hb_sweep_files *f = &m->sources[s].files;
+        for (size_t e = 0; e < f->count; e++) {
+            size_t item = f->entries[e].item;
             if (m->owner[item] < 0) {
                 m->owner[item] = (int)s;
                 continue;
             }
             m->duplicates++;
             fprintf(m->report, "duplicate: item %zu (%ld_%ld_%ld %s) finished in %s and %s; kept from %s\n", item,
-                    m->sources[s].entries[e].mnk.m, m->sources[s].entries[e].mnk.n, m->sources[s].entries[e].mnk.k,
-                    hb_mode_name(m->sources[s].entries[e].mode), m->sources[m->owner[item]].folder,
-                    m->sources[s].folder, m->sources[m->owner[item]].folder);
+                    f->entries[e].mnk.m, f->entries[e].mnk.n, f->entries[e].mnk.k, hb_mode_name(f->entries[e].mode),
+                    m->sources[m->owner[item]].folder, m->sources[s].folder, m->sources[m->owner[item]].folder);
         }
     }
     return HB_OK;
 }
 
-/* The bytes of summary.csv holding entry e's rows. */
-static void rows_of(const shard_source *src, size_t e, const char **start, size_t *length)
+/* The bytes of summary.csv holding entry e's rows: between the previous
+ * line's csv_end (or the header) and its own, both checked to lie in the
+ * file and to grow (bench/sweep/sweep_files.h). */
+static void rows_of(const hb_sweep_files *f, size_t e, const char **start, size_t *length)
 {
-    size_t from = e ? (size_t)src->entries[e - 1].csv_end : strcspn(src->csv, "\n") + 1;
-    *start = src->csv + from;
-    *length = (size_t)src->entries[e].csv_end - from;
+    size_t from = e ? (size_t)f->entries[e - 1].csv_end : f->header_bytes;
+    *start = f->csv + from;
+    *length = (size_t)f->entries[e].csv_end - from;
 }
 
 static hb_status write_merged(merge_state *m, const char *folder)
@@ -150,17 +166,21 @@ static hb_status write_merged(merge_state *m, const char *folder)
     HB_TRY(hb_sweep_store_create(&store, folder, &m->plan->plan));
     hb_status status = HB_OK;
     for (size_t s = 0; status == HB_OK && s < m->count; s++) {
-        const shard_source *src = &m->sources[s];
-        for (size_t e = 0; status == HB_OK && e < src->count; e++) {
-            hb_journal_entry entry = src->entries[e];
+        const hb_sweep_files *f = &m->sources[s].files;
+        for (size_t e = 0; status == HB_OK && e < f->count; e++) {
+            hb_journal_entry entry = f->entries[e];
             if (m->owner[entry.item] != (int)s || store.done[entry.item])
                 continue;
             const char *rows;
             size_t length;
-            rows_of(src, e, &rows, &length);
+            rows_of(f, e, &rows, &length);
+            errno = 0;
             if (fwrite(rows, 1, length, store.csv) != length || fflush(store.csv) != 0)
-                status = hb_fail(HB_ERR_IO, "writing %s failed: %s", store.csv_path, strerror(errno));
+                status = hb_fail(HB_ERR_IO, "writing %s failed: %s", store.csv_path,
+                                 errno ? strerror(errno) : "a short write");
             entry.csv_end = (long long)ftello(store.csv);
+            if (status == HB_OK && entry.csv_end < 0)
+                status = hb_fail(HB_ERR_IO, "cannot tell the length of %s: %s", store.csv_path, strerror(errno));
             if (status == HB_OK)
                 status = hb_journal_append(store.journal_fd, store.journal_path, &entry);
             store.entries[store.count++] = entry;
@@ -193,7 +213,7 @@ static hb_status write_sources(const merge_state *m, const char *folder)
         const shard_source *src = &m->sources[i];
         json_array_append_new(list, json_pack("{s:s, s:I, s:I, s:I, s:s, s:s}", "folder", src->folder, "shard_index",
                                               (json_int_t)src->plan.shard.index, "shard_count",
-                                              (json_int_t)src->plan.shard.count, "items_done", (json_int_t)src->count,
+                                              (json_int_t)src->plan.shard.count, "items_done", (json_int_t)src->files.count,
                                               "gpu", src->gpu, "driver", src->driver));
     }
     json_t *root = json_pack("{s:s, s:s, s:o}", "format", "hgemm-bench-merge/1", "sweep_id", m->sources[0].plan.sweep_id,
@@ -202,19 +222,18 @@ static hb_status write_sources(const merge_state *m, const char *folder)
     snprintf(path, sizeof path, "%s/merge.json", folder);
     hb_status status = root ? hb_json_write_file(path, root) : hb_fail(HB_ERR_INTERNAL, "out of memory");
     json_decref(root);
-    /* the first shard's environment stands for the sweep's; merge.json lists every one */
-    char from[4400], to[4400], *text = NULL;
-    size_t size = 0;
-    snprintf(from, sizeof from, "%s/env.json", m->sources[0].folder);
+    /* the first shard's environment stands for the sweep's (read and checked
+     * before anything was written); merge.json lists every one */
+    const shard_source *first = &m->sources[0];
+    char to[4400];
     snprintf(to, sizeof to, "%s/env.json", folder);
-    if (status == HB_OK && access(from, R_OK) == 0 && hb_read_whole_file(from, 0, HB_ERR_IO, &text, &size) == HB_OK) {
+    if (status == HB_OK && first->env) {
         FILE *out = fopen(to, "wb");
-        if (!out || fwrite(text, 1, size, out) != size)
+        if (!out || fwrite(first->env, 1, first->env_size, out) != first->env_size)
             status = hb_fail(HB_ERR_IO, "cannot write %s: %s", to, strerror(errno));
         if (out && fclose(out) != 0 && status == HB_OK)
             status = hb_fail(HB_ERR_IO, "cannot write %s: %s", to, strerror(errno));
     }
-    free(text);
     return status;
 }
 
@@ -261,8 +280,8 @@ hb_status hb_sweep_merge(const char *out, const char *const *folders, size_t cou
     if (status == HB_OK)
         status = merge_into(&m, out);
     for (size_t i = 0; i < count; i++) {
-        free(m.sources[i].entries);
-        free(m.sources[i].csv);
+        hb_sweep_files_free(&m.sources[i].files);
+        free(m.sources[i].env);
     }
     free(m.sources);
     free(m.owner);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bench/core/diag.h"
+#include "bench/core/input_file.h"
 
 static const char *skip_blanks(const char *p)
 {
@@ -58,28 +59,47 @@ hb_status hb_mnk_line_parse(const char *line, hb_mnk *out, int *found, int *colu
     return HB_ERR_USAGE;
 }
 
+/* A plan of HB_MAX_CONFIGS lines of "16384,16384,16384" is 80 KiB; with
+ * comments, 16 MiB is still far beyond any plan file. */
+#define MNK_FILE_MAX_BYTES ((size_t)16 << 20)
+
+/* One line of the file (without its newline), parsed and added to the plan. */
+static hb_status add_line(const char *path, long number, const char *text, size_t length, hb_sweep_plan *plan)
+{
+    char line[512];
+    if (memchr(text, '\0', length))
+        return hb_fail(HB_ERR_USAGE, "%s:%ld: a NUL byte: --mnk-file takes a text file", path, number);
+    if (length >= sizeof line)
+        return hb_fail(HB_ERR_USAGE, "%s:%ld: the line is %zu bytes long, more than the %zu a plan line can need", path,
+                       number, length, sizeof line - 1);
+    memcpy(line, text, length);
+    line[length] = '\0';
+    hb_mnk mnk;
+    int found, column;
+    if (hb_mnk_line_parse(line, &mnk, &found, &column) != HB_OK)
+        return hb_fail(HB_ERR_USAGE, "%s:%ld:%d: expected M,N,K or M_N_K (each 1..%ld), got '%s'", path, number,
+                       column, HB_MAX_DIM, line);
+    if (!found)
+        return HB_OK;
+    char where[600];
+    snprintf(where, sizeof where, "%s:%ld", path, number);
+    return hb_plan_add(plan, mnk, where);
+}
+
 hb_status hb_mnk_file_read(const char *path, hb_sweep_plan *plan)
 {
-    FILE *file = fopen(path, "r");
-    if (!file)
-        return hb_fail(HB_ERR_USAGE, "--mnk-file %s: %s", path, strerror(errno));
-    char line[512];
+    char *text, label[600];
+    size_t size;
+    snprintf(label, sizeof label, "--mnk-file %s", path);
+    HB_TRY(hb_input_read(path, label, MNK_FILE_MAX_BYTES, HB_ERR_USAGE, 0, &text, &size));
     hb_status status = HB_OK;
-    for (long number = 1; status == HB_OK && fgets(line, sizeof line, file); number++) {
-        line[strcspn(line, "\n")] = '\0';
-        hb_mnk mnk;
-        int found, column;
-        if (hb_mnk_line_parse(line, &mnk, &found, &column) != HB_OK) {
-            status = hb_fail(HB_ERR_USAGE, "%s:%ld:%d: expected M,N,K or M_N_K (each 1..%ld), got '%s'", path,
-                             number, column, HB_MAX_DIM, line);
-        } else if (found) {
-            char where[600];
-            snprintf(where, sizeof where, "%s:%ld", path, number);
-            status = hb_plan_add(plan, mnk, where);
-        }
+    size_t start = 0;
+    for (long number = 1; status == HB_OK && start < size; number++) {
+        const char *newline = memchr(text + start, '\n', size - start);
+        size_t end = newline ? (size_t)(newline - text) : size;
+        status = add_line(path, number, text + start, end - start, plan);
+        start = end + 1;
     }
-    if (status == HB_OK && ferror(file))
-        status = hb_fail(HB_ERR_USAGE, "--mnk-file %s: read error: %s", path, strerror(errno));
-    fclose(file);
+    free(text);
     return status;
 }

@@ -1,11 +1,18 @@
 #include "bench/sweep/plan_file.h"
 
 #include <jansson.h>
+#include <nettle/sha2.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "bench/core/diag.h"
+#include "bench/core/input_file.h"
 #include "bench/core/json_file.h"
+
+/* plan.json of HB_MAX_CONFIGS x 2 modes is about 1 MiB (an indented item
+ * is about 100 bytes); 64 MiB is no plan. */
+#define PLAN_MAX_BYTES ((size_t)64 << 20)
 
 hb_status hb_plan_file_set_words(hb_plan_file *file, char *const *words, size_t count)
 {
@@ -91,11 +98,57 @@ static json_t *plan_json(const hb_plan_file *f)
                      (json_int_t)hb_shard_size(&f->shard, hb_plan_item_count(&f->plan)), "items", items_json(&f->plan));
 }
 
+/* plan_sha256: SHA-256 of the plan without this field, in a canonical form
+ * (compact, keys sorted, ASCII): the same document however it is indented.
+ * It is unkeyed, so it tells an accidental or careless edit, and a shard
+ * changed by hand, from the plan the sweep wrote; anyone can recompute it,
+ * so it does not stop a deliberate forger (docs/sweeps.md). */
+static int plan_digest(const json_t *root, char hex[HB_PLAN_DIGEST_HEX])
+{
+    json_t *copy = json_copy((json_t *)root);
+    if (!copy)
+        return 0;
+    json_object_del(copy, HB_PLAN_DIGEST_KEY);
+    char *text = json_dumps(copy, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
+    json_decref(copy);
+    if (!text)
+        return 0;
+    struct sha256_ctx ctx;
+    uint8_t digest[SHA256_DIGEST_SIZE];
+    sha256_init(&ctx);
+    sha256_update(&ctx, strlen(text), (const uint8_t *)text);
+    sha256_digest(&ctx, sizeof digest, digest);
+    free(text);
+    for (size_t i = 0; i < sizeof digest; i++)
+        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+    return 1;
+}
+
+/* The plan with its digest after the identity, for a reader who opens the file. */
+static json_t *with_digest(json_t *root)
+{
+    char hex[HB_PLAN_DIGEST_HEX];
+    json_t *out = json_object();
+    if (!out || !plan_digest(root, hex)) {
+        json_decref(out);
+        return NULL;
+    }
+    const char *key;
+    json_t *value;
+    json_object_foreach(root, key, value) {
+        json_object_set(out, key, value);
+        if (!strcmp(key, "sweep_id"))
+            json_object_set_new(out, HB_PLAN_DIGEST_KEY, json_string(hex));
+    }
+    return out;
+}
+
 hb_status hb_plan_file_write(const char *folder, const hb_plan_file *file)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/plan.json", folder);
-    json_t *root = plan_json(file);
+    json_t *plan = plan_json(file), *root = plan ? with_digest(plan) : NULL;
+    json_decref(plan);
     if (!root)
         return hb_fail(HB_ERR_INTERNAL, "out of memory building %s", path);
     hb_status status = hb_json_write_file(path, root);
@@ -166,6 +219,9 @@ static hb_status read_items(const char *path, json_t *root, hb_sweep_plan *p)
             number != (json_int_t)i || !hb_mode_parse(mode_name, &mode) || mode != p->modes[i % p->n_modes])
             return hb_fail(HB_ERR_BAD_RESULTS, "%s: item %zu is not {\"item\": %zu, \"m\", \"n\", \"k\", \"mode\": "
                            "\"%s\"}", path, i, i, hb_mode_name(p->modes[i % p->n_modes]));
+        if (m < 1 || n < 1 || k < 1 || m > HB_MAX_DIM || n > HB_MAX_DIM || k > HB_MAX_DIM)
+            return hb_fail(HB_ERR_BAD_RESULTS, "%s: item %zu is %lld_%lld_%lld: each dimension is 1..%ld", path, i,
+                           (long long)m, (long long)n, (long long)k, HB_MAX_DIM);
         hb_mnk mnk = {(long)m, (long)n, (long)k};
         hb_mnk *config = &p->configs[i / p->n_modes];
         if (i % p->n_modes == 0)
@@ -192,6 +248,21 @@ static hb_status read_shard(const char *path, json_t *root, hb_shard *shard)
     return HB_OK;
 }
 
+static hb_status check_digest(const char *path, const json_t *root)
+{
+    const char *recorded = json_string_value(json_object_get(root, HB_PLAN_DIGEST_KEY));
+    char computed[HB_PLAN_DIGEST_HEX];
+    if (!recorded)
+        return bad_plan(path, "no \"" HB_PLAN_DIGEST_KEY "\"");
+    if (!plan_digest(root, computed))
+        return hb_fail(HB_ERR_INTERNAL, "out of memory checking %s", path);
+    if (strcmp(recorded, computed))
+        return hb_fail(HB_ERR_BAD_RESULTS, "%s: its " HB_PLAN_DIGEST_KEY " does not match its contents: the file was "
+                       "edited (its shard, items or settings). A plan is never edited: put the sweep's own plan.json "
+                       "back, or plan a new sweep", path);
+    return HB_OK;
+}
+
 static hb_status read_plan_json(const char *path, json_t *root, hb_plan_file *f)
 {
     const char *format = json_string_value(json_object_get(root, "format"));
@@ -208,6 +279,11 @@ static hb_status read_plan_json(const char *path, json_t *root, hb_plan_file *f)
     HB_TRY(read_modes(path, root, &f->plan));
     HB_TRY(read_items(path, root, &f->plan));
     HB_TRY(read_shard(path, root, &f->shard));
+    HB_TRY(check_digest(path, root));
+    json_t *shard_items = json_object_get(root, "shard_items"), *configurations = json_object_get(root, "configurations");
+    if (json_integer_value(shard_items) != (json_int_t)hb_shard_size(&f->shard, hb_plan_item_count(&f->plan)) ||
+        json_integer_value(configurations) != (json_int_t)f->plan.n_configs)
+        return bad_plan(path, "\"shard_items\" or \"configurations\" does not count its items");
     char recorded[17];
     snprintf(recorded, sizeof recorded, "%s", f->sweep_id);
     hb_plan_file_identify(f);
@@ -224,10 +300,19 @@ hb_status hb_plan_file_read(const char *folder, hb_plan_file *f)
     struct stat info;
     if (stat(folder, &info) != 0 || !S_ISDIR(info.st_mode))
         return hb_fail(HB_ERR_BAD_RESULTS, "%s is not a folder", folder);
-    if (stat(path, &info) != 0)
+    char *text;
+    size_t size;
+    HB_TRY(hb_input_read(path, NULL, PLAN_MAX_BYTES, HB_ERR_BAD_RESULTS, 1, &text, &size));
+    if (!text)
         return hb_fail(HB_ERR_BAD_RESULTS, "%s is not a sweep folder: it has no plan.json", folder);
+    size_t nul_line, nul_column;
+    if (hb_text_nul_at(text, size, &nul_line, &nul_column)) {
+        free(text);
+        return hb_fail(HB_ERR_BAD_RESULTS, "%s:%zu:%zu: a NUL byte: not text (damaged)", path, nul_line, nul_column);
+    }
     json_error_t error;
-    json_t *root = json_load_file(path, 0, &error);
+    json_t *root = json_loadb(text, size, JSON_REJECT_DUPLICATES, &error);
+    free(text);
     if (!root)
         return hb_fail(HB_ERR_BAD_RESULTS, "%s:%d:%d: %s", path, error.line, error.column, error.text);
     memset(f, 0, sizeof *f);

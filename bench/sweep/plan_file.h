@@ -6,7 +6,8 @@
  * The identity (sweep_id, 16 hex digits) is a hash of the harness commit,
  * the settings and the items, without the shard: every shard of one sweep
  * carries the same id, and two sweeps that differ in anything measured do
- * not. */
+ * not.  plan_sha256, a SHA-256 of the whole file with its shard, is what
+ * tells an edited plan (plan_file.c says what it does not protect). */
 #ifndef HB_PLAN_FILE_H
 #define HB_PLAN_FILE_H
 
@@ -18,7 +19,9 @@
 #include "bench/sweep/sweep_plan.h"
 
 #define HB_PLAN_FORMAT "hgemm-bench-sweep-plan"
-#define HB_PLAN_VERSION 1
+#define HB_PLAN_VERSION 2 /* 2: with plan_sha256 */
+#define HB_PLAN_DIGEST_KEY "plan_sha256"
+#define HB_PLAN_DIGEST_HEX 65
 #define HB_PLAN_MAX_WORDS 128
 
 typedef struct hb_plan_file {
@@ -47,7 +50,9 @@ json_t *hb_plan_item_json(const hb_sweep_plan *plan, size_t item);
 hb_status hb_plan_file_write(const char *folder, const hb_plan_file *file);
 
 /* Reads <folder>/plan.json.  HB_ERR_BAD_RESULTS naming the file (and line
- * and column where JSON is malformed) when it is missing or not a plan. */
+ * and column where JSON is malformed) when it is missing, not a regular
+ * file, not a plan of this version, or edited (its plan_sha256 or its
+ * sweep_id does not match its contents). */
 hb_status hb_plan_file_read(const char *folder, hb_plan_file *file);
 
 /* --dry-run's text: the header (sweep_id, shard, counts, settings) as #

@@ -5,12 +5,12 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench/core/clock.h"
 #include "bench/core/diag.h"
 #include "bench/report/csv_writer.h"
+#include "bench/sweep/sweep_files.h"
 
 static hb_status init_store(hb_sweep_store *s, const char *folder, const hb_sweep_plan *plan)
 {
@@ -56,93 +56,62 @@ hb_status hb_sweep_store_create(hb_sweep_store *s, const char *folder, const hb_
 
 /* --- opening an existing folder ---------------------------------------------------- */
 
-/* summary.csv's first line must be this harness's header. */
-static hb_status check_header(hb_sweep_store *s, long long *header_bytes)
+static hb_status cut_file(const char *path, long long to)
 {
-    char *expected = NULL, *found = NULL;
-    size_t expected_size = 0, found_size = 0;
-    FILE *memory = open_memstream(&expected, &expected_size);
-    if (!memory)
-        return hb_fail(HB_ERR_INTERNAL, "out of memory");
-    hb_csv_write_header(memory);
-    fclose(memory);
-    FILE *csv = fopen(s->csv_path, "r");
-    hb_status status = HB_OK;
-    if (!csv)
-        status = hb_fail(HB_ERR_BAD_RESULTS, "cannot read %s: %s", s->csv_path, strerror(errno));
-    else if (getline(&found, &found_size, csv) < 0 || strcmp(found, expected))
-        status = hb_fail(HB_ERR_BAD_RESULTS, "%s:1:1: its header is not this harness's summary.csv header (written by "
-                         "another version or tool, or cut short)", s->csv_path);
-    *header_bytes = (long long)expected_size;
-    if (csv)
-        fclose(csv);
-    free(expected);
-    free(found);
-    return status;
+    if (truncate(path, (off_t)to) != 0)
+        return hb_fail(HB_ERR_IO, "cannot cut %s to %lld bytes: %s", path, to, strerror(errno));
+    return HB_OK;
 }
 
-/* Cuts summary.csv to what the journal vouches for. */
-static hb_status reconcile_csv(hb_sweep_store *s, long long vouched)
+/* What the checks found, applied: a journal line cut short and the rows of
+ * the item that was in flight dropped (they run again).  Only called once
+ * the folder was found to agree, so it never cuts a finished item's rows. */
+static hb_status drop_in_flight(const hb_sweep_store *s, const hb_sweep_files *f)
 {
-    struct stat info;
-    if (stat(s->csv_path, &info) != 0)
-        return hb_fail(HB_ERR_BAD_RESULTS, "%s is missing, yet the journal %s records finished items", s->csv_path,
-                       s->journal_path);
-    if ((long long)info.st_size < vouched)
-        return hb_fail(HB_ERR_BAD_RESULTS, "%s is %lld bytes, but the journal %s records %lld: the CSV was cut short "
-                       "or replaced", s->csv_path, (long long)info.st_size, s->journal_path, vouched);
-    if ((long long)info.st_size > vouched) {
-        fprintf(stderr, "hgemm-bench: %s: dropping %lld bytes of rows of the item that was in flight\n", s->csv_path,
-                (long long)info.st_size - vouched);
-        if (truncate(s->csv_path, (off_t)vouched) != 0)
-            return hb_fail(HB_ERR_IO, "cannot cut %s: %s", s->csv_path, strerror(errno));
+    if (f->journal_tail > 0) {
+        fprintf(stderr, "hgemm-bench: %s: dropping a last line cut short (%lld bytes): its item runs again\n",
+                s->journal_path, f->journal_tail);
+        HB_TRY(cut_file(s->journal_path, f->journal_valid));
+    }
+    if (f->csv_size > f->vouched) {
+        fprintf(stderr, "hgemm-bench: %s: dropping %zu bytes of rows of %s, the item that was in flight (no journal "
+                "line vouches for them): it runs again\n", s->csv_path, f->csv_size - f->vouched, f->tail_config);
+        HB_TRY(cut_file(s->csv_path, (long long)f->vouched));
     }
     return HB_OK;
 }
 
-static hb_status cut_journal_tail(hb_sweep_store *s, long long valid, long long tail)
+/* The journal's entries become the store's. */
+static void adopt_entries(hb_sweep_store *s, hb_sweep_files *f)
 {
-    if (tail == 0)
-        return HB_OK;
-    fprintf(stderr, "hgemm-bench: %s: dropping a last line cut short (%lld bytes): its item runs again\n",
-            s->journal_path, tail);
-    if (truncate(s->journal_path, (off_t)valid) != 0)
-        return hb_fail(HB_ERR_IO, "cannot cut %s: %s", s->journal_path, strerror(errno));
-    return HB_OK;
-}
-
-hb_status hb_sweep_store_open(hb_sweep_store *s, const char *folder, const hb_sweep_plan *plan)
-{
-    HB_TRY(init_store(s, folder, plan));
-    hb_journal_entry *entries;
-    size_t count;
-    long long valid, tail, header_bytes = 0;
-    HB_TRY(hb_journal_read(s->journal_path, plan, &entries, &count, &valid, &tail));
-    free(s->entries);
-    s->entries = entries;
-    s->count = count;
-    if (s->capacity < count) /* cannot happen: the reader refuses an item twice */
-        return hb_fail(HB_ERR_INTERNAL, "the journal holds more items than the plan");
-    if (count < s->capacity) {
-        hb_journal_entry *grown = realloc(s->entries, s->capacity * sizeof *grown);
-        if (!grown)
-            return hb_fail(HB_ERR_INTERNAL, "out of host memory");
-        s->entries = grown;
-    }
-    for (size_t i = 0; i < count; i++)
+    memcpy(s->entries, f->entries, f->count * sizeof *s->entries);
+    s->count = f->count;
+    for (size_t i = 0; i < s->count; i++)
         s->done[s->entries[i].item] = 1;
-    HB_TRY(cut_journal_tail(s, valid, tail));
-    struct stat info;
-    if (count == 0 && stat(s->csv_path, &info) != 0) { /* a crash between plan.json and summary.csv */
-        hb_sweep_store_close(s);
-        return hb_sweep_store_create(s, folder, plan);
+}
+
+hb_status hb_sweep_store_open(hb_sweep_store *s, const char *folder, const hb_plan_file *plan)
+{
+    HB_TRY(init_store(s, folder, &plan->plan));
+    static hb_sweep_files files;
+    hb_status status = hb_sweep_files_read(folder, plan, HB_SWEEP_FILES_OUR_HEADER, &files);
+    if (status == HB_OK && files.count > s->capacity) /* cannot happen: the reader refuses an item twice */
+        status = hb_fail(HB_ERR_INTERNAL, "the journal holds more items than the plan");
+    if (status == HB_OK) {
+        adopt_entries(s, &files);
+        status = drop_in_flight(s, &files);
     }
-    HB_TRY(check_header(s, &header_bytes));
-    HB_TRY(reconcile_csv(s, count ? s->entries[count - 1].csv_end : header_bytes));
+    const int has_csv = files.has_csv, has_journal = files.has_journal;
+    hb_sweep_files_free(&files);
+    HB_TRY(status);
+    if (!has_csv) { /* a crash between plan.json and summary.csv: nothing was finished */
+        hb_sweep_store_close(s);
+        return hb_sweep_store_create(s, folder, &plan->plan);
+    }
     s->csv = fopen(s->csv_path, "a");
     if (!s->csv)
         return hb_fail(HB_ERR_IO, "cannot append to %s: %s", s->csv_path, strerror(errno));
-    return open_journal(s, 0);
+    return open_journal(s, has_journal ? 0 : O_CREAT); /* no journal, no rows: a crash before it was made */
 }
 
 /* --- appending ------------------------------------------------------------------------ */

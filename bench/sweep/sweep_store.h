@@ -14,6 +14,7 @@
 #include "bench/core/status.h"
 #include "bench/result/config_result.h"
 #include "bench/sweep/journal.h"
+#include "bench/sweep/plan_file.h"
 #include "bench/sweep/sweep_plan.h"
 
 typedef struct hb_sweep_store {
@@ -31,12 +32,14 @@ typedef struct hb_sweep_store {
 /* A new sweep folder's files: summary.csv with its header, an empty journal. */
 hb_status hb_sweep_store_create(hb_sweep_store *store, const char *folder, const hb_sweep_plan *plan);
 
-/* An existing folder's: the journal read and checked against the plan (a
- * line cut short dropped, reported on stderr), summary.csv checked (its
- * header is this harness's, it holds at least what the journal vouches
- * for) and cut to the journal's last csv_end.  HB_ERR_BAD_RESULTS naming
- * the file when they disagree. */
-hb_status hb_sweep_store_open(hb_sweep_store *store, const char *folder, const hb_sweep_plan *plan);
+/* An existing folder's: the journal and summary.csv read and checked
+ * against the plan and each other (bench/sweep/sweep_files.h: its header is
+ * this harness's, it holds what the journal vouches for, at most one item's
+ * rows past that); only then a line cut short is dropped and summary.csv
+ * cut to the journal's last csv_end, each said on stderr.
+ * HB_ERR_BAD_RESULTS naming the file and line when they disagree, with
+ * nothing changed. */
+hb_status hb_sweep_store_open(hb_sweep_store *store, const char *folder, const hb_plan_file *plan);
 
 /* The item's rows into summary.csv (fsync), then its journal line (fsync);
  * `entry` gives the item and where it ran, the rest is taken from `result`. */
