@@ -259,7 +259,7 @@ $(BUILD)/bench-target-ci: $(BUILD)/obj/scripts/bench_target_ci.o $(TARGET_CI_OBJ
 # per-round read-back cost on this GPU; never run by `make test` (it needs one).
 $(BUILD)/bench-output-scan: $(BUILD)/obj/scripts/bench_output_scan.o $(BUILD)/obj/bench/gpu/output_scan.o \
                             $(CUDA_FREE_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ -l:libjansson.a -l:libcsv.a -lcudart -lstdc++ -lm -lpthread
+	$(CC) $(LDFLAGS) -o $@ $^ -l:libjansson.a -l:libcsv.a -l:libnettle.a -lcudart -lstdc++ -lm -lpthread
 
 # scripts/bench_call_monitor.sh: what the always-on call monitor (CUPTI)
 # costs a timed call on this GPU; never run by `make test` (it needs one).
