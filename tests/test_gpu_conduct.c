@@ -123,13 +123,14 @@ static void test_gpu_kernel_time_columns(void **state)
         assert_true(hb_test_csv_number(csv, names[i], 64, "host_us") > 0);
         if (!strcmp(names[i], "cublas-max"))
             continue; /* a -max row: its variant's figures */
-        /* CUPTI read the harness's own events of every timed call (CUPTI opened
-         * before the context), and agrees with cudaEventElapsedTime by the median. */
+        /* CUPTI read the harness's own events of the warm-up's calls (CUPTI
+         * opened before the context; the timed window goes without, for its
+         * cost), and agrees with cudaEventElapsedTime by the median. */
         const double compared = hb_test_csv_number(csv, names[i], 64, "event_device_calls");
         const double median_diff = hb_test_csv_number(csv, names[i], 64, "event_device_median_diff_us");
         printf("  64^3 %-22s CUPTI's reading of the events: %.0f of %.0f calls, median difference %+.2f us\n",
                names[i], compared, hb_test_csv_number(csv, names[i], 64, "samples"), median_diff);
-        assert_true(compared > 0.9 * hb_test_csv_number(csv, names[i], 64, "samples"));
+        assert_true(compared >= HB_TIMER_DEVICE_MIN_CALLS);
         assert_true(fabs(median_diff) < HB_TIMER_DEVICE_TOLERANCE_US);
     }
     assert_true(hb_test_csv_number(csv, "candidate", 64, "first_call_kernels") >

@@ -169,6 +169,25 @@ static void test_timer_mismatch_when_events_disagree_with_cupti(void **state)
     assert_int_equal(d.mismatch, 1);
 }
 
+/* A median over a handful of calls (a warm-up of a few rounds) decides nothing. */
+static void test_timer_few_device_readings_decide_nothing(void **state)
+{
+    (void)state;
+    honest_baselines();
+    fill(&cand, 15, 7, 4, 15);
+    for (int i = 0; i < ROUNDS; i++)
+        cand.device_us[i] -= 28; /* every reading far off, as a call after idle can be */
+    hb_timer_series s[3] = {series_of("candidate", 1, &cand, 0), series_of("torch", 0, &base1, 0),
+                            series_of("cublas-nn", 0, &base2, 0)};
+    s[0].n_device = HB_TIMER_DEVICE_MIN_CALLS - 1;
+    static hb_timer_decision d;
+    hb_decide_timer(s, 3, &d);
+    assert_int_equal(d.mismatch, 0);
+    s[0].n_device = HB_TIMER_DEVICE_MIN_CALLS;
+    hb_decide_timer(s, 3, &d);
+    assert_int_equal(d.mismatch, 1);
+}
+
 static void test_timer_mismatch_when_events_exceed_the_wall_clock(void **state)
 {
     (void)state;
@@ -253,6 +272,7 @@ hb_test_list hb_timer_tests(void)
         cmocka_unit_test(test_timer_wall_when_events_read_below_the_kernels),
         cmocka_unit_test(test_timer_wall_from_the_host_gap_alone),
         cmocka_unit_test(test_timer_mismatch_when_events_disagree_with_cupti),
+        cmocka_unit_test(test_timer_few_device_readings_decide_nothing),
         cmocka_unit_test(test_timer_mismatch_when_events_exceed_the_wall_clock),
         cmocka_unit_test(test_headline_follows_the_timer),
         cmocka_unit_test(test_entry_points_find_a_rewritten_slot),

@@ -83,7 +83,7 @@ static void agreement_of(const hb_timer_series *s, double event_us, double host_
 /* CUPTI's reading of the events disagrees, by the median of the per-call difference. */
 static int device_disagrees(const hb_timer_agreement *a, double event_us)
 {
-    return a->compared > 0 && fabs(a->median_diff_us) > device_tolerance_us(event_us);
+    return a->compared >= HB_TIMER_DEVICE_MIN_CALLS && fabs(a->median_diff_us) > device_tolerance_us(event_us);
 }
 
 static void mismatch_line(const hb_timer_series *s, const medians *m, const hb_timer_agreement *a,

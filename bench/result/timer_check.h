@@ -59,6 +59,10 @@ void hb_timer_reason_names(unsigned mask, char *out, size_t size);
  * below) is a verdict. */
 #define HB_TIMER_BAD_CALL_FRACTION 0.10
 #define HB_TIMER_BAD_CALL_MIN 3             /* ... and at least this many */
+/* A median of CUPTI's readings over fewer calls than this decides nothing:
+ * a warm-up of a few rounds (a sweep's 0.05 s in server mode: 2 or 3 calls,
+ * one of them 28 us off) is not a sample of the offset. */
+#define HB_TIMER_DEVICE_MIN_CALLS 30
 #define HB_TIMER_KERNEL_TOLERANCE_US 0.5    /* median kernel span above median event time by more than this */
 #define HB_TIMER_KERNEL_TOLERANCE_FRACTION 0.02 /* ... plus this share of the event time */
 #define HB_TIMER_HOST_GAP_US 5.0            /* candidate's wall - event beyond the baselines' by more than this */
