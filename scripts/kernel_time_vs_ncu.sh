@@ -1,7 +1,7 @@
 #!/bin/bash
-# The trace pass's kernel time against Nsight Compute's, for the same call:
+# The call monitor's kernel time against Nsight Compute's, for the same call:
 # cuBLAS NN (the cublas-nn baseline) at the sizes given (default 64, 1024,
-# 4096, 8192, cubed).  For each size, `check` runs with the trace pass
+# 4096, 8192, cubed).  For each size, `check` runs with the call monitor
 # (--trace-calls 8) and the trace file gives cublas-nn's kernel, its span per
 # later call (kernel_us is their median); then ncu profiles that kernel in the
 # same `check` without the trace (--no-trace: ncu and CUPTI's activity API

@@ -1,4 +1,4 @@
-/* The trace pass through the binary, on a GPU (skipped without one): the
+/* The call monitor through the binary, on a GPU (skipped without one): the
  * kernel-only time in summary.csv, and what `gate --strict` and `--forbid`
  * make of the conduct findings (docs/gate.md, "Conduct"). */
 #define _POSIX_C_SOURCE 200809L

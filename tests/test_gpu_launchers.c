@@ -118,7 +118,7 @@ static void test_gpu_sample_launcher_time_matches_cubin(void **state)
     printf("  sample at 2048^3: launcher %.1f us, cubin %.1f us (event medians)\n", launcher_us, cubin_us);
     assert_true(cubin_us > 0);
     assert_true(launcher_us > cubin_us / 1.5 && launcher_us < cubin_us * 1.5);
-    /* The same kernel on the same inputs: the trace pass's kernel time agrees
+    /* The same kernel on the same inputs: the call monitor's kernel time agrees
      * far closer than the event times, which include each form's host path. */
     double launcher_kernel = hb_test_csv_number(b.launcher_csv, "candidate", 2048, "kernel_us");
     double cubin_kernel = hb_test_csv_number(b.cubin_csv, "candidate", 2048, "kernel_us");
@@ -254,7 +254,7 @@ static int check_row(const launcher_row *row, const char *out)
 }
 
 /* Every broken launcher gets its verdict, check, reason, exit code and the
- * conduct findings the trace pass reports (expected.tsv's first six
+ * conduct findings the call monitor reports (expected.tsv's first six
  * columns), once per launcher; the host-code faults (an exception, a
  * segfault, a hang) are the candidate's verdicts, not harness errors; and
  * every built one has a row. */

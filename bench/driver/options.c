@@ -812,8 +812,8 @@ static hb_status check_relations(const hb_run_options *run, const unsigned char 
     if (run->retune && !run->autotune_search)
         return usage_error("--retune and --no-autotune-search contradict each other");
     if ((run->strict || run->forbid) && (!run->trace || !run->isolate))
-        return usage_error("--%s judges what the trace pass finds; it cannot apply with %s",
-                           run->strict ? "strict" : "forbid", run->trace ? "--no-isolate (no trace pass)" : "--no-trace");
+        return usage_error("--%s judges what the call monitor finds; it cannot apply with %s",
+                           run->strict ? "strict" : "forbid", run->trace ? "--no-isolate (no call monitor)" : "--no-trace");
     if (!run->candidate_path && !run->aa)
         return usage_error("%s: --candidate PATH is required%s", c->name,
                            c->id == HB_CMD_RUN ? " (or, for an A/A calibration, --aa BASELINE)" : "");

@@ -1,5 +1,5 @@
 /* CUPTI, loaded at run time with dlopen (like NVML, bench/gpu/nvml_runtime.h):
- * the harness starts and runs where libcupti is missing, and the trace pass
+ * the harness starts and runs where libcupti is missing, and the call monitor
  * says what it searched instead.  The toolkit's headers give the types only:
  * nothing links against libcupti (readelf -d build/hgemm-bench names no
  * libcupti), and only the calls the call monitor uses are resolved. */

@@ -92,7 +92,7 @@ static void print_peak(FILE *out, const hb_plausibility *p)
         fprintf(out, "  peak: not checked (%s)\n", hb_peak_source_name(p->source));
 }
 
-/* The trace pass: the candidate's findings, one line each, or why there was no trace. */
+/* The call monitor: the candidate's findings, one line each, or why there was none. */
 static void print_conduct(FILE *out, const hb_config_result *r)
 {
     if (!r->conduct.traced) {

@@ -92,7 +92,7 @@ static json_t *speedup_object(const hb_config_result *r, const char *vs)
     return o;
 }
 
-/* The trace pass's findings on the candidate, one object per finding, and
+/* The call monitor's findings on the candidate, one object per finding, and
  * whether this run's gate forbids it; null when no trace judged it. */
 static json_t *conduct_object(const hb_config_result *r, unsigned forbidden)
 {

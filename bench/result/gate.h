@@ -23,7 +23,7 @@ unsigned hb_gate_forbidden_findings(int strict, const char *forbid);
 
 /* Turns a correct result (passed, or too slow) whose conduct shows a
  * finding in `forbidden` into HB_ERR_FORBIDDEN (verdict forbidden, check
- * "conduct", the findings' lines as the reason).  A result the trace pass
+ * "conduct", the findings' lines as the reason).  A result the call monitor
  * did not judge cannot be cleared: it becomes an error naming why (the
  * trace's note).  `forbidden` 0 leaves every result as it is. */
 void hb_gate_apply_conduct(hb_config_result *r, unsigned forbidden);

@@ -55,8 +55,8 @@ typedef struct hb_run_options {
     int sanitize;          /* also run the checks under compute-sanitizer memcheck */
     /* isolation (docs/cli.md) */
     int isolate;           /* each configuration in a child process (default 1) */
-    /* the trace pass (docs/results.md, "Kernel time and conduct") */
-    int trace;             /* a CUPTI trace pass per configuration (default 1; none with --no-isolate) */
+    /* the call monitor (docs/trace.md) */
+    int trace;             /* the CUPTI call monitor in the evaluating process (default 1; none with --no-isolate) */
     int trace_calls;       /* the first calls of each participant kept whole in trace.json (default 6) */
     double timeout_s;      /* a configuration silent this long is killed (default 60) */
     /* what to do: run (check + time), check (check only), gate (check + time + threshold) */
