@@ -1,5 +1,6 @@
 #include "bench/trace/attribute.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,26 +28,16 @@ static int by_correlation(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The first kernel (copy) that starts at or after `from`. */
-static size_t first_kernel_from(const hb_record_store *s, uint64_t from)
+/* The first of `n` records of `size` bytes, sorted by the uint64_t start
+ * time at byte `start_offset`, that starts at or after `from`. */
+static size_t first_from(const void *records, size_t n, size_t size, size_t start_offset, uint64_t from)
 {
-    size_t lo = 0, hi = s->n_kernels;
+    size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (s->kernels[mid].start_ns < from)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-static size_t first_copy_from(const hb_record_store *s, uint64_t from)
-{
-    size_t lo = 0, hi = s->n_copies;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (s->copies[mid].start_ns < from)
+        uint64_t start;
+        memcpy(&start, (const char *)records + mid * size + start_offset, sizeof start);
+        if (start < from)
             lo = mid + 1;
         else
             hi = mid;
@@ -74,15 +65,17 @@ static void begin_call(const hb_logged_call *c, uint32_t stream_id, hb_call_trac
 
 static void add_device_records(const hb_record_store *s, const hb_logged_call *c, hb_call_trace *t)
 {
-    for (size_t i = first_kernel_from(s, c->window_start_ns); i < s->n_kernels && s->kernels[i].start_ns <=
-                                                                                      c->window_end_ns; i++) {
+    const size_t first_kernel = first_from(s->kernels, s->n_kernels, sizeof *s->kernels,
+                                           offsetof(hb_traced_kernel, start_ns), c->window_start_ns);
+    for (size_t i = first_kernel; i < s->n_kernels && s->kernels[i].start_ns <= c->window_end_ns; i++) {
         if (t->n_kernels < HB_TRACE_MAX_KERNELS)
             t->kernels[t->n_kernels++] = s->kernels[i];
         else
             t->kernels_dropped++;
     }
-    for (size_t i = first_copy_from(s, c->window_start_ns); i < s->n_copies && s->copies[i].start_ns <= c->window_end_ns;
-         i++) {
+    const size_t first_copy = first_from(s->copies, s->n_copies, sizeof *s->copies, offsetof(hb_traced_copy, start_ns),
+                                         c->window_start_ns);
+    for (size_t i = first_copy; i < s->n_copies && s->copies[i].start_ns <= c->window_end_ns; i++) {
         if (t->n_copies < HB_TRACE_MAX_COPIES)
             t->copies[t->n_copies++] = s->copies[i];
         else

@@ -4,24 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Room for one more element of `size` bytes in *items (capacity doubled, from
- * 256); 0 on out of memory, the array left as it was. */
-static int grow(void **items, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap)
-        return 1;
-    size_t more = *cap ? *cap * 2 : 256;
-    void *bigger = realloc(*items, more * size);
-    if (!bigger)
-        return 0;
-    *items = bigger;
-    *cap = more;
-    return 1;
-}
+#include "bench/core/array_room.h"
 
 int hb_call_log_open(hb_call_log *log, const hb_logged_call *call)
 {
-    if (!grow((void **)&log->calls, &log->cap_calls, log->n_calls, sizeof *log->calls)) {
+    if (!hb_array_room((void **)&log->calls, &log->cap_calls, log->n_calls, sizeof *log->calls)) {
         log->lost++;
         return -1;
     }
@@ -56,7 +43,7 @@ long hb_call_log_api(hb_call_log *log, const hb_traced_api *api)
     hb_logged_call *c = hb_call_log_current(log);
     if (!c)
         return -1;
-    if (!grow((void **)&log->api, &log->cap_api, log->n_api, sizeof *log->api)) {
+    if (!hb_array_room((void **)&log->api, &log->cap_api, log->n_api, sizeof *log->api)) {
         log->lost++;
         return -1;
     }
@@ -75,7 +62,7 @@ void hb_call_log_mark(hb_call_log *log, uint32_t correlation_id, int stop)
 {
     if (!hb_call_log_current(log))
         return;
-    if (!grow((void **)&log->marks, &log->cap_marks, log->n_marks, sizeof *log->marks)) {
+    if (!hb_array_room((void **)&log->marks, &log->cap_marks, log->n_marks, sizeof *log->marks)) {
         log->lost++;
         return;
     }

@@ -3,27 +3,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Room for one more element of `size` bytes in *items (capacity doubled, from
- * 256); 0 on out of memory, the array left as it was. */
-static int grow(void **items, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap)
-        return 1;
-    size_t more = *cap ? *cap * 2 : 256;
-    void *bigger = realloc(*items, more * size);
-    if (!bigger)
-        return 0;
-    *items = bigger;
-    *cap = more;
-    return 1;
-}
+#include "bench/core/array_room.h"
 
-#define APPEND(store, array, count, cap, value)                                                   \
-    do {                                                                                          \
-        if (grow((void **)&(store)->array, &(store)->cap, (store)->count, sizeof *(store)->array)) \
-            (store)->array[(store)->count++] = (value);                                           \
-        else                                                                                      \
-            (store)->lost++;                                                                      \
+#define APPEND(store, array, count, cap, value)                                                         \
+    do {                                                                                                \
+        if (hb_array_room((void **)&(store)->array, &(store)->cap, (store)->count, sizeof *(store)->array)) \
+            (store)->array[(store)->count++] = (value);                                                 \
+        else                                                                                            \
+            (store)->lost++;                                                                            \
     } while (0)
 
 void hb_record_store_add_kernel(hb_record_store *store, const hb_traced_kernel *kernel)
