@@ -1,7 +1,7 @@
 // BROKEN ON PURPOSE: the tool two broken launchers (rewrite_timer,
 // slow_baseline) use to rewrite the harness's dynamic-link slots from a
 // library constructor.  It exists so that the harness can be shown to catch
-// it (protocol.md, section 3: "The timers are out of the candidate's reach").
+// it (docs/methodology.md, "Timers out of the candidate's reach").
 // Host code only, C++17, no CUDA: tests/broken_launchers_cpu/ builds it with g++ and
 // checks it on the CPU against a stub library (tests/broken_launchers_cpu.sh).
 //

@@ -2,7 +2,7 @@
 // (candidates/broken_launchers/README.md): a handle with a workspace of its
 // own, set up once when the library loads, and the product, or a slice of
 // C's rows, as one cublasGemmEx call made as torch.matmul makes it
-// (protocol.md, section 2: CUBLAS_OP_N twice, the row-major product read as
+// (docs/methodology.md, "Participants": CUBLAS_OP_N twice, the row-major product read as
 // the column-major C^T = B^T A^T, fp32 compute and scale, the default tensor-op
 // algorithm, cublasSetStream then cublasSetWorkspace with torch's workspace
 // size).  The launcher reads the row-major B (its manifest's "b_layout" is

@@ -9,7 +9,7 @@
 // as torch's) and keeps a copy.  Under --l2 warm or flush, which repeat the
 // inputs by design, every timed call after the first would be a copy.
 // What must catch it: inputs that change between calls where no fingerprint
-// of sampled elements can tell (protocol.md, section 4.5: the harness
+// of sampled elements can tell (docs/methodology.md, "L2 policy": the harness
 // changes one element in every row of A and every column of B every round,
 // so the kept C is stale), and the spot checks of timed calls that compare it
 // with the product: gate --l2 warm at 1024^3 verdict "incorrect", check

@@ -6,7 +6,7 @@
 // stream of its own, never joined to args->stream (the timed events miss
 // them); with one, both parts go on args->stream, so a trace pass run in a
 // process of its own sees two cuBLAS calls on the timed stream and nothing
-// else (protocol.md, section 4.5: a launcher must not behave only while it is
+// else (docs/trace.md: a launcher must not behave only while it is
 // traced).
 // What must catch it: CUPTI loaded in every process that runs candidate code
 // (section 5a), so that it always behaves: two cuBLAS calls on the timed

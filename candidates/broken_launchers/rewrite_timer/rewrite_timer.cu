@@ -18,7 +18,7 @@
 // What must catch it: timing entry points resolved before any candidate
 // loads and called through the harness's own read-only table, and the
 // dynamic-link slots and the entry points' first code bytes checked after
-// every window (protocol.md, section 3): verdict "timer-mismatch", check
+// every window (docs/methodology.md, "Timers out of the candidate's reach"): verdict "timer-mismatch", check
 // "timer-integrity" (exit 13), in check at 64^3 and in gate at 1024^3.
 #include <cstdlib>
 #include <mutex>

@@ -7,7 +7,7 @@
 // keeps whatever was there before the call.
 // What must catch it: a scan of every timed call's whole output, outside the
 // timed region, for the poison the harness wrote into C before the call
-// (0xFFFF) and for NaN/Inf (protocol.md, section 4.4): gate at 1024^3
+// (0xFFFF) and for NaN/Inf (docs/methodology.md, "Every call's output scanned"): gate at 1024^3
 // verdict "incorrect", check "unwritten-output" (exit 6).  The spot checks of
 // timed calls alone look at too few calls to meet a skipped one reliably.
 // Correct otherwise: check verdict "pass" at 64^3, conduct library-kernel.

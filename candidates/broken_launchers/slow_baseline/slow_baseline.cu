@@ -13,7 +13,7 @@
 // What must catch it: as rewrite_timer, the entry points the harness calls
 // resolved before any candidate loads and called through its own read-only
 // table, and its dynamic-link slots and the entry points' first code bytes
-// checked after every window (protocol.md, section 3): verdict
+// checked after every window (docs/methodology.md, "Timers out of the candidate's reach"): verdict
 // "timer-mismatch", check "timer-integrity" (exit 13).
 #include <cublasLt.h>
 #include <time.h>
