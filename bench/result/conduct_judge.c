@@ -2,8 +2,6 @@
  * through the tally the call monitor keeps for every call
  * (conduct_tally.h), so that a trace of a few calls and a million calls are
  * judged by the same code. */
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "bench/result/call_trace.h"

@@ -44,7 +44,6 @@ static const activity_kind kinds[] = {
 typedef struct api_entry {
     char name[HB_TRACE_API_NAME];
     unsigned char api_class;    /* hb_api_class */
-    unsigned char watched;      /* its callback is enabled */
     unsigned char event_record; /* cudaEventRecord and kin: the harness's start and stop events */
 } api_entry;
 
@@ -258,7 +257,6 @@ static hb_status enable_domain(hb_call_monitor *m, CUpti_CallbackDomain domain, 
         if (r != CUPTI_SUCCESS)
             return hb_fail(HB_ERR_UNSUPPORTED, "cuptiEnableCallback(%s) failed: %s", e->name,
                            hb_cupti_result_name(m->api, r));
-        e->watched = 1;
     }
     return HB_OK;
 }

@@ -113,25 +113,14 @@ static int sanitizer_said(const char *dir, fuzz_outcome *out)
     return said;
 }
 
-int fuzz_command(const char *dir, const char *const *argv, fuzz_outcome *out)
+/* The harness's main over argv, in the forked child (fuzz_call). */
+static int run_argv(void *arg)
 {
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(out->detail, sizeof out->detail, "fork: %s", strerror(errno));
-        return -3;
-    }
-    if (pid == 0) {
-        enter_child(dir);
-        int argc = 0;
-        while (argv[argc])
-            argc++;
-        int code = run_program(argc, (char **)argv);
-        fflush(NULL);
-        _exit(code);
-    }
-    int code = wait_child(pid, out);
-    return code >= 0 && sanitizer_said(dir, out) ? -3 : code;
+    char **argv = arg;
+    int argc = 0;
+    while (argv[argc])
+        argc++;
+    return run_program(argc, argv);
 }
 
 int fuzz_call(const char *dir, int (*fn)(void *), void *arg, fuzz_outcome *out)
@@ -150,6 +139,11 @@ int fuzz_call(const char *dir, int (*fn)(void *), void *arg, fuzz_outcome *out)
     }
     int code = wait_child(pid, out);
     return code >= 0 && sanitizer_said(dir, out) ? -3 : code;
+}
+
+int fuzz_command(const char *dir, const char *const *argv, fuzz_outcome *out)
+{
+    return fuzz_call(dir, run_argv, (void *)argv, out);
 }
 
 /* --- trees ----------------------------------------------------------------------------- */
