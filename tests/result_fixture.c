@@ -70,7 +70,8 @@ static void fill_participant(hb_participant_result *p, const char *name, double 
      * that vary with the time, drawn without the generator (the other figures stay as they were) */
     double fraction = median_ms * 1e4 - floor(median_ms * 1e4);
     p->wall_ms.rel_stdev = 0.01 + 0.2 * fraction;
-    p->kernel = (hb_kernel_time){.traced = 1, .calls = 1000, .from_timed = 1, .span_us = median_ms * 1e3 * (0.8 + 0.15 * fraction)};
+    p->kernel = (hb_kernel_time){
+        .traced = 1, .calls = 1000, .from_timed = 1, .span_us = median_ms * 1e3 * (0.8 + 0.15 * fraction)};
     p->kernel.sum_us = p->kernel.span_p10_us = p->kernel.span_p90_us = p->kernel.first_span_us = p->kernel.span_us;
     p->kernel.wall_us = p->wall_ms.median * 1e3;
     p->kernel.host_us = p->kernel.wall_us - p->kernel.span_us;

@@ -439,7 +439,8 @@ static void test_compare_counts_what_one_side_lacks(void **state)
     snprintf(extra, sizeof extra, "--out '%s'", f.out);
     assert_int_equal(compare(&f, published, extra), 0);
     char expected[160];
-    snprintf(expected, sizeof expected, "40 published configurations not in our folders (they hold 12 of offline mode)");
+    snprintf(expected, sizeof expected, "%s",
+             "40 published configurations not in our folders (they hold 12 of offline mode)");
     assert_true(hb_test_file_contains(f.stdout_path, expected));
     snprintf(expected, sizeof expected, "%zu of ours left out", left_out);
     assert_true(hb_test_file_contains(f.stdout_path, expected));

@@ -43,8 +43,8 @@ static hb_status note_forced_mode(const hb_compare_input *in, hb_doc *doc)
 {
     if (!in->mode_forced || !in->name.has_mode || in->name.mode == in->mode)
         return HB_OK;
-    return hb_doc_note(doc, "--mode %s: ours of that mode against %s, whose name says the %s mode", hb_mode_name(in->mode),
-                       in->published_path, hb_mode_name(in->name.mode));
+    return hb_doc_note(doc, "--mode %s: ours of that mode against %s, whose name says the %s mode",
+                       hb_mode_name(in->mode), in->published_path, hb_mode_name(in->name.mode));
 }
 
 /* --threshold: exit 15 once every file is written, when a configuration is below it. */
