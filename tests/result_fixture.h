@@ -46,6 +46,10 @@ hb_status hb_fixture_make(uint64_t seed, size_t count, const hb_mode *modes, siz
                           hb_fixture *out);
 void hb_fixture_free(hb_fixture *f);
 
+/* Writes `c`'s summary.csv rows and records again from c->result, once a
+ * test has changed it (a wall headline, a trace note, another class). */
+hb_status hb_fixture_rewrite(hb_fixture_config *c);
+
 /* Writes configs [first, first + count) of `f` into `folder` (created):
  * summary.csv and, unless gpu_name is NULL, an env.json naming that GPU. */
 hb_status hb_fixture_write_run(const hb_fixture *f, size_t first, size_t count, const char *folder,

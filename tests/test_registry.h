@@ -60,6 +60,8 @@ hb_test_list hb_gpu_params_tests(void);
 hb_test_list hb_output_watch_tests(void);
 hb_test_list hb_gpu_output_scan_tests(void);
 hb_test_list hb_damage_tests(void);
+hb_test_list hb_compare_rule_tests(void);
+hb_test_list hb_compare_command_tests(void);
 
 /* GPU tests call this instead of skip() so the closing line can count skips. */
 void hb_test_skip_no_gpu(void);

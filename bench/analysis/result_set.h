@@ -34,6 +34,24 @@ typedef enum hb_timer { HB_TIMER_EVENT, HB_TIMER_WALL, HB_TIMER_COUNT } hb_timer
 /* "event" or "wall" (--timer): 1 if `text` names one. */
 int hb_timer_parse(const char *text, hb_timer *out);
 
+/* What `compare` reads besides the speedups above (docs/reports.md,
+ * "compare"), from columns a summary.csv of an older harness may lack (NaN or
+ * "" then): the candidate's speedup on each timer per column, the numbers the
+ * CUDA-L2 repository's own estimator is computed from, our per-configuration
+ * noise, and what says whether the timing is in doubt. */
+typedef struct hb_config_timers {
+    double paper_event[HB_MAX_SPEEDUP_COLUMNS];    /* speedup_paper_event + 1 (events, whatever the headline) */
+    double kernel[HB_MAX_SPEEDUP_COLUMNS];         /* speedup_kernel + 1 (CUPTI kernel medians) */
+    double wall_mean_us[HB_MAX_SPEEDUP_COLUMNS];   /* the baseline's mean wall time, us */
+    double wall_rel_stdev[HB_MAX_SPEEDUP_COLUMNS]; /* its relative standard deviation */
+    double ci_rel_half[HB_MAX_SPEEDUP_COLUMNS];    /* the headline CI's half-width over the headline ratio */
+    double candidate_wall_mean_us, candidate_wall_rel_stdev;
+    char headline_timer[8];  /* "event", "wall", or "" */
+    char timer_reason[64];   /* why a wall headline: "other-stream,host-gap" */
+    char trace_note[160];    /* why the call monitor did not run whole ("": it did) */
+    char acc_class[16];      /* the run's accumulator class: "fp32", "fp16" */
+} hb_config_timers;
+
 typedef struct hb_config_entry {
     hb_config_key key;
     char verdict[24];     /* the candidate's: "pass", "incorrect", ... ("" until its row is read) */
@@ -45,6 +63,7 @@ typedef struct hb_config_entry {
     /* t_b / t_c per timer, estimator and column; NaN where the file has no figure */
     double ratio[HB_TIMER_COUNT][HB_EST_COUNT][HB_MAX_SPEEDUP_COLUMNS];
     size_t ratio_line[HB_MAX_SPEEDUP_COLUMNS]; /* the line of each column's row; 0: none read */
+    hb_config_timers timers;
 } hb_config_entry;
 
 /* A configuration a sweep's plan expects that no folder holds. */

@@ -80,6 +80,7 @@ static hb_status parse_aa(const option_spec *o, const char *text, hb_run_options
 static hb_status parse_format(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_timer(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_mode_name(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_threshold(const option_spec *o, const char *text, hb_run_options *run);
 static int format_text(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 static int format_int(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 static int format_seed(const option_spec *o, const hb_run_options *run, char *out, size_t size);
@@ -286,6 +287,14 @@ static const option_spec table[] = {
     {"mode", "MODE", CMD(HB_CMD_COMPARE), REPORTING, NULL,
      "the published file's mode, offline or server (default: from its name, ..._offline.csv or ..._server.csv)",
      parse_mode_name, format_text, FIELD(report.mode), 0, 0, 0},
+    {"noise", "PCT", CMD(HB_CMD_COMPARE), REPORTING, NULL,
+     "the published figures' noise in percent, in (0, 100]: a configuration within the larger of it and our own "
+     "CI half-width of the published figure is the same (default: ours only)",
+     parse_percent, format_percent, FIELD(report.noise), 0, 100, 0},
+    {"threshold", "PCT", CMD(HB_CMD_COMPARE), REPORTING, NULL,
+     "exit 15 if any configuration's speedup is below the published one beyond its noise and by more than PCT "
+     "percent, in 0..1000",
+     parse_threshold, format_percent, FIELD(report.threshold), 0, 1000, 0},
 };
 
 #define OPTION_COUNT (sizeof table / sizeof table[0])
@@ -433,6 +442,16 @@ static hb_status parse_percent(const option_spec *o, const char *text, hb_run_op
     double percent;
     HB_TRY(parse_range(o, text, 1, "a percentage", &percent));
     *(double *)field_of(o, run) = percent / 100.0;
+    return HB_OK;
+}
+
+/* compare --threshold: percent, 0 allowed (any shortfall beyond the noise), kept as a fraction. */
+static hb_status parse_threshold(const option_spec *o, const char *text, hb_run_options *run)
+{
+    double percent;
+    HB_TRY(parse_range(o, text, 0, "a percentage", &percent));
+    run->report.threshold = percent / 100.0;
+    run->report.threshold_given = 1;
     return HB_OK;
 }
 
