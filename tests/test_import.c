@@ -213,6 +213,28 @@ static void import_names_the_three_places_for_cutlass(void **state)
     assert_int_equal(system(args), 0);
 }
 
+/* A missing --kernels folder is named as such before the GPU or the
+ * target is asked for: no --arch, on a machine with or without a GPU. */
+static void import_names_a_missing_folder_before_the_gpu(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/hb_import_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char args[1024], log[256];
+    snprintf(args, sizeof args, "--kernels %s/nonexistent --out %s/set", dir, dir);
+    snprintf(log, sizeof log, "%s/log.txt", dir);
+    assert_int_equal(import(args, log), 3);
+    snprintf(args, sizeof args, "--kernels %s/nonexistent: No such file or directory", dir);
+    expect_in_file(log, args);
+    char *text = read_text(log);
+    assert_non_null(text);
+    assert_null(strstr(text, "no GPU here"));
+    free(text);
+    expect_missing(args + strlen("--kernels ")); /* nothing made in its place */
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+}
+
 hb_test_list hb_import_tests(void)
 {
     static const struct CMUnitTest tests[] = {
@@ -222,6 +244,7 @@ hb_test_list hb_import_tests(void)
         cmocka_unit_test(signature_gives_each_parameter_its_size),
         cmocka_unit_test(import_builds_a_set_and_reports_every_file),
         cmocka_unit_test(import_names_the_three_places_for_cutlass),
+        cmocka_unit_test(import_names_a_missing_folder_before_the_gpu),
     };
     return (hb_test_list){tests, sizeof tests / sizeof tests[0]};
 }

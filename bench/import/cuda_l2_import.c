@@ -252,19 +252,32 @@ static hb_status absolute(const char *path, char *out, size_t size)
     return HB_OK;
 }
 
+/* The set's name (the folder's last part) and its accumulator class, from --kernels. */
+static hb_status set_of_folder(const char *kernels_dir, char *name, size_t size, hb_acc_class *acc)
+{
+    struct stat st;
+    if (stat(kernels_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return hb_fail(HB_ERR_BAD_INPUT, "--kernels %s: %s (give kernels/<gpu>_<class>/ of a CUDA-L2 clone)",
+                       kernels_dir, stat(kernels_dir, &st) != 0 ? strerror(errno) : "not a folder");
+    char *copy = strdup(kernels_dir);
+    if (!copy)
+        return hb_fail(HB_ERR_INTERNAL, "out of memory");
+    snprintf(name, size, "%s", basename(copy));
+    free(copy);
+    return set_class(name, acc);
+}
+
+hb_status hb_cuda_l2_import_check_inputs(const char *kernels_dir)
+{
+    char name[256];
+    hb_acc_class acc;
+    return set_of_folder(kernels_dir, name, sizeof name, &acc);
+}
+
 static hb_status set_up(import_run *r)
 {
     const hb_l2_import_options *o = r->o;
-    struct stat st;
-    if (stat(o->kernels_dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return hb_fail(HB_ERR_BAD_INPUT, "--kernels %s: not a folder (give kernels/<gpu>_<class>/ of a CUDA-L2 clone)",
-                       o->kernels_dir);
-    char *copy = strdup(o->kernels_dir);
-    if (!copy)
-        return hb_fail(HB_ERR_INTERNAL, "out of memory");
-    snprintf(r->context.set_name, sizeof r->context.set_name, "%s", basename(copy));
-    free(copy);
-    HB_TRY(set_class(r->context.set_name, &r->context.accumulator));
+    HB_TRY(set_of_folder(o->kernels_dir, r->context.set_name, sizeof r->context.set_name, &r->context.accumulator));
     HB_TRY(hb_toolchain_find(&r->toolchain));
     HB_TRY(hb_cutlass_locate(o->cutlass_dir, &r->cutlass));
     if (strcmp(r->cutlass.version, HB_CUDA_L2_CUTLASS_VERSION) != 0)

@@ -37,4 +37,9 @@ typedef struct hb_l2_import_options {
  * the folder, CUTLASS or the toolchain is not usable. */
 hb_status hb_cuda_l2_import(const hb_l2_import_options *options);
 
+/* The inputs that need no GPU and no target, checked first: --kernels is a
+ * folder whose name gives CUDA-L2's accumulator class.  HB_ERR_BAD_INPUT
+ * naming the folder otherwise. */
+hb_status hb_cuda_l2_import_check_inputs(const char *kernels_dir);
+
 #endif
