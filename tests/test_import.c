@@ -13,6 +13,7 @@
 #include "bench/core/input_file.h"
 #include "bench/import/kernel_signature.h"
 #include "bench/import/l2_source.h"
+#include "bench/import/launch_recording.h"
 #include "tests/test_registry.h"
 
 #define L2_DATA "tests/data/cuda_l2"
@@ -98,6 +99,86 @@ static void signature_gives_each_parameter_its_size(void **state)
     assert_int_equal(hb_kernel_signature_parse("void k()", &sig), 0);
     assert_int_equal(sig.count, 0);
     assert_int_equal(hb_kernel_signature_parse("plain_c_kernel", &sig), -1); /* extern "C": no types */
+}
+
+/* --- the cubin form's roles and B layout, from recordings (tests/data/recordings/) --- */
+
+#define RECORDINGS "tests/data/recordings"
+
+static void read_recording(const char *name, hb_cubin_form *form)
+{
+    hb_launch_summary summary;
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", RECORDINGS, name);
+    assert_int_equal(hb_launch_recording_read(path, &summary, form), HB_OK);
+}
+
+static void expect_params(const hb_cubin_form *form, const char *const *roles, size_t n)
+{
+    assert_int_equal(form->n_params, n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(form->params[i], roles[i]) != 0)
+            fail_msg("parameter %zu is \"%s\", expected \"%s\"", i, form->params[i], roles[i]);
+}
+
+/* 64_64_64's kernel takes three ints of 64: its values cannot say which is
+ * M, N, K.  A second recording at distinct sizes names them (here the
+ * kernel takes K, M, N: not the declared-order guess); one that launched
+ * another kernel, or none, leaves the declared order with the reason. */
+static void equal_sizes_are_named_by_a_second_recording(void **state)
+{
+    (void)state;
+    hb_cubin_form form;
+    read_recording("equal_sizes.json", &form);
+    assert_true(form.possible);
+    assert_true(hb_cubin_form_ambiguous(&form));
+    expect_params(&form, (const char *const[]){"a", "b_col", "c", "m", "n", "k"}, 6); /* declared order, not m, m, m */
+    assert_string_equal(form.b_layout, "col");
+    hb_launch_roles_from_second(RECORDINGS "/equal_sizes_distinct.json", NULL, &form);
+    expect_params(&form, (const char *const[]){"a", "b_col", "c", "k", "m", "n"}, 6);
+    assert_false(hb_cubin_form_ambiguous(&form));
+    assert_non_null(strstr(form.notes, "parameters 3, 4, 5 take M = N = K = 64"));
+    assert_non_null(strstr(form.notes, "named by a second recording at M, N, K = 64, 128, 192"));
+
+    read_recording("equal_sizes.json", &form);
+    hb_launch_roles_from_second(RECORDINGS "/equal_sizes_other_kernel.json", NULL, &form);
+    expect_params(&form, (const char *const[]){"a", "b_col", "c", "m", "n", "k"}, 6);
+    assert_non_null(strstr(form.notes, "launched another kernel"));
+    assert_non_null(strstr(form.notes, "the role is ambiguous, and safe at this configuration only"));
+
+    read_recording("equal_sizes.json", &form);
+    hb_launch_roles_from_second(NULL, "the launch recorder ended with signal 11", &form);
+    assert_non_null(strstr(form.notes, "(the launch recorder ended with signal 11)"));
+}
+
+static void distinct_sizes_differ_and_keep_the_tiles(void **state)
+{
+    (void)state;
+    long out[3];
+    hb_distinct_sizes((const long[]){64, 64, 64}, out);
+    assert_true(out[0] == 64 && out[1] == 128 && out[2] == 192);
+    hb_distinct_sizes((const long[]){128, 64, 64}, out); /* 1,2,3 and 1,3,2 collide: 2,1,3 */
+    assert_true(out[0] == 256 && out[1] == 64 && out[2] == 192);
+    hb_distinct_sizes((const long[]){96, 80, 40}, out);
+    assert_true(out[0] == 96 && out[1] == 160 && out[2] == 120);
+}
+
+/* 128_128_128's kernel gets the row-major B: the cubin form says b_layout
+ * row (the manifest's check refused "b" under "col").  A kernel that gets
+ * neither B has no cubin form, with the reason. */
+static void cubin_form_b_layout_follows_the_b_the_kernel_gets(void **state)
+{
+    (void)state;
+    hb_cubin_form form;
+    read_recording("b_row.json", &form);
+    assert_true(form.possible);
+    assert_false(hb_cubin_form_ambiguous(&form));
+    expect_params(&form, (const char *const[]){"a", "b", "c", "m", "n", "k"}, 6);
+    assert_string_equal(form.b_layout, "row");
+    assert_non_null(strstr(form.notes, "b_layout is row"));
+    read_recording("no_b.json", &form);
+    assert_false(form.possible);
+    assert_string_equal(form.reason, "the kernel gets neither B buffer (b or b_col)");
 }
 
 /* --- whole imports (need nvcc, no GPU) ---------------------------------------------------- */
@@ -245,6 +326,9 @@ hb_test_list hb_import_tests(void)
         cmocka_unit_test(import_builds_a_set_and_reports_every_file),
         cmocka_unit_test(import_names_the_three_places_for_cutlass),
         cmocka_unit_test(import_names_a_missing_folder_before_the_gpu),
+        cmocka_unit_test(equal_sizes_are_named_by_a_second_recording),
+        cmocka_unit_test(distinct_sizes_differ_and_keep_the_tiles),
+        cmocka_unit_test(cubin_form_b_layout_follows_the_b_the_kernel_gets),
     };
     return (hb_test_list){tests, sizeof tests / sizeof tests[0]};
 }

@@ -21,6 +21,9 @@
 #define HB_ENTRY_RECORDING "recording.json"
 #define HB_ENTRY_LOG "build.log"
 #define HB_ENTRY_OUTCOME "outcome.json"
+/* In the candidate's folder only: the recording at distinct sizes that names equal sizes' parameters. */
+#define HB_DISTINCT_RECORDING "recording_distinct_sizes.json"
+#define HB_DISTINCT_RECORDING_LOG "recording_distinct_sizes.log"
 
 typedef struct hb_build_settings {
     const hb_toolchain *toolchain;

@@ -107,7 +107,7 @@ static hb_status cubin_manifest(const hb_import_context *ctx, const hb_import_it
     json_object_set_new(m, "block", json_pack("[III]", (json_int_t)f->block[0], (json_int_t)f->block[1],
                                                (json_int_t)f->block[2]));
     json_object_set_new(m, "dynamic_smem_bytes", json_integer((json_int_t)f->smem));
-    json_object_set_new(m, "b_layout", json_string("col"));
+    json_object_set_new(m, "b_layout", json_string(f->b_layout)); /* the B its parameters name */
     json_object_set_new(m, "accumulator", json_string(hb_acc_class_name(ctx->accumulator)));
     json_object_set_new(m, "padding", padding_json(item->scan.tile));
     snprintf(path, sizeof path, "%s/%s.json", folder, item->name);
@@ -116,11 +116,17 @@ static hb_status cubin_manifest(const hb_import_context *ctx, const hb_import_it
     return status;
 }
 
+/* The build kept a cubin and the recording (as this importer reads it) allows the form. */
+static int has_cubin_form(const hb_import_item *item)
+{
+    return item->outcome.cubin && item->cubin.possible;
+}
+
 static json_t *forms_json(const hb_import_item *item)
 {
-    json_t *cubin = item->outcome.cubin
-                        ? json_pack("{s:b, s:s, s:s, s:s}", "exists", 1, "manifest", "cubin/", "entry", item->cubin.kernel,
-                                    "notes", item->cubin.notes)
+    json_t *cubin = has_cubin_form(item)
+                        ? json_pack("{s:b, s:s, s:s, s:s, s:s}", "exists", 1, "manifest", "cubin/", "entry",
+                                    item->cubin.kernel, "b_layout", item->cubin.b_layout, "notes", item->cubin.notes)
                         : json_pack("{s:b, s:s}", "exists", 0, "why_not", item->cubin.reason);
     return json_pack("{s:{s:b, s:s}, s:o}", "launcher", "exists", 1, "library", HB_ENTRY_LIBRARY, "cubin", cubin);
 }
@@ -164,5 +170,5 @@ hb_status hb_candidate_files_write(const hb_import_context *ctx, const hb_import
     }
     HB_TRY(record_file(ctx, item, folder));
     HB_TRY(launcher_manifest(ctx, item));
-    return item->outcome.cubin ? cubin_manifest(ctx, item) : HB_OK;
+    return has_cubin_form(item) ? cubin_manifest(ctx, item) : HB_OK;
 }

@@ -374,6 +374,29 @@ static hb_status build_all(import_run *r)
 
 /* --- the set's files ------------------------------------------------------------------- */
 
+/* Where M, N or K are equal, a size parameter's value does not tell its
+ * role: the recorder runs the library once more at distinct sizes, into
+ * the candidate's folder (never the cache: its entries stay as built), and
+ * the form takes the roles that recording shows, or says why not. */
+static void name_equal_sizes(import_run *r, hb_import_item *item)
+{
+    char folder[HB_PATH_MAX], library[HB_PATH_MAX + 64], json[HB_PATH_MAX + 64], log[HB_PATH_MAX + 64];
+    snprintf(folder, sizeof folder, "%.3900s/%s", r->out, item->name);
+    snprintf(library, sizeof library, "%.3900s/%s", item->entry_dir, HB_ENTRY_LIBRARY);
+    snprintf(json, sizeof json, "%.3900s/%s", folder, HB_DISTINCT_RECORDING);
+    snprintf(log, sizeof log, "%.3900s/%s", folder, HB_DISTINCT_RECORDING_LOG);
+    long sizes[3];
+    hb_distinct_sizes(item->padded, sizes);
+    int quiet = hb_diag_is_quiet();
+    hb_diag_set_quiet(1); /* a failure is the form's note, not the import's error */
+    hb_status status = hb_make_folders(folder, "a candidate's folder");
+    if (status == HB_OK)
+        status = hb_launch_record(r->data.recorder, library, sizes, &r->o->device, r->settings.record_timeout_s,
+                                  json, log);
+    hb_diag_set_quiet(quiet);
+    hb_launch_roles_from_second(status == HB_OK ? json : NULL, hb_last_error(), &item->cubin);
+}
+
 static hb_status publish(import_run *r, hb_import_item *item)
 {
     if (item->state == HB_ITEM_SKIPPED || (item->state == HB_ITEM_FAILED && !item->entry_dir[0]))
@@ -392,6 +415,10 @@ static hb_status publish(import_run *r, hb_import_item *item)
     char json[HB_PATH_MAX];
     snprintf(json, sizeof json, "%.3900s/%s", item->entry_dir, HB_ENTRY_RECORDING);
     HB_TRY(hb_launch_recording_read(json, &item->launches, &item->cubin));
+    if (!item->cubin.possible)
+        item->outcome.cubin = 0; /* refused as this importer reads the recording (no B), whatever the build kept */
+    if (item->outcome.cubin && hb_cubin_form_ambiguous(&item->cubin))
+        name_equal_sizes(r, item);
     return hb_candidate_files_write(&r->context, item);
 }
 
