@@ -3,7 +3,8 @@
  * imports of the small files in CUDA-L2's format under tests/data/cuda_l2/
  * (built with nvcc for sm_80 on the CPU: no GPU, no CUDA-L2 clone, a
  * stand-in CUTLASS folder).  tests/test_gpu_import.c runs what they build. */
-#define _DEFAULT_SOURCE /* mkdtemp, unsetenv */
+#define _DEFAULT_SOURCE /* mkdtemp, unsetenv, usleep */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "bench/core/input_file.h"
 #include "bench/import/kernel_signature.h"
+#include "bench/import/import_progress.h"
 #include "bench/import/l2_source.h"
 #include "bench/import/launch_recording.h"
 #include "tests/test_registry.h"
@@ -241,6 +243,8 @@ static void import_builds_a_set_and_reports_every_file(void **state)
     snprintf(path, sizeof path, "%s/set/import.csv", dir);
     expect_in_file(path, "\"32\",\"32\",\"32\"");
     expect_in_file(path, "error: expected a \"\";\"\""); /* nvcc's first error line, quoted as CSV quotes */
+    expect_in_file(path, ",\"failure_class\",\"toolkit_api\",\"nvcc\"\n");
+    expect_in_file(path, "\"compile-error\",\"\",\"Build cuda_"); /* 32_32_32's class, no API, the toolkit */
     expect_in_file(path, "uses Hopper-only features (wgmma");
     expect_in_file(path, "\"launcher\",\"2\",\"a call launches 2 kernels\"");
     /* the padded one: its cubin form launches at the padded sizes, parameters as recorded */
@@ -253,6 +257,7 @@ static void import_builds_a_set_and_reports_every_file(void **state)
     snprintf(path, sizeof path, "%s/set/96_80_40/record.json", dir);
     expect_in_file(path, "\"padded\": [\n      128,\n      96,\n      48");
     expect_in_file(path, "\"version\": \"4.2.1\"");
+    expect_in_file(path, "\"nvcc_path\": \""); /* which toolkit built it */
     snprintf(path, sizeof path, "%s/set/cubin/64_64_128.json", dir);
     expect_missing(path);
     snprintf(path, sizeof path, "%s/set/64_64_128/record.json", dir);
@@ -287,6 +292,11 @@ static void import_names_the_three_places_for_cutlass(void **state)
     snprintf(args, sizeof args, "--kernels %s --out %s/set --arch sm_80 --cutlass %s", L2_DATA, dir, FAKE_CUTLASS);
     assert_int_equal(import(args, log), 3);
     expect_in_file(log, "the folder's name gives CUDA-L2's accumulator class");
+    /* an --nvcc that is not there is named */
+    snprintf(args, sizeof args, "--kernels %s/a100_F16F16F16F16 --out %s/set --arch sm_80 --cutlass %s --nvcc %s/no-nvcc",
+             L2_DATA, dir, FAKE_CUTLASS, dir);
+    assert_int_equal(import(args, log), 3);
+    expect_in_file(log, "/no-nvcc: no such file");
     /* a bad architecture is a usage error */
     snprintf(args, sizeof args, "--kernels %s/a100_F16F16F16F16 --out %s/set --arch volta", L2_DATA, dir);
     assert_int_equal(import(args, log), 2);
@@ -316,6 +326,68 @@ static void import_names_a_missing_folder_before_the_gpu(void **state)
     assert_int_equal(system(args), 0);
 }
 
+/* The estimate of the time left: rounds of `width` builds of the median build time. */
+static void progress_estimates_from_the_median_build(void **state)
+{
+    (void)state;
+    const double seconds[] = {40, 52, 300}; /* one slow CUTLASS-3 file does not move the median */
+    assert_true(hb_import_eta_s(seconds, 0, 10, 4) < 0); /* no build ended yet: no estimate */
+    assert_true(hb_import_eta_s(seconds, 3, 0, 4) == 0);
+    assert_true(hb_import_eta_s(seconds, 3, 188, 60) == 4 * 52.0); /* ceil(188 / 60) rounds */
+    assert_true(hb_import_eta_s(seconds, 3, 5, 16) == 52.0);
+    char line[256];
+    hb_import_progress_text(seconds, 3, 200, 60, line, sizeof line);
+    assert_string_equal(line, "import: 3 of 200 built, 60 running; median build 52 s; about 3 min left"); /* 4 rounds of 52 s */
+    hb_import_progress_text(seconds, 0, 200, 16, line, sizeof line);
+    assert_string_equal(line, "import: 0 of 200 built, 16 running; time left known after the first build");
+}
+
+/* SIGTERM during an import: the build running is ended, the report
+ * (written before the first build, each file "pending") is finished with
+ * every file not built marked "unfinished", and the exit is 128 + 15. */
+static void interrupted_import_finishes_its_report(void **state)
+{
+    (void)state;
+    if (!have_nvcc())
+        skip();
+    char dir[] = "/tmp/hb_import_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char set[600], csv[700], out[700], err[700];
+    snprintf(set, sizeof set, "%s/set", dir);
+    snprintf(csv, sizeof csv, "%s/import.csv", set);
+    snprintf(out, sizeof out, "%s/stdout.txt", dir);
+    snprintf(err, sizeof err, "%s/stderr.txt", dir);
+    const char *bench = getenv("HB_BENCH") ? getenv("HB_BENCH") : "build/hgemm-bench";
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (!freopen(out, "w", stdout) || !freopen(err, "w", stderr))
+            _exit(126);
+        execl(bench, bench, "import", "cuda-l2", "--kernels", L2_DATA "/h100_F32F16F16F32", "--out", set, "--arch",
+              "sm_80", "--cutlass", FAKE_CUTLASS, "-j", "1", "--allow-arch-mismatch", (char *)NULL);
+        _exit(127);
+    }
+    /* the report appears before the first build (the adapter's, seconds of nvcc) */
+    for (int i = 0; i < 600 && access(csv, F_OK) != 0; i++)
+        usleep(50 * 1000);
+    expect_in_file(csv, "\"pending\"");
+    assert_int_equal(kill(pid, SIGTERM), 0);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 128 + SIGTERM);
+    expect_in_file(csv, "\"unfinished\"");
+    expect_in_file(csv, "the import was interrupted (signal 15)");
+    char *text = read_text(csv);
+    assert_non_null(text);
+    assert_null(strstr(text, "\"pending\"")); /* every file has its final state */
+    free(text);
+    expect_in_file(out, "unfinished (interrupted)");
+    snprintf(out, sizeof out, "rm -rf %s", dir);
+    assert_int_equal(system(out), 0);
+}
+
 hb_test_list hb_import_tests(void)
 {
     static const struct CMUnitTest tests[] = {
@@ -329,6 +401,8 @@ hb_test_list hb_import_tests(void)
         cmocka_unit_test(equal_sizes_are_named_by_a_second_recording),
         cmocka_unit_test(distinct_sizes_differ_and_keep_the_tiles),
         cmocka_unit_test(cubin_form_b_layout_follows_the_b_the_kernel_gets),
+        cmocka_unit_test(progress_estimates_from_the_median_build),
+        cmocka_unit_test(interrupted_import_finishes_its_report),
     };
     return (hb_test_list){tests, sizeof tests / sizeof tests[0]};
 }

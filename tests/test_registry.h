@@ -61,6 +61,7 @@ hb_test_list hb_gpu_output_scan_tests(void);
 hb_test_list hb_damage_tests(void);
 
 hb_test_list hb_closing_counts_tests(void);
+hb_test_list hb_import_fault_tests(void);
 
 /* Every skip() in a test comes here (the macro below replaces cmocka's):
  * it counts the skip, then calls cmocka's _skip, which marks the test

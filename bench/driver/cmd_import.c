@@ -9,6 +9,7 @@
 
 #include "bench/core/diag.h"
 #include "bench/driver/commands.h"
+#include "bench/driver/interrupt.h"
 #include "bench/gpu/device.h"
 #include "bench/import/cuda_l2_import.h"
 #include "bench/sweep/plan_source.h"
@@ -58,7 +59,7 @@ hb_status hb_cmd_import(const hb_command_entry *self, hb_cli *cli, const char *c
                        "are required");
     HB_TRY(hb_cuda_l2_import_check_inputs(s->kernels_dir)); /* before the GPU: a missing folder is named as such */
     hb_l2_import_options o = {.kernels_dir = s->kernels_dir, .out_dir = s->out_dir, .cutlass_dir = s->cutlass_dir,
-                              .cache_dir = s->cache_dir, .allow_arch_mismatch = s->allow_arch_mismatch,
+                              .cache_dir = s->cache_dir, .nvcc = s->nvcc, .allow_arch_mismatch = s->allow_arch_mismatch,
                               .rebuild = s->rebuild, .build_timeout_s = (int)s->build_timeout_s};
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = s->jobs > 0 ? s->jobs : cores > 0 ? (int)cores : 1;
@@ -74,5 +75,11 @@ hb_status hb_cmd_import(const hb_command_entry *self, hb_cli *cli, const char *c
         return hb_fail(HB_ERR_USAGE, "import: --sample N draws from a plan: give --grid paper (or --mnk-file, --m/--n/--k)");
     }
     HB_TRY(target(s, run->device, &o));
-    return hb_cuda_l2_import(&o);
+    /* SIGINT, SIGTERM, SIGHUP: the builds running are ended, the report
+     * finished with the files not built marked unfinished, exit 128 + the signal. */
+    HB_TRY(hb_interrupt_install());
+    o.interrupted = hb_interrupted;
+    hb_status status = hb_cuda_l2_import(&o);
+    hb_interrupt_restore();
+    return status;
 }

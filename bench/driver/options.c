@@ -244,6 +244,10 @@ static const option_spec table[] = {
      format_int, FIELD(import.jobs), 1, 1024, 0},
     {"cache", "DIR", IMPORTS, INPUT, NULL, "the build cache, keyed by content (default: SET/.cache)", parse_text,
      format_text, FIELD(import.cache_dir), 0, 0, 0},
+    {"nvcc", "PATH", IMPORTS, INPUT, NULL,
+     "the nvcc to build with, e.g. another installed toolkit's for files written for it (default: "
+     "$CUDA_HOME/bin/nvcc, else /usr/local/cuda/bin/nvcc)",
+     parse_text, format_text, FIELD(import.nvcc), 0, 0, 0},
     {"rebuild", NULL, IMPORTS, INPUT, NULL, "build every selected file again, whatever the cache holds", parse_switch,
      format_switch, FIELD(import.rebuild), 0, 0, 1},
     {"allow-arch-mismatch", NULL, IMPORTS, INPUT, NULL,

@@ -136,7 +136,7 @@ static hb_status record_file(const hb_import_context *ctx, const hb_import_item 
     const hb_launch_summary *l = &item->launches;
     json_t *r = json_pack(
         "{s:s, s:{s:s, s:s, s:s, s:[III]}, s:s, s:s, s:s, s:s, s:{s:[III], s:[III]}, s:{s:s, s:s, s:s}, s:s, s:s, "
-        "s:s, s:s, s:{s:s, s:i, s:i}, s:{s:I, s:I, s:s, s:s, s:s}, s:o, s:f}",
+        "s:s, s:s, s:s, s:{s:s, s:i, s:i}, s:{s:I, s:I, s:s, s:s, s:s}, s:o, s:f}",
         "format", "hgemm-bench-import-record/1",
         "source", "path", item->source, "sha256", item->source_sha256, "set", ctx->set_name, "config",
         (json_int_t)item->mnk.m, (json_int_t)item->mnk.n, (json_int_t)item->mnk.k,
@@ -145,7 +145,7 @@ static hb_status record_file(const hb_import_context *ctx, const hb_import_item 
         "padding", "tile", (json_int_t)item->scan.tile[0], (json_int_t)item->scan.tile[1], (json_int_t)item->scan.tile[2],
         "padded", (json_int_t)item->padded[0], (json_int_t)item->padded[1], (json_int_t)item->padded[2],
         "cutlass", "version", ctx->cutlass->version, "path", ctx->cutlass->root, "found_by", ctx->cutlass->found_by,
-        "arch", ctx->arch.name, "nvcc", ctx->toolchain->version, "flags", ctx->flags, "cache_key", item->key,
+        "arch", ctx->arch.name, "nvcc", ctx->toolchain->version, "nvcc_path", ctx->toolchain->nvcc, "flags", ctx->flags, "cache_key", item->key,
         "recorded_on", "device", ctx->device.described, "sms", ctx->device.sms, "sm", ctx->device.sm,
         "launches", "first_call", (json_int_t)l->launches_first, "per_call", (json_int_t)l->launches_per_call, "apis",
         l->apis, "device_work_per_call", l->device_work, "first_call_only", l->first_call_extra,

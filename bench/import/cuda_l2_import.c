@@ -19,6 +19,7 @@
 #include "bench/import/content_hash.h"
 #include "bench/import/cutlass_locate.h"
 #include "bench/import/import_item.h"
+#include "bench/import/import_progress.h"
 #include "bench/import/import_report.h"
 #include "bench/import/job_pool.h"
 
@@ -44,6 +45,9 @@ typedef struct import_run {
     size_t n_items;
     size_t *to_build; /* indices of items to build */
     size_t n_to_build, n_done;
+    double *seconds; /* the build times of the files built so far, for the estimate of the time left */
+    size_t n_seconds;
+    hb_status status; /* the first failure to publish a file or write the report */
 } import_run;
 
 /* --- the set and its selection ------------------------------------------------------- */
@@ -89,6 +93,7 @@ static hb_status add_item(import_run *r, hb_mnk mnk)
     hb_import_item *item = &r->items[r->n_items++];
     memset(item, 0, sizeof *item);
     item->mnk = mnk;
+    snprintf(item->toolkit, sizeof item->toolkit, "%s", r->toolchain.version);
     snprintf(item->name, sizeof item->name, "%ld_%ld_%ld", mnk.m, mnk.n, mnk.k);
     snprintf(item->source, sizeof item->source, "%.3500s/%s.cu", r->kernels, item->name);
     return HB_OK;
@@ -278,7 +283,8 @@ static hb_status set_up(import_run *r)
 {
     const hb_l2_import_options *o = r->o;
     HB_TRY(set_of_folder(o->kernels_dir, r->context.set_name, sizeof r->context.set_name, &r->context.accumulator));
-    HB_TRY(hb_toolchain_find(&r->toolchain));
+    HB_TRY(hb_toolchain_find(o->nvcc, &r->toolchain));
+    fprintf(stderr, "import: nvcc %s (%s)\n", r->toolchain.nvcc, r->toolchain.version);
     HB_TRY(hb_cutlass_locate(o->cutlass_dir, &r->cutlass));
     if (strcmp(r->cutlass.version, HB_CUDA_L2_CUTLASS_VERSION) != 0)
         hb_warn("CUTLASS %s (%s, %s) is not v%s, the version CUDA-L2's kernels were written for: some may not build "
@@ -337,41 +343,6 @@ static hb_status build_one(void *context, size_t job)
     return hb_build_job_run(&r->settings, &b);
 }
 
-static void build_done(void *context, size_t job, int ok)
-{
-    import_run *r = context;
-    hb_import_item *item = &r->items[r->to_build[job]];
-    r->n_done++;
-    if (!ok) {
-        item->state = HB_ITEM_FAILED;
-        snprintf(item->reason, sizeof item->reason, "the build process failed before recording an outcome");
-    }
-    fprintf(stderr, "\rimport: %zu of %zu built", r->n_done, r->n_to_build);
-    if (r->n_done == r->n_to_build)
-        fputc('\n', stderr);
-}
-
-static hb_status build_all(import_run *r)
-{
-    r->to_build = calloc(r->n_items ? r->n_items : 1, sizeof *r->to_build);
-    if (!r->to_build)
-        return hb_fail(HB_ERR_INTERNAL, "out of memory");
-    for (size_t i = 0; i < r->n_items; i++) {
-        hb_import_item *item = &r->items[i];
-        if (item->state == HB_ITEM_SKIPPED)
-            continue;
-        hb_build_outcome cached;
-        if (r->o->rebuild)
-            hb_remove_tree(item->entry_dir);
-        if (hb_build_outcome_read(item->entry_dir, &cached) == HB_OK)
-            item->state = HB_ITEM_CACHED;
-        else
-            r->to_build[r->n_to_build++] = i, item->state = HB_ITEM_BUILT;
-    }
-    HB_TRY(build_adapter(r));
-    return hb_job_pool_run(r->n_to_build, r->o->jobs, build_one, build_done, r);
-}
-
 /* --- the set's files ------------------------------------------------------------------- */
 
 /* Where M, N or K are equal, a size parameter's value does not tell its
@@ -410,6 +381,9 @@ static hb_status publish(import_run *r, hb_import_item *item)
     if (!item->outcome.built) {
         item->state = HB_ITEM_FAILED;
         snprintf(item->reason, sizeof item->reason, "%s: %s", item->outcome.step, item->outcome.first_error);
+        char log[HB_PATH_MAX + 16];
+        snprintf(log, sizeof log, "%.3900s/%s", item->entry_dir, HB_ENTRY_LOG);
+        hb_failure_classify(&item->outcome, log, &item->failure);
         return HB_OK;
     }
     char json[HB_PATH_MAX];
@@ -422,12 +396,102 @@ static hb_status publish(import_run *r, hb_import_item *item)
     return hb_candidate_files_write(&r->context, item);
 }
 
+/* --- building, the report kept as files end ------------------------------------------ */
+
+/* The report as it stands; the first failure to write it is kept. */
+static void report_now(import_run *r)
+{
+    if (r->status == HB_OK)
+        r->status = hb_import_report_write(r->o->out_dir, r->items, r->n_items);
+}
+
+static void progress(import_run *r)
+{
+    char line[256];
+    hb_import_progress_text(r->seconds, r->n_done, r->n_to_build, r->o->jobs, line, sizeof line);
+    fprintf(stderr, "%s%s\n", line, r->n_done == r->n_to_build ? " (done)" : "");
+}
+
+static void build_done(void *context, size_t job, int ok)
+{
+    import_run *r = context;
+    hb_import_item *item = &r->items[r->to_build[job]];
+    int signal_number = r->o->interrupted ? r->o->interrupted() : 0;
+    if (signal_number) {
+        item->state = HB_ITEM_UNFINISHED;
+        snprintf(item->reason, sizeof item->reason, "the import was interrupted (signal %d) while it built",
+                 signal_number);
+        report_now(r);
+        return;
+    }
+    r->n_done++;
+    if (ok) {
+        item->state = HB_ITEM_BUILT;
+        if (r->status == HB_OK)
+            r->status = publish(r, item);
+        r->seconds[r->n_seconds++] = item->outcome.seconds;
+    } else {
+        item->state = HB_ITEM_FAILED;
+        snprintf(item->reason, sizeof item->reason, "the build process failed before recording an outcome");
+        item->failure.name = "build-process-failed";
+    }
+    report_now(r);
+    progress(r);
+}
+
+/* Cached and skipped files are published first (the report lists them at
+ * once), then the rest built; each is published and the report rewritten
+ * as it ends. */
+static hb_status build_all(import_run *r)
+{
+    r->to_build = calloc(r->n_items ? r->n_items : 1, sizeof *r->to_build);
+    r->seconds = calloc(r->n_items ? r->n_items : 1, sizeof *r->seconds);
+    if (!r->to_build || !r->seconds)
+        return hb_fail(HB_ERR_INTERNAL, "out of memory");
+    for (size_t i = 0; i < r->n_items; i++) {
+        hb_import_item *item = &r->items[i];
+        if (item->state == HB_ITEM_SKIPPED)
+            continue;
+        hb_build_outcome cached;
+        if (r->o->rebuild)
+            hb_remove_tree(item->entry_dir);
+        int have = hb_build_outcome_read(item->entry_dir, &cached) == HB_OK;
+        if (have && cached.timed_out) /* the limit may be longer now: build it again */
+            hb_remove_tree(item->entry_dir), have = 0;
+        if (have)
+            item->state = HB_ITEM_CACHED;
+        else
+            r->to_build[r->n_to_build++] = i, item->state = HB_ITEM_PENDING;
+    }
+    for (size_t i = 0; i < r->n_items && r->status == HB_OK; i++)
+        if (r->items[i].state != HB_ITEM_PENDING)
+            r->status = publish(r, &r->items[i]);
+    report_now(r);
+    HB_TRY(r->status);
+    HB_TRY(build_adapter(r));
+    HB_TRY(hb_job_pool_run(r->n_to_build, r->o->jobs, build_one, build_done, r->o->interrupted, r));
+    return r->status;
+}
+
+/* After an interrupt: the files never started are marked so, and the report written whole. */
+static void mark_unfinished(import_run *r, int signal_number)
+{
+    for (size_t i = 0; i < r->n_items; i++)
+        if (r->items[i].state == HB_ITEM_PENDING) {
+            r->items[i].state = HB_ITEM_UNFINISHED;
+            snprintf(r->items[i].reason, sizeof r->items[i].reason,
+                     "not built: the import was interrupted (signal %d) first", signal_number);
+        }
+    report_now(r);
+}
+
 hb_status hb_cuda_l2_import(const hb_l2_import_options *o)
 {
     import_run *r = calloc(1, sizeof *r);
     if (!r)
         return hb_fail(HB_ERR_INTERNAL, "out of memory");
     r->o = o;
+    hb_command_set_stop(o->interrupted); /* an interrupt ends the adapter's build too */
     hb_status status = set_up(r);
     if (status == HB_OK)
         status = select_items(r);
@@ -435,19 +499,25 @@ hb_status hb_cuda_l2_import(const hb_l2_import_options *o)
         prepare_item(r, &r->items[i]);
     if (status == HB_OK)
         status = build_all(r);
-    for (size_t i = 0; status == HB_OK && i < r->n_items; i++)
-        status = publish(r, &r->items[i]);
-    if (status == HB_OK)
+    int signal_number = o->interrupted ? o->interrupted() : 0;
+    if (signal_number && r->items)
+        mark_unfinished(r, signal_number);
+    if (status == HB_OK && !signal_number)
         status = hb_import_report_write(o->out_dir, r->items, r->n_items);
-    if (status == HB_OK) {
+    if (status == HB_OK || signal_number) {
         hb_import_report_print(stdout, r->items, r->n_items);
         printf("import: launcher forms in %s, cubin forms in %s/%s; the report is %s/%s\n", o->out_dir, o->out_dir,
                HB_CUBIN_SET_FOLDER, o->out_dir, HB_IMPORT_REPORT_FILE);
-        if (hb_import_count(r->items, r->n_items, HB_ITEM_FAILED) + hb_import_count(r->items, r->n_items, HB_ITEM_SKIPPED))
+        if (signal_number)
+            status = (hb_status)(128 + signal_number); /* as a shell reports a process the signal ended */
+        else if (hb_import_count(r->items, r->n_items, HB_ITEM_FAILED) +
+                 hb_import_count(r->items, r->n_items, HB_ITEM_SKIPPED))
             status = HB_ERR_BAD_INPUT;
     }
+    hb_command_set_stop(NULL);
     free(r->items);
     free(r->to_build);
+    free(r->seconds);
     free(r);
     return status;
 }
