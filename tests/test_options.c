@@ -39,6 +39,7 @@ static const struct {
     {"strict", NULL},            {"forbid", "alloc,sync"},
     {"kernels", "k/h100_F32F16F16F32"}, {"cutlass", "cutlass"}, {"arch", "sm_90a"},     {"jobs", "4"},
     {"cache", "cache"},          {"rebuild", NULL},        {"allow-arch-mismatch", NULL}, {"build-timeout", "60"},
+    {"nvcc", "/usr/local/cuda-12.8/bin/nvcc"},
 };
 #define SAMPLE_COUNT (sizeof samples / sizeof samples[0])
 

@@ -253,7 +253,9 @@ static const option_spec table[] = {
     {"allow-arch-mismatch", NULL, IMPORTS, INPUT, NULL,
      "build files that use Hopper-only features for a target other than sm_90a, with a warning (default: refuse them)",
      parse_switch, format_switch, FIELD(import.allow_arch_mismatch), 0, 0, 1},
-    {"build-timeout", "S", IMPORTS, INPUT, "1800", "seconds one nvcc call may take", parse_seconds, format_double,
+    {"build-timeout", "S", IMPORTS, INPUT, "600",
+     "seconds one nvcc call may take; a file past it is listed as failed (timeout) and built again by the next "
+     "import", parse_seconds, format_double,
      FIELD(import.build_timeout_s), 1, 86400, 0},
 
     {"out", "DIR", READING_CMDS, REPORTING, NULL,
