@@ -70,7 +70,9 @@ static hb_status launcher_manifest(const hb_import_context *ctx, const hb_import
     snprintf(library, sizeof library, "%s/%s", item->name, HB_ENTRY_LIBRARY);
     json_object_set_new(m, "library", json_string(library));
     json_object_set_new(m, "entry", json_string("hgemm_launch"));
-    json_object_set_new(m, "b_layout", json_string("col"));
+    /* Both copies of B reach the file's entry; where the recording shows its one kernel getting one of them,
+     * b_layout says which (128_128_128's reads b), else CUDA-L2's b_col_major. */
+    json_object_set_new(m, "b_layout", json_string(item->cubin.b_layout[0] ? item->cubin.b_layout : "col"));
     json_object_set_new(m, "accumulator", json_string(hb_acc_class_name(ctx->accumulator)));
     json_object_set_new(m, "padding", padding_json(item->scan.tile));
     snprintf(path, sizeof path, "%.3900s/%s.json", ctx->out_dir, item->name);
