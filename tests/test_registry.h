@@ -47,6 +47,7 @@ hb_test_list hb_gpu_fault_tests(void);
 hb_test_list hb_sweep_tests(void);
 hb_test_list hb_gpu_sweep_tests(void);
 hb_test_list hb_report_command_tests(void);
+hb_test_list hb_reproduce_tests(void);
 hb_test_list hb_trace_tests(void);
 hb_test_list hb_timer_tests(void);
 hb_test_list hb_gpu_trace_tests(void);
