@@ -10,6 +10,7 @@
 
 #include "bench/analysis/csv_reader.h"
 #include "tests/test_registry.h"
+#include "tests/test_util.h"
 
 static hb_device_info device;
 static int device_state; /* 0 untried, 1 usable, -1 none */
@@ -41,6 +42,7 @@ int hb_test_run_bench(const char *command, const char *args, const char *out_dir
 {
     const char *bench = getenv("HB_BENCH");
     char line[4096];
+    hb_test_make_folder(out_dir); /* the shell redirects into it before the command runs */
     snprintf(line, sizeof line, "%s %s %s --out %s --no-progress --seed 7 >%s/stdout.txt 2>%s/stderr.txt",
              bench ? bench : "build/hgemm-bench", command, args, out_dir, out_dir, out_dir);
     int rc = system(line);

@@ -224,6 +224,10 @@ static void test_gpu_params_load_errors_name_the_list(void **state)
                             "takes 6 parameters; the contract's parameters (a, b, b_col, c, m, n, k, workspace) "
                             "name 8");
     } else {
+        int driver = 0;
+        assert_int_equal(cudaDriverGetVersion(&driver), cudaSuccess);
+        if (driver >= HB_PARAM_INFO_ABI)
+            fail_msg("driver %d has cuFuncGetParamInfo, but the lookup did not find it", driver);
         printf("  driver before 12.4: no cuFuncGetParamInfo, parameter lists are not checked\n");
     }
     load_sample_manifest("sample_params", &m);
@@ -306,6 +310,7 @@ static int run_gate_with(const char *candidate, const char *args, const char *ou
     char command[4096], path[1100];
     snprintf(path, sizeof path, "%s/verdict.json", out);
     remove(path);
+    hb_test_make_folder(out); /* gate.log is redirected into it */
     snprintf(command, sizeof command,
              "%s gate --candidate %s %s --timeout-s 10 --seed 3 --no-progress --out %s --verdict %s >>%s/gate.log 2>&1",
              bench ? bench : "build/hgemm-bench", candidate, args, out, path, out);

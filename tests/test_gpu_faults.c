@@ -55,6 +55,7 @@ static pid_t spawn_in_session(const char *const *args, const char *dir)
     char out[700], err[700];
     snprintf(out, sizeof out, "%s/stdout.txt", dir);
     snprintf(err, sizeof err, "%s/stderr.txt", dir);
+    hb_test_make_folder(dir); /* the child opens its stdout and stderr there */
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();

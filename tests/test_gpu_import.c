@@ -4,9 +4,7 @@
  * the battery, the padded one included (the harness pads as CUDA-L2's
  * harness does), and the fp16 set under --acc fp16.  Skips without a GPU. */
 #define _DEFAULT_SOURCE /* mkdtemp, unsetenv */
-#include <errno.h>
 #include <stdio.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -37,12 +35,10 @@ static int import_set(const char *dir, const char *set)
     return shell(line);
 }
 
-/* `out` is made first: the harness's run folder goes in it, and the test's
- * helper writes the command's stdout.txt there. */
+/* `out` is made by hb_test_run_bench before its shell redirects the
+ * command's stdout.txt there (the fault issue 23 reported). */
 static int check(const char *candidate, const char *mnks, const char *extra, const char *out)
 {
-    if (mkdir(out, 0755) != 0 && errno != EEXIST)
-        fail_msg("cannot create %s: %s", out, strerror(errno));
     char args[2048];
     snprintf(args, sizeof args, "--candidate %s %s --exact-reps 1 --exact-time-s 2 %s", candidate, mnks, extra);
     return hb_test_run_bench("check", args, out);
@@ -51,8 +47,7 @@ static int check(const char *candidate, const char *mnks, const char *extra, con
 static void imported_test_files_pass_the_battery_in_both_forms(void **state)
 {
     (void)state;
-    if (!hb_test_gpu_ready())
-        skip();
+    REQUIRE_GPU();
     char dir[] = "/tmp/hb_gpu_import_XXXXXX";
     assert_non_null(mkdtemp(dir));
     char set[512], out[512];

@@ -27,6 +27,7 @@ static int run_bench(const char *command, const char *candidate, const char *ext
     char line[4096], path[1100];
     snprintf(path, sizeof path, "%s/verdict.json", out);
     remove(path);
+    hb_test_make_folder(out); /* bench.log is redirected into it */
     snprintf(line, sizeof line,
              "%s %s --candidate %s --mnk 256,256,256 --timeout-s 20 --seed 5 --no-progress --out %s --verdict %s %s "
              ">>%s/bench.log 2>&1",

@@ -50,15 +50,33 @@ static void test_params_sample_manifests_built(void **state)
 }
 
 /* The load compares the kernel with its list only where the driver can tell
- * (cuFuncGetParamInfo, 12.4 and newer); elsewhere it launches as listed. */
+ * (cuFuncGetParamInfo, 12.4 and newer); elsewhere it launches as listed.
+ * A driver of 12.4 or newer without it is a lookup fault (the entry point
+ * asked at too old an ABI version: a CUDA 13 driver), not a skip. */
 static int driver_checks_parameters(void)
 {
     const hb_driver_api *api = NULL;
-    if (hb_driver_api_get(&api) != HB_OK || !api->func_get_param_info) {
-        printf("  driver before 12.4: no cuFuncGetParamInfo, parameter lists are not checked\n");
+    int driver = 0;
+    assert_int_equal(cudaDriverGetVersion(&driver), cudaSuccess);
+    assert_int_equal(hb_driver_api_get(&api), HB_OK);
+    if (driver >= HB_PARAM_INFO_ABI && !api->func_get_param_info)
+        fail_msg("driver %d.%d has cuFuncGetParamInfo, but the lookup did not find it", driver / 1000,
+                 driver % 1000 / 10);
+    if (!api->func_get_param_info) {
+        printf("  driver %d.%d, before 12.4: no cuFuncGetParamInfo, parameter lists are not checked\n",
+               driver / 1000, driver % 1000 / 10);
         return 0;
     }
     return 1;
+}
+
+/* The lookup finds cuFuncGetParamInfo on every driver that has it. */
+static void test_gpu_params_info_found_where_the_driver_has_it(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    if (!driver_checks_parameters())
+        skip();
 }
 
 /* `check` of build/candidates/sample_params/<file> at `mnk` ("--mnk 64,64,64"),
@@ -122,6 +140,7 @@ hb_test_list hb_gpu_params_tests(void)
 {
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_params_sample_manifests_built),
+        cmocka_unit_test(test_gpu_params_info_found_where_the_driver_has_it),
         cmocka_unit_test(test_gpu_params_sample_passes),
         cmocka_unit_test(test_gpu_params_wrong_list_refused),
     };

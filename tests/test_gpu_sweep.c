@@ -24,6 +24,7 @@ static void sleep_s(double seconds)
 static pid_t start_sweep(const char *dir, const char *args)
 {
     char command[4096];
+    hb_test_make_folder(dir); /* out1.txt and err1.txt are redirected into it */
     snprintf(command, sizeof command, "exec %s sweep %s --out %s/sweep --no-progress >%s/out1.txt 2>%s/err1.txt",
              hb_test_bench(), args, dir, dir, dir);
     pid_t pid = fork();

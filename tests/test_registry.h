@@ -63,7 +63,19 @@ hb_test_list hb_damage_tests(void);
 hb_test_list hb_compare_rule_tests(void);
 hb_test_list hb_compare_command_tests(void);
 
-/* GPU tests call this instead of skip() so the closing line can count skips. */
+hb_test_list hb_closing_counts_tests(void);
+hb_test_list hb_import_fault_tests(void);
+
+/* Every skip() in a test comes here (the macro below replaces cmocka's):
+ * it counts the skip, then calls cmocka's _skip, which marks the test
+ * skipped and leaves it.  So the closing line's skipped count is the number
+ * of tests cmocka reports skipped, whichever test file called skip(). */
+void hb_test_skip(const char *file, int line);
+#undef skip
+#define skip() hb_test_skip(__FILE__, __LINE__)
+
+/* GPU tests call this (REQUIRE_GPU) when there is no usable GPU: a skip
+ * that the closing line also names as a GPU test skipped. */
 void hb_test_skip_no_gpu(void);
 
 #define HB_TEST_LIST(array) ((hb_test_list){(array), sizeof(array) / sizeof((array)[0])})

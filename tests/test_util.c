@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <string.h>
 
+#include "bench/core/diag.h"
+#include "bench/core/folders.h"
 #include "tests/test_registry.h"
 
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
@@ -92,4 +94,10 @@ int hb_test_shell(const char *command)
 {
     int rc = system(command);
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+void hb_test_make_folder(const char *path)
+{
+    if (hb_make_folders(path, "a test's output folder") != HB_OK)
+        fail_msg("cannot create %s: %s", path, hb_last_error());
 }

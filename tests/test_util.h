@@ -9,6 +9,9 @@
 
 /* Creates a fresh folder $TMPDIR/<prefix>-<random> (or under /tmp) and writes its path; fails the test otherwise. */
 void hb_test_make_temp_dir(const char *prefix, char *dir, size_t size);
+/* Makes `path` and its parents if need be (a command's output folder, before
+ * the shell redirects into it); fails the test naming it when it cannot. */
+void hb_test_make_folder(const char *path);
 /* Removes a folder and everything under it. */
 void hb_test_remove_tree(const char *path);
 

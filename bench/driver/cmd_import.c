@@ -9,6 +9,7 @@
 
 #include "bench/core/diag.h"
 #include "bench/driver/commands.h"
+#include "bench/driver/interrupt.h"
 #include "bench/gpu/device.h"
 #include "bench/import/cuda_l2_import.h"
 #include "bench/sweep/plan_source.h"
@@ -19,16 +20,16 @@
  * it is of the target's architecture, else the table's GPU for it. */
 static hb_status target(const hb_import_settings *s, int ordinal, hb_l2_import_options *o)
 {
+    if (s->arch)
+        HB_TRY(hb_target_arch_parse(s->arch, &o->arch)); /* a bad --arch is named before the GPU is asked */
     int count = 0;
     hb_device_info info;
     hb_diag_set_quiet(1); /* no GPU is fine when --arch names the target: said below if it is not */
     int have_gpu = hb_device_count(&count) == HB_OK && count > ordinal && hb_device_open(ordinal, &info) == HB_OK;
     hb_diag_set_quiet(0);
-    if (s->arch)
-        HB_TRY(hb_target_arch_parse(s->arch, &o->arch));
-    else if (have_gpu)
+    if (!s->arch && have_gpu)
         hb_target_arch_for_gpu(info.sm, &o->arch);
-    else
+    else if (!s->arch)
         return hb_fail(HB_ERR_USAGE, "import: no GPU here to take the target from: name it with --arch (sm_90a for the "
                        "H100 set, sm_80 for the A100 sets, sm_86 for the 3090 set)");
     if (have_gpu && info.sm == o->arch.sm) {
@@ -56,8 +57,9 @@ hb_status hb_cmd_import(const hb_command_entry *self, hb_cli *cli, const char *c
     if (!s->kernels_dir || !s->out_dir)
         return hb_fail(HB_ERR_USAGE, "import: --kernels DIR (kernels/<gpu>_<class>/ of a CUDA-L2 clone) and --out SET "
                        "are required");
+    HB_TRY(hb_cuda_l2_import_check_inputs(s->kernels_dir)); /* before the GPU: a missing folder is named as such */
     hb_l2_import_options o = {.kernels_dir = s->kernels_dir, .out_dir = s->out_dir, .cutlass_dir = s->cutlass_dir,
-                              .cache_dir = s->cache_dir, .allow_arch_mismatch = s->allow_arch_mismatch,
+                              .cache_dir = s->cache_dir, .nvcc = s->nvcc, .allow_arch_mismatch = s->allow_arch_mismatch,
                               .rebuild = s->rebuild, .build_timeout_s = (int)s->build_timeout_s};
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = s->jobs > 0 ? s->jobs : cores > 0 ? (int)cores : 1;
@@ -73,5 +75,11 @@ hb_status hb_cmd_import(const hb_command_entry *self, hb_cli *cli, const char *c
         return hb_fail(HB_ERR_USAGE, "import: --sample N draws from a plan: give --grid paper (or --mnk-file, --m/--n/--k)");
     }
     HB_TRY(target(s, run->device, &o));
-    return hb_cuda_l2_import(&o);
+    /* SIGINT, SIGTERM, SIGHUP: the builds running are ended, the report
+     * finished with the files not built marked unfinished, exit 128 + the signal. */
+    HB_TRY(hb_interrupt_install());
+    o.interrupted = hb_interrupted;
+    hb_status status = hb_cuda_l2_import(&o);
+    hb_interrupt_restore();
+    return status;
 }

@@ -246,12 +246,18 @@ static const option_spec table[] = {
      format_int, FIELD(import.jobs), 1, 1024, 0},
     {"cache", "DIR", IMPORTS | REPRODUCES, INPUT, NULL, "the build cache, keyed by content (default: SET/.cache)", parse_text,
      format_text, FIELD(import.cache_dir), 0, 0, 0},
+    {"nvcc", "PATH", IMPORTS | REPRODUCES, INPUT, NULL,
+     "the nvcc to build with, e.g. another installed toolkit's for files written for it (default: "
+     "$CUDA_HOME/bin/nvcc, else /usr/local/cuda/bin/nvcc)",
+     parse_text, format_text, FIELD(import.nvcc), 0, 0, 0},
     {"rebuild", NULL, IMPORTS | REPRODUCES, INPUT, NULL, "build every selected file again, whatever the cache holds", parse_switch,
      format_switch, FIELD(import.rebuild), 0, 0, 1},
     {"allow-arch-mismatch", NULL, IMPORTS | REPRODUCES, INPUT, NULL,
      "build files that use Hopper-only features for a target other than sm_90a, with a warning (default: refuse them)",
      parse_switch, format_switch, FIELD(import.allow_arch_mismatch), 0, 0, 1},
-    {"build-timeout", "S", IMPORTS | REPRODUCES, INPUT, "1800", "seconds one nvcc call may take", parse_seconds, format_double,
+    {"build-timeout", "S", IMPORTS | REPRODUCES, INPUT, "600",
+     "seconds one nvcc call may take; a file past it is listed as failed (timeout) and built again by the next "
+     "import", parse_seconds, format_double,
      FIELD(import.build_timeout_s), 1, 86400, 0},
 
     {"repo", "DIR", REPRODUCES, INPUT, NULL, "a clone of CUDA-L2: its kernels/ and eval_results/ (required)",

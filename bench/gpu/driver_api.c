@@ -1,6 +1,7 @@
 #include "bench/gpu/driver_api.h"
 
 #include <cuda_runtime_api.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "bench/core/diag.h"
@@ -8,13 +9,31 @@
 static hb_driver_api api;
 static int resolved;
 
-/* Driver ABI version we ask for: 12.0 semantics for every entry point. */
-#define HB_DRIVER_ABI 12000
+/* Each entry point at the ABI version it first appeared in (1000*major +
+ * 10*minor: 12040 is CUDA 12.4).  Asking for an older version than the
+ * symbol's own gives "version not sufficient", whatever the driver: a
+ * CUDA 13 driver answered so for cuFuncGetParamInfo asked at 12000. */
+static const struct {
+    const char *symbol;
+    size_t offset;   /* of the pointer in hb_driver_api */
+    int abi_version; /* the version whose semantics we call with */
+    int required;    /* 0: NULL when the driver lacks it */
+} entries[] = {
+    {"cuModuleLoad", offsetof(hb_driver_api, module_load), 12000, 1},
+    {"cuModuleUnload", offsetof(hb_driver_api, module_unload), 12000, 1},
+    {"cuModuleGetFunction", offsetof(hb_driver_api, module_get_function), 12000, 1},
+    {"cuFuncGetAttribute", offsetof(hb_driver_api, func_get_attribute), 12000, 1},
+    {"cuFuncSetAttribute", offsetof(hb_driver_api, func_set_attribute), 12000, 1},
+    {"cuFuncGetParamInfo", offsetof(hb_driver_api, func_get_param_info), HB_PARAM_INFO_ABI, 0},
+    {"cuLaunchKernel", offsetof(hb_driver_api, launch_kernel), 12000, 1},
+    {"cuGetErrorName", offsetof(hb_driver_api, get_error_name), 12000, 1},
+    {"cuGetErrorString", offsetof(hb_driver_api, get_error_string), 12000, 1},
+};
 
-static hb_status lookup(const char *symbol, void **fn, int required)
+static hb_status lookup(const char *symbol, void **fn, int abi_version, int required)
 {
     enum cudaDriverEntryPointQueryResult query = cudaDriverEntryPointSuccess;
-    cudaError_t err = cudaGetDriverEntryPointByVersion(symbol, fn, HB_DRIVER_ABI, cudaEnableDefault, &query);
+    cudaError_t err = cudaGetDriverEntryPointByVersion(symbol, fn, (unsigned)abi_version, cudaEnableDefault, &query);
     if (err == cudaSuccess && query == cudaDriverEntryPointSuccess && *fn)
         return HB_OK;
     *fn = NULL;
@@ -27,15 +46,10 @@ static hb_status lookup(const char *symbol, void **fn, int required)
 hb_status hb_driver_api_get(const hb_driver_api **out)
 {
     if (!resolved) {
-        HB_TRY(lookup("cuModuleLoad", (void **)&api.module_load, 1));
-        HB_TRY(lookup("cuModuleUnload", (void **)&api.module_unload, 1));
-        HB_TRY(lookup("cuModuleGetFunction", (void **)&api.module_get_function, 1));
-        HB_TRY(lookup("cuFuncGetAttribute", (void **)&api.func_get_attribute, 1));
-        HB_TRY(lookup("cuFuncSetAttribute", (void **)&api.func_set_attribute, 1));
-        HB_TRY(lookup("cuFuncGetParamInfo", (void **)&api.func_get_param_info, 0));
-        HB_TRY(lookup("cuLaunchKernel", (void **)&api.launch_kernel, 1));
-        HB_TRY(lookup("cuGetErrorName", (void **)&api.get_error_name, 1));
-        HB_TRY(lookup("cuGetErrorString", (void **)&api.get_error_string, 1));
+        for (size_t i = 0; i < sizeof entries / sizeof entries[0]; i++) {
+            void **fn = (void **)((char *)&api + entries[i].offset);
+            HB_TRY(lookup(entries[i].symbol, fn, entries[i].abi_version, entries[i].required));
+        }
         resolved = 1;
     }
     *out = &api;

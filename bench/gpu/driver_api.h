@@ -23,6 +23,10 @@ typedef struct hb_driver_api {
     CUresult (*get_error_string)(CUresult, const char **);
 } hb_driver_api;
 
+/* The driver version (cudaDriverGetVersion's, 12040 = 12.4) from which
+ * cuFuncGetParamInfo exists, and the ABI version it is asked for at. */
+#define HB_PARAM_INFO_ABI 12040
+
 /* Resolves the entry points once; call after the CUDA runtime has a device. */
 hb_status hb_driver_api_get(const hb_driver_api **out);
 

@@ -61,11 +61,16 @@ hb_status hb_build_adapter(const hb_build_settings *s, const char *entry_name, c
     snprintf(define, sizeof define, "-DHB_L2_ENTRY=%s", entry_name);
     add(&w, define);
     add_pair(&w, "-c", s->data->adapter);
-    add_pair(&w, "-o", path);
+    char partial[HB_PATH_MAX + 16];
+    snprintf(partial, sizeof partial, "%.4000s.partial", path); /* renamed when whole: a killed build leaves no object */
+    add_pair(&w, "-o", partial);
     hb_command_end end;
     HB_TRY(hb_command_run(w.word, NULL, NULL, log_path, s->build_timeout_s, &end));
-    if (end.exited && end.code == 0)
+    if (end.exited && end.code == 0 && rename(partial, path) == 0)
         return HB_OK;
+    unlink(partial);
+    if (end.stopped)
+        return hb_fail(HB_ERR_INTERNAL, "the adapter's build was stopped: the import was interrupted");
     char line[512];
     hb_first_error_line(log_path, line, sizeof line);
     return hb_fail(HB_ERR_INTERNAL, "the adapter (%s) did not build for %s: %s (see %s)", s->data->adapter, entry_name,
@@ -99,6 +104,7 @@ static int step(job_state *st, const char *name, char *const argv[], const char 
     if (end.exited && end.code == 0)
         return 1;
     snprintf(st->outcome.step, sizeof st->outcome.step, "%s", name);
+    st->outcome.timed_out = end.timed_out;
     hb_first_error_line(st->log, st->outcome.first_error, sizeof st->outcome.first_error);
     if (!st->outcome.first_error[0] || end.timed_out || end.signal)
         hb_command_end_text(&end, timeout_s, st->outcome.first_error, sizeof st->outcome.first_error);
@@ -175,9 +181,9 @@ static void keep_cubin(job_state *st)
 static hb_status write_outcome(const job_state *st)
 {
     const hb_build_outcome *o = &st->outcome;
-    json_t *doc = json_pack("{s:s, s:b, s:b, s:s, s:s, s:f}", "format", "hgemm-bench-import-outcome/1", "built",
-                            o->built, "cubin", o->cubin, "step", o->step, "first_error", o->first_error, "seconds",
-                            o->seconds);
+    json_t *doc = json_pack("{s:s, s:b, s:b, s:s, s:s, s:b, s:f}", "format", "hgemm-bench-import-outcome/1", "built",
+                            o->built, "cubin", o->cubin, "step", o->step, "first_error", o->first_error, "timed_out",
+                            o->timed_out, "seconds", o->seconds);
     char path[HB_PATH_MAX + 16];
     path_in(st, HB_ENTRY_OUTCOME, path, sizeof path);
     int failed = !doc || json_dump_file(doc, path, JSON_INDENT(1)) != 0;
@@ -226,6 +232,8 @@ hb_status hb_build_outcome_read(const char *entry_dir, hb_build_outcome *out)
     const char *error = json_string_value(json_object_get(doc, "first_error"));
     snprintf(out->first_error, sizeof out->first_error, "%s", error ? error : "");
     out->seconds = json_real_value(json_object_get(doc, "seconds"));
+    /* outcomes written before the field: a timeout is known by its text */
+    out->timed_out = json_is_true(json_object_get(doc, "timed_out")) || strncmp(out->first_error, "timed out", 9) == 0;
     json_decref(doc);
     return HB_OK;
 }

@@ -21,6 +21,9 @@
 #define HB_ENTRY_RECORDING "recording.json"
 #define HB_ENTRY_LOG "build.log"
 #define HB_ENTRY_OUTCOME "outcome.json"
+/* In the candidate's folder only: the recording at distinct sizes that names equal sizes' parameters. */
+#define HB_DISTINCT_RECORDING "recording_distinct_sizes.json"
+#define HB_DISTINCT_RECORDING_LOG "recording_distinct_sizes.log"
 
 typedef struct hb_build_settings {
     const hb_toolchain *toolchain;
@@ -53,6 +56,8 @@ typedef struct hb_build_outcome {
     int cubin;              /* the cubin form exists */
     char step[32];          /* the step that failed: "compile", "link", "record" */
     char first_error[512];  /* its first error line, or how it ended */
+    int timed_out;          /* a step ran past --build-timeout: this host's limit, not the file's outcome, so
+                               the import builds it again rather than reuse it */
     double seconds;         /* the build's wall time when it ran */
 } hb_build_outcome;
 

@@ -70,7 +70,9 @@ static hb_status launcher_manifest(const hb_import_context *ctx, const hb_import
     snprintf(library, sizeof library, "%s/%s", item->name, HB_ENTRY_LIBRARY);
     json_object_set_new(m, "library", json_string(library));
     json_object_set_new(m, "entry", json_string("hgemm_launch"));
-    json_object_set_new(m, "b_layout", json_string("col"));
+    /* Both copies of B reach the file's entry; where the recording shows its one kernel getting one of them,
+     * b_layout says which (128_128_128's reads b), else CUDA-L2's b_col_major. */
+    json_object_set_new(m, "b_layout", json_string(item->cubin.b_layout[0] ? item->cubin.b_layout : "col"));
     json_object_set_new(m, "accumulator", json_string(hb_acc_class_name(ctx->accumulator)));
     json_object_set_new(m, "padding", padding_json(item->scan.tile));
     snprintf(path, sizeof path, "%.3900s/%s.json", ctx->out_dir, item->name);
@@ -107,7 +109,7 @@ static hb_status cubin_manifest(const hb_import_context *ctx, const hb_import_it
     json_object_set_new(m, "block", json_pack("[III]", (json_int_t)f->block[0], (json_int_t)f->block[1],
                                                (json_int_t)f->block[2]));
     json_object_set_new(m, "dynamic_smem_bytes", json_integer((json_int_t)f->smem));
-    json_object_set_new(m, "b_layout", json_string("col"));
+    json_object_set_new(m, "b_layout", json_string(f->b_layout)); /* the B its parameters name */
     json_object_set_new(m, "accumulator", json_string(hb_acc_class_name(ctx->accumulator)));
     json_object_set_new(m, "padding", padding_json(item->scan.tile));
     snprintf(path, sizeof path, "%s/%s.json", folder, item->name);
@@ -116,11 +118,17 @@ static hb_status cubin_manifest(const hb_import_context *ctx, const hb_import_it
     return status;
 }
 
+/* The build kept a cubin and the recording (as this importer reads it) allows the form. */
+static int has_cubin_form(const hb_import_item *item)
+{
+    return item->outcome.cubin && item->cubin.possible;
+}
+
 static json_t *forms_json(const hb_import_item *item)
 {
-    json_t *cubin = item->outcome.cubin
-                        ? json_pack("{s:b, s:s, s:s, s:s}", "exists", 1, "manifest", "cubin/", "entry", item->cubin.kernel,
-                                    "notes", item->cubin.notes)
+    json_t *cubin = has_cubin_form(item)
+                        ? json_pack("{s:b, s:s, s:s, s:s, s:s}", "exists", 1, "manifest", "cubin/", "entry",
+                                    item->cubin.kernel, "b_layout", item->cubin.b_layout, "notes", item->cubin.notes)
                         : json_pack("{s:b, s:s}", "exists", 0, "why_not", item->cubin.reason);
     return json_pack("{s:{s:b, s:s}, s:o}", "launcher", "exists", 1, "library", HB_ENTRY_LIBRARY, "cubin", cubin);
 }
@@ -130,7 +138,7 @@ static hb_status record_file(const hb_import_context *ctx, const hb_import_item 
     const hb_launch_summary *l = &item->launches;
     json_t *r = json_pack(
         "{s:s, s:{s:s, s:s, s:s, s:[III]}, s:s, s:s, s:s, s:s, s:{s:[III], s:[III]}, s:{s:s, s:s, s:s}, s:s, s:s, "
-        "s:s, s:s, s:{s:s, s:i, s:i}, s:{s:I, s:I, s:s, s:s, s:s}, s:o, s:f}",
+        "s:s, s:s, s:s, s:{s:s, s:i, s:i}, s:{s:I, s:I, s:s, s:s, s:s}, s:o, s:f}",
         "format", "hgemm-bench-import-record/1",
         "source", "path", item->source, "sha256", item->source_sha256, "set", ctx->set_name, "config",
         (json_int_t)item->mnk.m, (json_int_t)item->mnk.n, (json_int_t)item->mnk.k,
@@ -139,7 +147,7 @@ static hb_status record_file(const hb_import_context *ctx, const hb_import_item 
         "padding", "tile", (json_int_t)item->scan.tile[0], (json_int_t)item->scan.tile[1], (json_int_t)item->scan.tile[2],
         "padded", (json_int_t)item->padded[0], (json_int_t)item->padded[1], (json_int_t)item->padded[2],
         "cutlass", "version", ctx->cutlass->version, "path", ctx->cutlass->root, "found_by", ctx->cutlass->found_by,
-        "arch", ctx->arch.name, "nvcc", ctx->toolchain->version, "flags", ctx->flags, "cache_key", item->key,
+        "arch", ctx->arch.name, "nvcc", ctx->toolchain->version, "nvcc_path", ctx->toolchain->nvcc, "flags", ctx->flags, "cache_key", item->key,
         "recorded_on", "device", ctx->device.described, "sms", ctx->device.sms, "sm", ctx->device.sm,
         "launches", "first_call", (json_int_t)l->launches_first, "per_call", (json_int_t)l->launches_per_call, "apis",
         l->apis, "device_work_per_call", l->device_work, "first_call_only", l->first_call_extra,
@@ -164,5 +172,5 @@ hb_status hb_candidate_files_write(const hb_import_context *ctx, const hb_import
     }
     HB_TRY(record_file(ctx, item, folder));
     HB_TRY(launcher_manifest(ctx, item));
-    return item->outcome.cubin ? cubin_manifest(ctx, item) : HB_OK;
+    return has_cubin_form(item) ? cubin_manifest(ctx, item) : HB_OK;
 }

@@ -22,6 +22,30 @@ static void log_command(int fd, char *const argv[])
     dprintf(fd, "\n");
 }
 
+/* The command this process is waiting for (its process group); 0: none. */
+static volatile sig_atomic_t running_group;
+
+/* Async-signal-safe only: kill and _exit.  The build's private folder is
+ * left unrenamed, so no cache entry records an interrupted build. */
+static void end_with_command(int signal_number)
+{
+    pid_t group = (pid_t)running_group;
+    if (group > 0)
+        kill(-group, SIGKILL);
+    _exit(128 + signal_number);
+}
+
+void hb_command_end_with_process(void)
+{
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = end_with_command;
+    sigemptyset(&action.sa_mask);
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++)
+        sigaction(signals[i], &action, NULL); /* best effort: without it the default action still ends this process */
+}
+
 static void child(char *const argv[], const char *cwd, int out_fd, int log_fd)
 {
     setpgid(0, 0);
@@ -39,6 +63,14 @@ static void child(char *const argv[], const char *cwd, int out_fd, int log_fd)
     _exit(127);
 }
 
+/* Polled while a command runs in this process: nonzero ends it (an interrupt). */
+static int (*stop_asked)(void);
+
+void hb_command_set_stop(int (*stop)(void))
+{
+    stop_asked = stop;
+}
+
 static void wait_for(pid_t pid, int timeout_s, hb_command_end *end)
 {
     const double start = hb_now_s();
@@ -54,6 +86,10 @@ static void wait_for(pid_t pid, int timeout_s, hb_command_end *end)
         }
         if (timeout_s > 0 && hb_now_s() - start > timeout_s && !end->timed_out) {
             end->timed_out = 1;
+            kill(-pid, SIGKILL);
+        }
+        if (stop_asked && !end->stopped && stop_asked()) {
+            end->stopped = 1;
             kill(-pid, SIGKILL);
         }
         nanosleep(&tick, NULL);
@@ -86,7 +122,10 @@ hb_status hb_command_run(char *const argv[], const char *cwd, const char *stdout
     close(log_fd);
     if (pid < 0)
         return hb_fail(HB_ERR_INTERNAL, "cannot start %s: %s", argv[0], strerror(errno));
+    setpgid(pid, pid); /* as the child does: the group exists before anyone signals it */
+    running_group = pid;
     wait_for(pid, timeout_s, end);
+    running_group = 0;
     return HB_OK;
 }
 
@@ -94,6 +133,8 @@ void hb_command_end_text(const hb_command_end *end, int timeout_s, char *out, si
 {
     if (end->timed_out)
         snprintf(out, size, "timed out after %d s", timeout_s);
+    else if (end->stopped)
+        snprintf(out, size, "stopped: the import was interrupted");
     else if (end->signal)
         snprintf(out, size, "signal %d (%s)", end->signal, hb_signal_name(end->signal));
     else

@@ -14,6 +14,7 @@ typedef struct hb_command_end {
     int code;
     int signal;     /* the signal that ended it, else 0 */
     int timed_out;  /* 1: killed at the time limit */
+    int stopped;    /* 1: killed because hb_command_set_stop's function asked */
     double seconds; /* wall time */
 } hb_command_end;
 
@@ -23,6 +24,16 @@ typedef struct hb_command_end {
  * be started; otherwise HB_OK, with how it ended in *end. */
 hb_status hb_command_run(char *const argv[], const char *cwd, const char *stdout_path, const char *log_path,
                          int timeout_s, hb_command_end *end);
+
+/* From now on a command this process runs is killed as soon as `stop`
+ * returns nonzero (polled every 20 ms; NULL: never): the import's parent
+ * stops the adapter's build on an interrupt. */
+void hb_command_set_stop(int (*stop)(void));
+
+/* From now on SIGINT, SIGTERM and SIGHUP to this process kill the command
+ * it is running (its whole process group: nvcc's cicc and ptxas too) and
+ * end it with 128 + the signal.  For a build process of the job pool. */
+void hb_command_end_with_process(void);
 
 /* Removes a folder and everything below it (rm -rf): a cache entry being
  * rebuilt, a build's intermediates.  Best effort: a failure leaves files. */

@@ -19,6 +19,7 @@
 #include "bench/import/content_hash.h"
 #include "bench/import/cutlass_locate.h"
 #include "bench/import/import_item.h"
+#include "bench/import/import_progress.h"
 #include "bench/import/import_report.h"
 #include "bench/import/job_pool.h"
 
@@ -44,6 +45,9 @@ typedef struct import_run {
     size_t n_items;
     size_t *to_build; /* indices of items to build */
     size_t n_to_build, n_done;
+    double *seconds; /* the build times of the files built so far, for the estimate of the time left */
+    size_t n_seconds;
+    hb_status status; /* the first failure to publish a file or write the report */
 } import_run;
 
 /* --- the set and its selection ------------------------------------------------------- */
@@ -89,6 +93,7 @@ static hb_status add_item(import_run *r, hb_mnk mnk)
     hb_import_item *item = &r->items[r->n_items++];
     memset(item, 0, sizeof *item);
     item->mnk = mnk;
+    snprintf(item->toolkit, sizeof item->toolkit, "%s", r->toolchain.version);
     snprintf(item->name, sizeof item->name, "%ld_%ld_%ld", mnk.m, mnk.n, mnk.k);
     snprintf(item->source, sizeof item->source, "%.3500s/%s.cu", r->kernels, item->name);
     return HB_OK;
@@ -252,20 +257,34 @@ static hb_status absolute(const char *path, char *out, size_t size)
     return HB_OK;
 }
 
+/* The set's name (the folder's last part) and its accumulator class, from --kernels. */
+static hb_status set_of_folder(const char *kernels_dir, char *name, size_t size, hb_acc_class *acc)
+{
+    struct stat st;
+    if (stat(kernels_dir, &st) != 0 || !S_ISDIR(st.st_mode))
+        return hb_fail(HB_ERR_BAD_INPUT, "--kernels %s: %s (give kernels/<gpu>_<class>/ of a CUDA-L2 clone)",
+                       kernels_dir, stat(kernels_dir, &st) != 0 ? strerror(errno) : "not a folder");
+    char *copy = strdup(kernels_dir);
+    if (!copy)
+        return hb_fail(HB_ERR_INTERNAL, "out of memory");
+    snprintf(name, size, "%s", basename(copy));
+    free(copy);
+    return set_class(name, acc);
+}
+
+hb_status hb_cuda_l2_import_check_inputs(const char *kernels_dir)
+{
+    char name[256];
+    hb_acc_class acc;
+    return set_of_folder(kernels_dir, name, sizeof name, &acc);
+}
+
 static hb_status set_up(import_run *r)
 {
     const hb_l2_import_options *o = r->o;
-    struct stat st;
-    if (stat(o->kernels_dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return hb_fail(HB_ERR_BAD_INPUT, "--kernels %s: not a folder (give kernels/<gpu>_<class>/ of a CUDA-L2 clone)",
-                       o->kernels_dir);
-    char *copy = strdup(o->kernels_dir);
-    if (!copy)
-        return hb_fail(HB_ERR_INTERNAL, "out of memory");
-    snprintf(r->context.set_name, sizeof r->context.set_name, "%s", basename(copy));
-    free(copy);
-    HB_TRY(set_class(r->context.set_name, &r->context.accumulator));
-    HB_TRY(hb_toolchain_find(&r->toolchain));
+    HB_TRY(set_of_folder(o->kernels_dir, r->context.set_name, sizeof r->context.set_name, &r->context.accumulator));
+    HB_TRY(hb_toolchain_find(o->nvcc, &r->toolchain));
+    fprintf(stderr, "import: nvcc %s (%s)\n", r->toolchain.nvcc, r->toolchain.version);
     HB_TRY(hb_cutlass_locate(o->cutlass_dir, &r->cutlass));
     if (strcmp(r->cutlass.version, HB_CUDA_L2_CUTLASS_VERSION) != 0)
         hb_warn("CUTLASS %s (%s, %s) is not v%s, the version CUDA-L2's kernels were written for: some may not build "
@@ -324,42 +343,30 @@ static hb_status build_one(void *context, size_t job)
     return hb_build_job_run(&r->settings, &b);
 }
 
-static void build_done(void *context, size_t job, int ok)
-{
-    import_run *r = context;
-    hb_import_item *item = &r->items[r->to_build[job]];
-    r->n_done++;
-    if (!ok) {
-        item->state = HB_ITEM_FAILED;
-        snprintf(item->reason, sizeof item->reason, "the build process failed before recording an outcome");
-    }
-    fprintf(stderr, "\rimport: %zu of %zu built", r->n_done, r->n_to_build);
-    if (r->n_done == r->n_to_build)
-        fputc('\n', stderr);
-}
-
-static hb_status build_all(import_run *r)
-{
-    r->to_build = calloc(r->n_items ? r->n_items : 1, sizeof *r->to_build);
-    if (!r->to_build)
-        return hb_fail(HB_ERR_INTERNAL, "out of memory");
-    for (size_t i = 0; i < r->n_items; i++) {
-        hb_import_item *item = &r->items[i];
-        if (item->state == HB_ITEM_SKIPPED)
-            continue;
-        hb_build_outcome cached;
-        if (r->o->rebuild)
-            hb_remove_tree(item->entry_dir);
-        if (hb_build_outcome_read(item->entry_dir, &cached) == HB_OK)
-            item->state = HB_ITEM_CACHED;
-        else
-            r->to_build[r->n_to_build++] = i, item->state = HB_ITEM_BUILT;
-    }
-    HB_TRY(build_adapter(r));
-    return hb_job_pool_run(r->n_to_build, r->o->jobs, build_one, build_done, r);
-}
-
 /* --- the set's files ------------------------------------------------------------------- */
+
+/* Where M, N or K are equal, a size parameter's value does not tell its
+ * role: the recorder runs the library once more at distinct sizes, into
+ * the candidate's folder (never the cache: its entries stay as built), and
+ * the form takes the roles that recording shows, or says why not. */
+static void name_equal_sizes(import_run *r, hb_import_item *item)
+{
+    char folder[HB_PATH_MAX], library[HB_PATH_MAX + 64], json[HB_PATH_MAX + 64], log[HB_PATH_MAX + 64];
+    snprintf(folder, sizeof folder, "%.3900s/%s", r->out, item->name);
+    snprintf(library, sizeof library, "%.3900s/%s", item->entry_dir, HB_ENTRY_LIBRARY);
+    snprintf(json, sizeof json, "%.3900s/%s", folder, HB_DISTINCT_RECORDING);
+    snprintf(log, sizeof log, "%.3900s/%s", folder, HB_DISTINCT_RECORDING_LOG);
+    long sizes[3];
+    hb_distinct_sizes(item->padded, sizes);
+    int quiet = hb_diag_is_quiet();
+    hb_diag_set_quiet(1); /* a failure is the form's note, not the import's error */
+    hb_status status = hb_make_folders(folder, "a candidate's folder");
+    if (status == HB_OK)
+        status = hb_launch_record(r->data.recorder, library, sizes, &r->o->device, r->settings.record_timeout_s,
+                                  json, log);
+    hb_diag_set_quiet(quiet);
+    hb_launch_roles_from_second(status == HB_OK ? json : NULL, hb_last_error(), &item->cubin);
+}
 
 static hb_status publish(import_run *r, hb_import_item *item)
 {
@@ -374,12 +381,108 @@ static hb_status publish(import_run *r, hb_import_item *item)
     if (!item->outcome.built) {
         item->state = HB_ITEM_FAILED;
         snprintf(item->reason, sizeof item->reason, "%s: %s", item->outcome.step, item->outcome.first_error);
+        char log[HB_PATH_MAX + 16];
+        snprintf(log, sizeof log, "%.3900s/%s", item->entry_dir, HB_ENTRY_LOG);
+        hb_failure_classify(&item->outcome, log, &item->failure);
         return HB_OK;
     }
     char json[HB_PATH_MAX];
     snprintf(json, sizeof json, "%.3900s/%s", item->entry_dir, HB_ENTRY_RECORDING);
     HB_TRY(hb_launch_recording_read(json, &item->launches, &item->cubin));
+    if (!item->cubin.possible)
+        item->outcome.cubin = 0; /* refused as this importer reads the recording (no B), whatever the build kept */
+    if (item->outcome.cubin && hb_cubin_form_ambiguous(&item->cubin))
+        name_equal_sizes(r, item);
     return hb_candidate_files_write(&r->context, item);
+}
+
+/* --- building, the report kept as files end ------------------------------------------ */
+
+/* The report as it stands; the first failure to write it is kept. */
+static void report_now(import_run *r)
+{
+    if (r->status == HB_OK)
+        r->status = hb_import_report_write(r->o->out_dir, r->items, r->n_items);
+}
+
+static void progress(import_run *r)
+{
+    char line[256];
+    hb_import_progress_text(r->seconds, r->n_done, r->n_to_build, r->o->jobs, line, sizeof line);
+    fprintf(stderr, "%s%s\n", line, r->n_done == r->n_to_build ? " (done)" : "");
+}
+
+static void build_done(void *context, size_t job, int ok)
+{
+    import_run *r = context;
+    hb_import_item *item = &r->items[r->to_build[job]];
+    int signal_number = r->o->interrupted ? r->o->interrupted() : 0;
+    if (signal_number) {
+        item->state = HB_ITEM_UNFINISHED;
+        snprintf(item->reason, sizeof item->reason, "the import was interrupted (signal %d) while it built",
+                 signal_number);
+        report_now(r);
+        return;
+    }
+    r->n_done++;
+    if (ok) {
+        item->state = HB_ITEM_BUILT;
+        if (r->status == HB_OK)
+            r->status = publish(r, item);
+        r->seconds[r->n_seconds++] = item->outcome.seconds;
+    } else {
+        item->state = HB_ITEM_FAILED;
+        snprintf(item->reason, sizeof item->reason, "the build process failed before recording an outcome");
+        item->failure.name = "build-process-failed";
+    }
+    report_now(r);
+    progress(r);
+}
+
+/* Cached and skipped files are published first (the report lists them at
+ * once), then the rest built; each is published and the report rewritten
+ * as it ends. */
+static hb_status build_all(import_run *r)
+{
+    r->to_build = calloc(r->n_items ? r->n_items : 1, sizeof *r->to_build);
+    r->seconds = calloc(r->n_items ? r->n_items : 1, sizeof *r->seconds);
+    if (!r->to_build || !r->seconds)
+        return hb_fail(HB_ERR_INTERNAL, "out of memory");
+    for (size_t i = 0; i < r->n_items; i++) {
+        hb_import_item *item = &r->items[i];
+        if (item->state == HB_ITEM_SKIPPED)
+            continue;
+        hb_build_outcome cached;
+        if (r->o->rebuild)
+            hb_remove_tree(item->entry_dir);
+        int have = hb_build_outcome_read(item->entry_dir, &cached) == HB_OK;
+        if (have && cached.timed_out) /* the limit may be longer now: build it again */
+            hb_remove_tree(item->entry_dir), have = 0;
+        if (have)
+            item->state = HB_ITEM_CACHED;
+        else
+            r->to_build[r->n_to_build++] = i, item->state = HB_ITEM_PENDING;
+    }
+    for (size_t i = 0; i < r->n_items && r->status == HB_OK; i++)
+        if (r->items[i].state != HB_ITEM_PENDING)
+            r->status = publish(r, &r->items[i]);
+    report_now(r);
+    HB_TRY(r->status);
+    HB_TRY(build_adapter(r));
+    HB_TRY(hb_job_pool_run(r->n_to_build, r->o->jobs, build_one, build_done, r->o->interrupted, r));
+    return r->status;
+}
+
+/* After an interrupt: the files never started are marked so, and the report written whole. */
+static void mark_unfinished(import_run *r, int signal_number)
+{
+    for (size_t i = 0; i < r->n_items; i++)
+        if (r->items[i].state == HB_ITEM_PENDING) {
+            r->items[i].state = HB_ITEM_UNFINISHED;
+            snprintf(r->items[i].reason, sizeof r->items[i].reason,
+                     "not built: the import was interrupted (signal %d) first", signal_number);
+        }
+    report_now(r);
 }
 
 hb_status hb_cuda_l2_import(const hb_l2_import_options *o)
@@ -388,6 +491,7 @@ hb_status hb_cuda_l2_import(const hb_l2_import_options *o)
     if (!r)
         return hb_fail(HB_ERR_INTERNAL, "out of memory");
     r->o = o;
+    hb_command_set_stop(o->interrupted); /* an interrupt ends the adapter's build too */
     hb_status status = set_up(r);
     if (status == HB_OK)
         status = select_items(r);
@@ -395,19 +499,25 @@ hb_status hb_cuda_l2_import(const hb_l2_import_options *o)
         prepare_item(r, &r->items[i]);
     if (status == HB_OK)
         status = build_all(r);
-    for (size_t i = 0; status == HB_OK && i < r->n_items; i++)
-        status = publish(r, &r->items[i]);
-    if (status == HB_OK)
+    int signal_number = o->interrupted ? o->interrupted() : 0;
+    if (signal_number && r->items)
+        mark_unfinished(r, signal_number);
+    if (status == HB_OK && !signal_number)
         status = hb_import_report_write(o->out_dir, r->items, r->n_items);
-    if (status == HB_OK) {
+    if (status == HB_OK || signal_number) {
         hb_import_report_print(stdout, r->items, r->n_items);
         printf("import: launcher forms in %s, cubin forms in %s/%s; the report is %s/%s\n", o->out_dir, o->out_dir,
                HB_CUBIN_SET_FOLDER, o->out_dir, HB_IMPORT_REPORT_FILE);
-        if (hb_import_count(r->items, r->n_items, HB_ITEM_FAILED) + hb_import_count(r->items, r->n_items, HB_ITEM_SKIPPED))
+        if (signal_number)
+            status = (hb_status)(128 + signal_number); /* as a shell reports a process the signal ended */
+        else if (hb_import_count(r->items, r->n_items, HB_ITEM_FAILED) +
+                 hb_import_count(r->items, r->n_items, HB_ITEM_SKIPPED))
             status = HB_ERR_BAD_INPUT;
     }
+    hb_command_set_stop(NULL);
     free(r->items);
     free(r->to_build);
+    free(r->seconds);
     free(r);
     return status;
 }

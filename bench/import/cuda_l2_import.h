@@ -21,6 +21,7 @@ typedef struct hb_l2_import_options {
     const char *out_dir;       /* the set */
     const char *cutlass_dir;   /* --cutlass, or NULL */
     const char *cache_dir;     /* NULL: OUT/.cache */
+    const char *nvcc;          /* --nvcc PATH; NULL: $CUDA_HOME/bin/nvcc, else /usr/local/cuda/bin/nvcc */
     hb_target_arch arch;
     hb_recorder_device device; /* what the launch recorder describes */
     const hb_mnk *configs;     /* the selection; NULL: every M_N_K.cu in the folder */
@@ -29,6 +30,7 @@ typedef struct hb_l2_import_options {
     int allow_arch_mismatch;   /* build Hopper-only files for another target, with a warning */
     int rebuild;               /* ignore the cache */
     int build_timeout_s;       /* per nvcc call */
+    int (*interrupted)(void);  /* the signal that asked the import to stop, 0 if none; NULL: never asked */
 } hb_l2_import_options;
 
 /* HB_OK when every selected file built (or came from the cache);
@@ -36,5 +38,10 @@ typedef struct hb_l2_import_options {
  * or were skipped; HB_ERR_BAD_INPUT / HB_ERR_USAGE before building when
  * the folder, CUTLASS or the toolchain is not usable. */
 hb_status hb_cuda_l2_import(const hb_l2_import_options *options);
+
+/* The inputs that need no GPU and no target, checked first: --kernels is a
+ * folder whose name gives CUDA-L2's accumulator class.  HB_ERR_BAD_INPUT
+ * naming the folder otherwise. */
+hb_status hb_cuda_l2_import_check_inputs(const char *kernels_dir);
 
 #endif

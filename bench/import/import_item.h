@@ -9,6 +9,7 @@
 #include "bench/core/gemm_types.h"
 #include "bench/import/build_job.h"
 #include "bench/import/content_hash.h"
+#include "bench/import/failure_class.h"
 #include "bench/import/l2_source.h"
 #include "bench/import/launch_recording.h"
 
@@ -17,7 +18,9 @@ typedef enum hb_item_state {
     HB_ITEM_SKIPPED, /* not built: no file, not a CUDA-L2 file, or refused for the architecture */
     HB_ITEM_CACHED,  /* its build is in the cache */
     HB_ITEM_BUILT,   /* built by this import */
-    HB_ITEM_FAILED   /* its build failed (this import or a cached outcome) */
+    HB_ITEM_FAILED,  /* its build failed (this import or a cached outcome) */
+    HB_ITEM_PENDING, /* to be built, or building: the report says so until it ends */
+    HB_ITEM_UNFINISHED /* the import was interrupted before its build ended */
 } hb_item_state;
 
 const char *hb_item_state_name(hb_item_state state);
@@ -36,6 +39,8 @@ typedef struct hb_import_item {
     hb_build_outcome outcome;
     hb_launch_summary launches;
     hb_cubin_form cubin;
+    hb_failure_class failure;           /* why its build failed, as a class (import.csv's failure_class) */
+    char toolkit[128];                  /* nvcc --version's last line, of the toolkit that built it */
 } hb_import_item;
 
 #endif

@@ -9,7 +9,7 @@
 
 #include "bench/core/diag.h"
 
-static const char *const state_names[] = {"selected", "skipped", "cached", "built", "failed"};
+static const char *const state_names[] = {"selected", "skipped", "cached", "built", "failed", "pending", "unfinished"};
 
 const char *hb_item_state_name(hb_item_state state)
 {
@@ -50,6 +50,15 @@ static void cell_seconds(const hb_import_item *i, char *o, size_t s)
     snprintf(o, s, "%.1f", i->outcome.seconds);
 }
 static void cell_key(const hb_import_item *i, char *o, size_t s) { snprintf(o, s, "%s", i->key); }
+static void cell_failure(const hb_import_item *i, char *o, size_t s)
+{
+    snprintf(o, s, "%s", i->state == HB_ITEM_FAILED && i->failure.name ? i->failure.name : "");
+}
+static void cell_api(const hb_import_item *i, char *o, size_t s)
+{
+    snprintf(o, s, "%s", i->state == HB_ITEM_FAILED ? i->failure.api : "");
+}
+static void cell_toolkit(const hb_import_item *i, char *o, size_t s) { snprintf(o, s, "%s", i->toolkit); }
 
 static const struct {
     const char *name;
@@ -62,6 +71,9 @@ static const struct {
     {"launches_per_call", cell_launches}, {"no_cubin_because", cell_no_cubin},
     {"reason", cell_reason}, {"build_seconds", cell_seconds},
     {"cache_key", cell_key},
+    /* added for issue 23: new columns go at the end, so the earlier ones keep their positions */
+    {"failure_class", cell_failure}, {"toolkit_api", cell_api},
+    {"nvcc", cell_toolkit},
 };
 #define N_COLUMNS (sizeof columns / sizeof columns[0])
 
@@ -110,11 +122,18 @@ void hb_import_report_print(FILE *stream, const hb_import_item *items, size_t n)
     for (size_t i = 0; i < n; i++)
         cubins += items[i].outcome.built && items[i].outcome.cubin;
     size_t built = hb_import_count(items, n, HB_ITEM_BUILT), cached = hb_import_count(items, n, HB_ITEM_CACHED);
+    size_t unfinished = hb_import_count(items, n, HB_ITEM_UNFINISHED);
     fprintf(stream, "import: %zu files: %zu built (%zu from the cache), %zu of them with a cubin form; %zu failed; "
-                    "%zu skipped\n",
+                    "%zu skipped",
             n, built + cached, cached, cubins, hb_import_count(items, n, HB_ITEM_FAILED),
             hb_import_count(items, n, HB_ITEM_SKIPPED));
+    if (unfinished)
+        fprintf(stream, "; %zu unfinished (interrupted)", unfinished);
+    fputc('\n', stream);
     for (size_t i = 0; i < n; i++)
-        if (items[i].state == HB_ITEM_FAILED || items[i].state == HB_ITEM_SKIPPED)
-            fprintf(stream, "  %s %s: %s\n", hb_item_state_name(items[i].state), items[i].name, items[i].reason);
+        if (items[i].state == HB_ITEM_FAILED || items[i].state == HB_ITEM_SKIPPED || items[i].state == HB_ITEM_UNFINISHED)
+            fprintf(stream, "  %s %s%s%s%s: %s\n", hb_item_state_name(items[i].state), items[i].name,
+                    items[i].failure.name && items[i].failure.name[0] ? " [" : "",
+                    items[i].failure.name ? items[i].failure.name : "",
+                    items[i].failure.name && items[i].failure.name[0] ? "]" : "", items[i].reason);
 }

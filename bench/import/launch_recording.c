@@ -94,6 +94,195 @@ static void apis_of(json_t *call, char *out, size_t size)
     }
 }
 
+/* --- the roles of size parameters ------------------------------------------------- */
+
+static const char *const size_roles[2][3] = {{"m", "n", "k"}, {"m64", "n64", "k64"}};
+
+/* 1 when `role` is a size's ("m" .. "k64"); *dim and *wide say which. */
+static int size_role(const char *role, int *dim, int *wide)
+{
+    for (int w = 0; w < 2; w++)
+        for (int d = 0; d < 3; d++)
+            if (strcmp(role, size_roles[w][d]) == 0) {
+                *dim = d, *wide = w;
+                return 1;
+            }
+    return 0;
+}
+
+/* The sizes (bit d for M, N, K) that a parameter's value equals: an int32
+ * compares in 32 bits, as the recorder does. */
+static unsigned sizes_matched(json_int_t value, int wide, const long sizes[3])
+{
+    unsigned mask = 0;
+    for (int d = 0; d < 3; d++)
+        if (wide ? value == (json_int_t)sizes[d] : (uint32_t)value == (uint32_t)sizes[d])
+            mask |= 1u << d;
+    return mask;
+}
+
+static int bits(unsigned mask)
+{
+    return (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1);
+}
+
+/* The ambiguous size parameters named in the kernel's declared order: each
+ * takes the first of its sizes that no earlier size parameter took, so
+ * (a, b_col, c, 64, 64, 64) at M = N = K = 64 reads (..., m, n, k), the
+ * order CUDA-L2's kernels declare them in. */
+static void name_in_declared_order(hb_cubin_form *form)
+{
+    unsigned used = 0;
+    int dim, wide;
+    for (size_t i = 0; i < form->n_params; i++)
+        if (!form->ambiguous[i] && size_role(form->params[i], &dim, &wide))
+            used |= 1u << dim;
+    for (size_t i = 0; i < form->n_params; i++) {
+        unsigned mask = form->ambiguous[i];
+        if (!mask || !size_role(form->params[i], &dim, &wide))
+            continue;
+        unsigned pick = mask & ~used ? mask & ~used : mask;
+        for (dim = 0; !(pick >> dim & 1); dim++)
+            ;
+        used |= 1u << dim;
+        snprintf(form->params[i], sizeof form->params[i], "%s", size_roles[wide][dim]);
+    }
+}
+
+int hb_cubin_form_ambiguous(const hb_cubin_form *form)
+{
+    for (size_t i = 0; i < form->n_params; i++)
+        if (form->ambiguous[i])
+            return 1;
+    return 0;
+}
+
+void hb_distinct_sizes(const long padded[3], long out[3])
+{
+    static const int multipliers[6][3] = {{1, 2, 3}, {1, 3, 2}, {2, 1, 3}, {2, 3, 1}, {3, 1, 2}, {3, 2, 1}};
+    for (int t = 0; t < 6; t++) {
+        for (int d = 0; d < 3; d++)
+            out[d] = padded[d] * multipliers[t][d];
+        if (out[0] != out[1] && out[1] != out[2] && out[0] != out[2])
+            return;
+    }
+    /* unreachable for positive sizes: some order of x, 2y, 3z differs */
+}
+
+/* "parameters 3, 4, 5" of the ambiguous ones, and the sizes they matched ("M = N = K = 64"). */
+static void ambiguity_text(const hb_cubin_form *form, char *out, size_t size)
+{
+    unsigned all = 0;
+    size_t used = (size_t)snprintf(out, size, "parameters");
+    for (size_t i = 0; i < form->n_params && used < size; i++)
+        if (form->ambiguous[i]) {
+            used += (size_t)snprintf(out + used, size - used, "%s %zu", all ? "," : "", i);
+            all |= form->ambiguous[i];
+        }
+    static const char *const names[3] = {"M", "N", "K"};
+    long value = 0;
+    for (int d = 0, first = 1; d < 3 && used < size; d++)
+        if (all >> d & 1) {
+            used += (size_t)snprintf(out + used, size - used, "%s%s", first ? " take " : " = ", names[d]);
+            first = 0, value = form->sizes[d];
+        }
+    if (used < size)
+        snprintf(out + used, size - used, " = %ld", value);
+}
+
+/* Why a second recording cannot name the sizes; "" when it can. */
+static void second_recording_fits(json_t *doc, const hb_cubin_form *form, long sizes[3], json_t **params,
+                                  char *why, size_t size)
+{
+    why[0] = '\0';
+    json_t *calls = json_object_get(doc, "calls");
+    json_t *last = json_array_get(calls, json_array_size(calls) ? json_array_size(calls) - 1 : 0);
+    json_t *launches = json_object_get(last, "launches");
+    json_t *launch = json_array_get(launches, 0);
+    const char *kernel = json_string_value(json_object_get(launch, "kernel"));
+    *params = json_object_get(launch, "params");
+    for (int d = 0; d < 3; d++)
+        sizes[d] = (long)json_integer_value(json_object_get(json_object_get(doc, "sizes"), size_roles[0][d]));
+    if (!doc)
+        snprintf(why, size, "it is not JSON");
+    else if (json_integer_value(json_object_get(last, "returned")) != 0)
+        snprintf(why, size, "the entry returned %d at those sizes",
+                 (int)json_integer_value(json_object_get(last, "returned")));
+    else if (json_array_size(launches) != 1 || !kernel || strcmp(kernel, form->kernel) != 0)
+        snprintf(why, size, "the host code launched another kernel at those sizes");
+    else if (json_array_size(*params) != form->n_params)
+        snprintf(why, size, "the kernel got %zu parameters at those sizes", json_array_size(*params));
+}
+
+/* The roles the second recording gives the ambiguous parameters, into `roles`; 0 with `why` when one is not told. */
+static int roles_of_second(json_t *params, const long sizes[3], const hb_cubin_form *form,
+                           const char *roles[], char *why, size_t size)
+{
+    for (size_t i = 0; i < form->n_params; i++) {
+        int dim, wide;
+        if (!form->ambiguous[i] || !size_role(form->params[i], &dim, &wide))
+            continue;
+        json_int_t value = json_integer_value(json_object_get(json_array_get(params, i), "value"));
+        unsigned mask = sizes_matched(value, wide, sizes);
+        if (bits(mask) != 1 || !(mask & form->ambiguous[i])) {
+            snprintf(why, size, "parameter %zu took %lld there, not one of the sizes it could be", i, (long long)value);
+            return 0;
+        }
+        for (dim = 0; !(mask >> dim & 1); dim++)
+            ;
+        roles[i] = size_roles[wide][dim];
+    }
+    return 1;
+}
+
+void hb_launch_roles_from_second(const char *json_path, const char *why_not, hb_cubin_form *form)
+{
+    char which[160], why[200] = "", note[600];
+    ambiguity_text(form, which, sizeof which);
+    long sizes[3] = {0, 0, 0};
+    json_t *doc = json_path ? json_load_file(json_path, 0, NULL) : NULL;
+    json_t *params = NULL;
+    const char *roles[HB_CUBIN_MAX_PARAMS] = {NULL};
+    if (!json_path)
+        snprintf(why, sizeof why, "%s", why_not ? why_not : "no second recording");
+    else
+        second_recording_fits(doc, form, sizes, &params, why, sizeof why);
+    if (!why[0] && roles_of_second(params, sizes, form, roles, why, sizeof why)) {
+        for (size_t i = 0; i < form->n_params; i++)
+            if (form->ambiguous[i]) {
+                snprintf(form->params[i], sizeof form->params[i], "%s", roles[i]);
+                form->ambiguous[i] = 0;
+            }
+        snprintf(note, sizeof note, "%s, so their values cannot tell their roles: named by a second recording at "
+                 "M, N, K = %ld, %ld, %ld", which, sizes[0], sizes[1], sizes[2]);
+    } else {
+        snprintf(note, sizeof note, "%s, so their values cannot tell their roles, and a second recording at distinct "
+                 "sizes could not either (%s): named in the kernel's declared order; the role is ambiguous, and "
+                 "safe at this configuration only, where those sizes are equal and any order passes the same values",
+                 which, why);
+    }
+    json_decref(doc);
+    add_note(form, note);
+}
+
+/* Which B the kernel reads, as b_layout says it; 0 with a reason when it gets neither. */
+static int b_layout(hb_cubin_form *form)
+{
+    int b = 0, b_col = 0;
+    for (size_t i = 0; i < form->n_params; i++) {
+        b |= strcmp(form->params[i], "b") == 0;
+        b_col |= strcmp(form->params[i], "b_col") == 0;
+    }
+    if (!b && !b_col) {
+        snprintf(form->reason, sizeof form->reason, "the kernel gets neither B buffer (b or b_col)");
+        return 0;
+    }
+    snprintf(form->b_layout, sizeof form->b_layout, "%s", b_col ? "col" : "row");
+    if (!b_col)
+        add_note(form, "the kernel gets the row-major B (b), so the cubin form's b_layout is row");
+    return 1;
+}
+
 /* The one launch's parameters as roles; 0 with a reason when one cannot be named. */
 static int parameters(json_t *launch, hb_cubin_form *form)
 {
@@ -110,8 +299,11 @@ static int parameters(json_t *launch, hb_cubin_form *form)
         const char *type = json_string_value(json_object_get(p, "type"));
         const char *role = json_string_value(json_object_get(p, "role"));
         json_int_t value = json_integer_value(json_object_get(p, "value"));
+        int dim, wide;
         if (role && strcmp(role, "allocation") != 0) {
             snprintf(form->params[i], sizeof form->params[i], "%s", role);
+            if (size_role(role, &dim, &wide) && bits(sizes_matched(value, wide, form->sizes)) > 1)
+                form->ambiguous[i] = sizes_matched(value, wide, form->sizes);
         } else if (cls && strcmp(cls, "int32") == 0) {
             snprintf(form->params[i], sizeof form->params[i], "%d", (int)(int32_t)value); /* a constant */
         } else {
@@ -121,6 +313,7 @@ static int parameters(json_t *launch, hb_cubin_form *form)
         }
     }
     form->n_params = json_array_size(params);
+    name_in_declared_order(form);
     return 1;
 }
 
@@ -168,7 +361,7 @@ static void decide(json_t *call, long queries, hb_cubin_form *form, const hb_lau
         snprintf(form->reason, sizeof form->reason, "the kernel's name carries no parameter types (extern \"C\")");
     else if (s->device_work[0])
         snprintf(form->reason, sizeof form->reason, "each call also does %.200s", s->device_work);
-    else if (parameters(launch, form)) {
+    else if (parameters(launch, form) && b_layout(form)) {
         form->possible = 1;
         snprintf(form->kernel, sizeof form->kernel, "%s", json_string_value(json_object_get(launch, "kernel")));
         triple(json_object_get(launch, "grid"), form->grid);
@@ -201,6 +394,8 @@ hb_status hb_launch_recording_read(const char *json_path, hb_launch_summary *s, 
                        doc ? "no calls" : error.text);
     }
     json_t *first = json_array_get(calls, 0), *last = json_array_get(calls, n - 1);
+    for (int d = 0; d < 3; d++)
+        form->sizes[d] = (long)json_integer_value(json_object_get(json_object_get(doc, "sizes"), size_roles[0][d]));
     s->returned = (int)json_integer_value(json_object_get(last, "returned"));
     snprintf(s->error, sizeof s->error, "%s", json_string_value(json_object_get(last, "error")) ? json_string_value(json_object_get(last, "error")) : "");
     s->launches_first = launches_of(first);

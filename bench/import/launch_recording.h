@@ -37,7 +37,14 @@ typedef struct hb_cubin_form {
     size_t smem;                            /* dynamic shared memory, bytes */
     char params[HB_CUBIN_MAX_PARAMS][24];   /* role names ("a", "b_col", "m") or decimal constants */
     size_t n_params;
-    char notes[512];                        /* what the cubin form does not repeat: "; "-separated */
+    char b_layout[4];                       /* "row" when the kernel gets only B, "col" when it gets B_col */
+    /* Per parameter: the sizes (1 m, 2 n, 4 k) its value equals when it
+     * equals more than one (M = N here, say): its role is not told by the
+     * value alone.  Named in declared order until a second recording at
+     * distinct sizes names it (hb_launch_roles_from_second). */
+    unsigned ambiguous[HB_CUBIN_MAX_PARAMS];
+    long sizes[3];                          /* the recording's M, N, K (padded) */
+    char notes[1024];                       /* what the cubin form does not repeat: "; "-separated */
 } hb_cubin_form;
 
 typedef struct hb_launch_summary {
@@ -60,5 +67,21 @@ hb_status hb_launch_record(const char *recorder, const char *library, const long
 
 /* Reads a recording; HB_ERR_BAD_INPUT naming the file when it is not one. */
 hb_status hb_launch_recording_read(const char *json_path, hb_launch_summary *summary, hb_cubin_form *form);
+
+/* 1 when some size parameter's role is ambiguous (see hb_cubin_form.ambiguous). */
+int hb_cubin_form_ambiguous(const hb_cubin_form *form);
+
+/* Sizes for a second recording that tell M, N and K apart: multiples of the
+ * padded sizes (so every tile still divides them), all three different. */
+void hb_distinct_sizes(const long padded[3], long out[3]);
+
+/* Names the ambiguous size parameters from a second recording, made at
+ * hb_distinct_sizes: each takes the role its value has there, when the same
+ * kernel was launched with as many parameters and every value names one
+ * size that the first recording allowed.  Otherwise (or with `json_path`
+ * NULL, `why_not` saying why) the declared-order names stay, with a note
+ * saying the role is ambiguous and why the launch is the same at this
+ * configuration.  A note says which way it went. */
+void hb_launch_roles_from_second(const char *json_path, const char *why_not, hb_cubin_form *form);
 
 #endif

@@ -71,23 +71,41 @@ static void nvcc_version(hb_toolchain *t)
     pclose(p);
 }
 
-hb_status hb_toolchain_find(hb_toolchain *out)
+/* cuobjdump beside nvcc, then its version. */
+static hb_status use_nvcc(const char *nvcc, hb_toolchain *out)
+{
+    snprintf(out->nvcc, sizeof out->nvcc, "%.3900s", nvcc);
+    char *copy = strdup(nvcc);
+    if (!copy)
+        return hb_fail(HB_ERR_INTERNAL, "out of memory");
+    snprintf(out->cuobjdump, sizeof out->cuobjdump, "%.3900s/cuobjdump", dirname(copy));
+    free(copy);
+    nvcc_version(out);
+    return HB_OK;
+}
+
+hb_status hb_toolchain_find(const char *nvcc, hb_toolchain *out)
 {
     memset(out, 0, sizeof *out);
+    if (nvcc) {
+        if (!executable(nvcc))
+            return hb_fail(HB_ERR_BAD_INPUT, "--nvcc %s: %s (give the nvcc of an installed CUDA Toolkit, e.g. "
+                           "/usr/local/cuda-12.8/bin/nvcc)",
+                           nvcc, access(nvcc, F_OK) != 0 ? "no such file" : "not executable");
+        return use_nvcc(nvcc, out);
+    }
     const char *home = getenv("CUDA_HOME");
     const char *homes[2] = {home && *home ? home : NULL, "/usr/local/cuda"};
     for (int i = 0; i < 2; i++) {
         if (!homes[i])
             continue;
-        snprintf(out->nvcc, sizeof out->nvcc, "%.3900s/bin/nvcc", homes[i]);
-        snprintf(out->cuobjdump, sizeof out->cuobjdump, "%.3900s/bin/cuobjdump", homes[i]);
-        if (executable(out->nvcc)) {
-            nvcc_version(out);
-            return HB_OK;
-        }
+        char path[HB_PATH_MAX];
+        snprintf(path, sizeof path, "%.3900s/bin/nvcc", homes[i]);
+        if (executable(path))
+            return use_nvcc(path, out);
     }
-    return hb_fail(HB_ERR_BAD_INPUT, "no nvcc in $CUDA_HOME/bin (%s) or /usr/local/cuda/bin: install the CUDA Toolkit "
-                   "or set CUDA_HOME",
+    return hb_fail(HB_ERR_BAD_INPUT, "no nvcc in $CUDA_HOME/bin (%s) or /usr/local/cuda/bin: install the CUDA Toolkit, "
+                   "set CUDA_HOME or give --nvcc PATH",
                    home && *home ? home : "unset");
 }
 

@@ -29,8 +29,11 @@ typedef struct hb_toolchain {
     char version[128]; /* nvcc --version's last line: "Build cuda_13.0.r13.0/compiler.36424714_0" */
 } hb_toolchain;
 
-/* $CUDA_HOME/bin, else /usr/local/cuda/bin; HB_ERR_BAD_INPUT naming both when nvcc is in neither. */
-hb_status hb_toolchain_find(hb_toolchain *out);
+/* `nvcc` (--nvcc PATH) when given, else $CUDA_HOME/bin/nvcc, else
+ * /usr/local/cuda/bin/nvcc; cuobjdump beside it.  HB_ERR_BAD_INPUT naming
+ * what was tried when none is there.  Another installed toolkit builds
+ * files written for it (CUDA-L2's for CUDA 12). */
+hb_status hb_toolchain_find(const char *nvcc, hb_toolchain *out);
 
 /* The flags of CUDA-L2's build, in its order; NULL-terminated. */
 extern const char *const hb_cuda_l2_nvcc_flags[];
