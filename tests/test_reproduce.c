@@ -139,6 +139,8 @@ static void test_reproduce_dry_run_prints_the_stages_and_writes_nothing(void **s
     assert_true(hb_test_file_contains(f.log, "plan-shard-1-of-2.txt --arch sm_90a"));
     assert_true(hb_test_file_contains(f.log, "--jobs 3"));
     assert_true(hb_test_file_contains(f.log, "--shard 1/2"));
+    assert_true(hb_test_file_contains(f.log, "--report import-shard-1-of-2.csv")); /* one set, a report per shard */
+    assert_true(hb_test_file_contains(f.log, "/out/set --mnk-file"));
     assert_true(hb_test_file_contains(f.log, "--warmup-s 0.5"));
     assert_false(hb_test_file_contains(f.log, "report: ")); /* a shard runs the import and the sweep only */
     assert_false(exists(f.out));
@@ -151,11 +153,12 @@ static void test_reproduce_dry_run_prints_the_stages_and_writes_nothing(void **s
     drop_repo(&f);
 }
 
-/* import.csv of the fake set: one row per configuration with a file, one failed. */
-static void write_import_csv(const fake *f, const char *set_dir)
+/* import.csv of the fake set (or a shard's report, `name`): one row per
+ * configuration with a file, the first failed. */
+static void write_import_report(const fake *f, const char *set_dir, const char *name)
 {
     char path[PATH], row[512];
-    snprintf(path, PATH, "%.1500s/import.csv", set_dir);
+    snprintf(path, PATH, "%.1500s/%.100s", set_dir, name);
     size_t size = 1 << 16, used = 0;
     char *text = malloc(size);
     assert_non_null(text);
@@ -208,7 +211,7 @@ static void test_reproduce_tables_only_writes_the_summary_page(void **state)
     assert_int_equal(hb_test_shell(command), 0);
     assert_int_equal(hb_fixture_write_sweep(&f.fixture, sweep_dir, set_dir, 0, 1, f.fixture.count, "Test GPU 80GB"),
                      HB_OK);
-    write_import_csv(&f, set_dir);
+    write_import_report(&f, set_dir, "import.csv");
     write_published(&f);
     snprintf(args, sizeof args, "--set h100 --tables-only --no-plots --out '%s'", f.out);
     int rc = bench(&f, args);
@@ -237,6 +240,40 @@ static void test_reproduce_tables_only_writes_the_summary_page(void **state)
     drop_repo(&f);
 }
 
+/* A cluster's reproduction: two shards' sweeps and import reports in one
+ * folder; --tables-only merges the sweeps and counts both reports. */
+static void test_reproduce_tables_only_joins_the_shards(void **state)
+{
+    (void)state;
+    fake f;
+    make_repo(&f, 8, 15);
+    char set_dir[PATH], shard[PATH], page[PATH], args[PATH * 2], command[PATH * 2];
+    snprintf(set_dir, PATH, "%.1500s/set", f.out);
+    snprintf(page, PATH, "%.1500s/summary.md", f.out);
+    snprintf(command, sizeof command, "mkdir -p '%.2000s'", set_dir);
+    assert_int_equal(hb_test_shell(command), 0);
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(shard, PATH, "%.1500s/sweep-shard-%zu-of-2", f.out, i);
+        assert_int_equal(hb_fixture_write_sweep(&f.fixture, shard, set_dir, i, 2, f.fixture.count / 2, "Test GPU"),
+                         HB_OK);
+    }
+    write_import_report(&f, set_dir, "import-shard-0-of-2.csv");
+    write_import_report(&f, set_dir, "import-shard-1-of-2.csv");
+    snprintf(args, sizeof args, "--set h100 --tables-only --no-plots --out '%s'", f.out);
+    int rc = bench(&f, args);
+    if (rc != 0) {
+        char *log = hb_test_read_file(f.log);
+        fail_msg("reproduce --tables-only over shards: exit %d\n%s", rc, log ? log : "");
+    }
+    char merged[PATH], line[128];
+    snprintf(merged, PATH, "%.1500s/sweep/summary.csv", f.out);
+    assert_true(exists(merged));
+    size_t configs = f.fixture.count / 2;
+    snprintf(line, sizeof line, "%zu files selected", 2 * configs); /* both shards' reports, counted together */
+    assert_true(hb_test_file_contains(page, line));
+    drop_repo(&f);
+}
+
 hb_test_list hb_reproduce_tests(void)
 {
     static const struct CMUnitTest tests[] = {
@@ -244,6 +281,7 @@ hb_test_list hb_reproduce_tests(void)
         cmocka_unit_test(test_reproduce_plans_the_set_files_and_keeps_its_plan),
         cmocka_unit_test(test_reproduce_dry_run_prints_the_stages_and_writes_nothing),
         cmocka_unit_test(test_reproduce_tables_only_writes_the_summary_page),
+        cmocka_unit_test(test_reproduce_tables_only_joins_the_shards),
     };
     return HB_TEST_LIST(tests);
 }

@@ -110,13 +110,15 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-hb_status hb_import_census_read(const char *import_csv, hb_import_census *out)
+hb_status hb_import_census_read(const char *const *reports, size_t n_reports, hb_import_census *out)
 {
     memset(out, 0, sizeof *out);
     import_reading r = {.c = out};
     hb_csv_spec spec = {.what = "an hgemm-bench import.csv", .wanted = import_columns, .n_wanted = I_COUNT,
                         .optional = import_optional, .row = import_row, .context = &r};
-    hb_status status = hb_csv_read(import_csv, &spec);
+    hb_status status = HB_OK;
+    for (size_t i = 0; i < n_reports && status == HB_OK; i++)
+        status = hb_csv_read(reports[i], &spec);
     if (status == HB_OK && r.n_seconds) {
         qsort(r.seconds, r.n_seconds, sizeof *r.seconds, by_value);
         out->build_seconds_median = r.seconds[r.n_seconds / 2];
@@ -312,8 +314,8 @@ static hb_status summary_row(void *context, const hb_csv_row *row)
     return HB_OK;
 }
 
-hb_status hb_sweep_census_read(const char *summary_csv, const hb_import_census *import, const char *import_csv,
-                               hb_sweep_census *out)
+hb_status hb_sweep_census_read(const char *summary_csv, const hb_import_census *import, const char *const *reports,
+                               size_t n_reports, hb_sweep_census *out)
 {
     memset(out, 0, sizeof *out);
     mma_table mma = {0};
@@ -321,7 +323,8 @@ hb_status hb_sweep_census_read(const char *summary_csv, const hb_import_census *
     if (import && import->has_accumulators) {
         hb_csv_spec spec = {.what = "an hgemm-bench import.csv", .wanted = import_columns, .n_wanted = I_COUNT,
                             .optional = import_optional, .row = mma_row, .context = &mma};
-        status = hb_csv_read(import_csv, &spec);
+        for (size_t i = 0; i < n_reports && status == HB_OK; i++)
+            status = hb_csv_read(reports[i], &spec);
     }
     sweep_reading r = {out, &mma};
     hb_csv_spec spec = {.what = "an hgemm-bench summary.csv", .wanted = summary_columns, .n_wanted = S_COUNT,

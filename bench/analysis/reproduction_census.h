@@ -65,15 +65,17 @@ typedef struct hb_sweep_census {
 extern const char *const hb_census_baselines[HB_CENSUS_BASELINES];
 extern const char *const hb_census_timers[HB_CENSUS_TIMERS];
 
-/* Reads SET/import.csv.  HB_ERR_BAD_RESULTS naming the place for a file that
- * is not one. */
-hb_status hb_import_census_read(const char *import_csv, hb_import_census *out);
+/* Reads the import's reports: SET/import.csv, or the shards' reports of one
+ * set (import-shard-I-of-N.csv), counted together.  HB_ERR_BAD_RESULTS naming
+ * the place for a file that is not one. */
+hb_status hb_import_census_read(const char *const *reports, size_t n_reports, hb_import_census *out);
 void hb_import_census_free(hb_import_census *c);
 
-/* Reads a sweep's summary.csv; the audit joins `import` (may be NULL) where
- * summary.csv has no mma_accumulators column. */
-hb_status hb_sweep_census_read(const char *summary_csv, const hb_import_census *import, const char *import_csv,
-                               hb_sweep_census *out);
+/* Reads a sweep's summary.csv; the audit joins the import's reports (whose
+ * census is `import`, may be NULL) where summary.csv has no mma_accumulators
+ * column. */
+hb_status hb_sweep_census_read(const char *summary_csv, const hb_import_census *import, const char *const *reports,
+                               size_t n_reports, hb_sweep_census *out);
 void hb_sweep_census_free(hb_sweep_census *c);
 
 #endif

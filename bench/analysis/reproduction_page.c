@@ -332,22 +332,37 @@ static hb_status comparisons(page *p)
 
 /* --- the page ------------------------------------------------------------------------ */
 
+/* The import's reports: SET/import.csv, else the shards' (import-shard-*.csv). */
+static int find_reports(const char *set_dir, glob_t *g)
+{
+    char pattern[3300];
+    snprintf(pattern, sizeof pattern, "%s/import.csv", set_dir);
+    if (glob(pattern, 0, NULL, g) == 0)
+        return 1;
+    snprintf(pattern, sizeof pattern, "%s/import-shard-*-of-*.csv", set_dir);
+    return glob(pattern, 0, NULL, g) == 0;
+}
+
 static hb_status read_inputs(page *p)
 {
     read_settings(p);
-    char path[3300];
-    snprintf(path, sizeof path, "%s/import.csv", p->in->set_dir);
-    FILE *probe = fopen(path, "r");
-    if (probe) {
-        fclose(probe);
-        HB_TRY(hb_import_census_read(path, &p->import));
-        p->have_import = 1;
+    glob_t g = {0};
+    int found = find_reports(p->in->set_dir, &g);
+    const char *const *reports = found ? (const char *const *)g.gl_pathv : NULL;
+    size_t n_reports = found ? g.gl_pathc : 0;
+    hb_status status = HB_OK;
+    if (found) {
+        status = hb_import_census_read(reports, n_reports, &p->import);
+        p->have_import = 1; /* freed below whatever the read said */
     }
     char summary[3300];
     snprintf(summary, sizeof summary, "%s/summary.csv", p->in->sweep_dir);
-    HB_TRY(hb_sweep_census_read(summary, p->have_import ? &p->import : NULL, path, &p->sweep));
-    p->have_sweep = 1;
-    return HB_OK;
+    if (status == HB_OK) {
+        status = hb_sweep_census_read(summary, p->have_import ? &p->import : NULL, reports, n_reports, &p->sweep);
+        p->have_sweep = 1;
+    }
+    globfree(&g);
+    return status;
 }
 
 static hb_status write_page(page *p)

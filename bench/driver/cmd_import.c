@@ -59,7 +59,7 @@ hb_status hb_cmd_import(const hb_command_entry *self, hb_cli *cli, const char *c
                        "are required");
     HB_TRY(hb_cuda_l2_import_check_inputs(s->kernels_dir)); /* before the GPU: a missing folder is named as such */
     hb_l2_import_options o = {.kernels_dir = s->kernels_dir, .out_dir = s->out_dir, .cutlass_dir = s->cutlass_dir,
-                              .cache_dir = s->cache_dir, .nvcc = s->nvcc, .allow_arch_mismatch = s->allow_arch_mismatch,
+                              .cache_dir = s->cache_dir, .nvcc = s->nvcc, .report_name = s->report_name, .allow_arch_mismatch = s->allow_arch_mismatch,
                               .rebuild = s->rebuild, .build_timeout_s = (int)s->build_timeout_s};
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = s->jobs > 0 ? s->jobs : cores > 0 ? (int)cores : 1;

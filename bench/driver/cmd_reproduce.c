@@ -123,7 +123,9 @@ static hb_status paths(repro *r)
     char suffix[64] = "";
     if (r->sharded)
         snprintf(suffix, sizeof suffix, "-shard-%zu-of-%zu", r->shard.index, r->shard.count);
-    snprintf(r->set_dir, sizeof r->set_dir, "%s/set%s", r->out, suffix);
+    /* One set for every shard (their sweeps must name the same candidate to
+     * merge); each shard's import writes a report of its own into it. */
+    snprintf(r->set_dir, sizeof r->set_dir, "%s/set", r->out);
     snprintf(r->sweep_dir, sizeof r->sweep_dir, "%s/sweep%s", r->out, suffix);
     snprintf(r->plan_path, sizeof r->plan_path, "%s/plan.txt", r->out);
     if (r->run->import.cache_dir)
@@ -261,7 +263,7 @@ static hb_status stage_import(repro *r)
             HB_TRY(hb_repro_plan_write(&r->plan, &r->shard, plan));
     }
     static const char *const except[] = {"grid", "mnk-file", "m", "n", "k", "sample", "out", "kernels", "arch",
-                                         "cache", NULL};
+                                         "cache", "report", NULL};
     hb_argv a;
     begin(&a, "import");
     hb_argv_add(&a, REPRODUCE_FORMAT);
@@ -270,6 +272,11 @@ static hb_status stage_import(repro *r)
     add_pair(&a, "--mnk-file", plan);
     add_pair(&a, "--arch", r->arch);
     add_pair(&a, "--cache", r->cache);
+    char report[96];
+    if (r->sharded) {
+        snprintf(report, sizeof report, "import-shard-%zu-of-%zu.csv", r->shard.index, r->shard.count);
+        add_pair(&a, "--report", report);
+    }
     HB_TRY(hb_argv_add_options(&a, r->run, HB_CMD_IMPORT, except));
     static const int accepted[] = {0, 3, -1}; /* 3: some files failed or were skipped: the census says which */
     return run_stage(r, STAGE_IMPORT, &a, NULL, accepted);
@@ -471,6 +478,9 @@ static hb_status measure(repro *r, int *index, int count)
 /* The stages that read files only: the report, the comparisons, the page. */
 static hb_status tables(repro *r, int *index, int count)
 {
+    int merged = 0;
+    if (r->run->reproduce.tables_only) /* the shards' sweeps, measured elsewhere, joined here */
+        HB_TRY(stage_merge(r, &merged));
     announce(r, STAGE_REPORT, (*index)++, count);
     HB_TRY(stage_report(r));
     announce(r, STAGE_COMPARE, (*index)++, count);

@@ -80,6 +80,7 @@ static hb_status parse_aa(const option_spec *o, const char *text, hb_run_options
 static hb_status parse_format(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_timer(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_mode_name(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_report_name(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_threshold(const option_spec *o, const char *text, hb_run_options *run);
 static int format_text(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 static int format_int(const option_spec *o, const hb_run_options *run, char *out, size_t size);
@@ -246,6 +247,10 @@ static const option_spec table[] = {
      format_int, FIELD(import.jobs), 1, 1024, 0},
     {"cache", "DIR", IMPORTS | REPRODUCES, INPUT, NULL, "the build cache, keyed by content (default: SET/.cache)", parse_text,
      format_text, FIELD(import.cache_dir), 0, 0, 0},
+    {"report", "NAME", IMPORTS, INPUT, NULL,
+     "the build report's file name in SET (default import.csv): the shards of one reproduction import into one set, "
+     "each with a report of its own",
+     parse_report_name, format_text, FIELD(import.report_name), 0, 0, 0},
     {"nvcc", "PATH", IMPORTS | REPRODUCES, INPUT, NULL,
      "the nvcc to build with, e.g. another installed toolkit's for files written for it (default: "
      "$CUDA_HOME/bin/nvcc, else /usr/local/cuda/bin/nvcc)",
@@ -352,6 +357,15 @@ static int parse_real(const char *text, double low, int low_open, double high, d
         return 0;
     *out = value;
     return 1;
+}
+
+/* A file name in the set, not a path: "import-shard-0-of-4.csv". */
+static hb_status parse_report_name(const option_spec *o, const char *text, hb_run_options *run)
+{
+    size_t n = strlen(text);
+    if (!*text || strchr(text, '/') || !strcmp(text, ".") || !strcmp(text, "..") || n < 5 || strcmp(text + n - 4, ".csv"))
+        return usage_error("--%s expects a file name ending in .csv (no folder), got '%s'", o->flag, text);
+    return parse_text(o, text, run);
 }
 
 static hb_status parse_text(const option_spec *o, const char *text, hb_run_options *run)

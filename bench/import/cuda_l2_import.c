@@ -53,6 +53,13 @@ typedef struct import_run {
 /* --- the set and its selection ------------------------------------------------------- */
 
 /* "h100_F32F16F16F32" -> fp32, "a100_F16F16F16F16" -> fp16. */
+/* The report's file name in the set: import.csv, or --report's (a shard's own,
+ * when the shards of one reproduction import into one set). */
+static const char *report_name(const hb_l2_import_options *o)
+{
+    return o->report_name ? o->report_name : HB_IMPORT_REPORT_FILE;
+}
+
 static hb_status set_class(const char *set_name, hb_acc_class *acc)
 {
     if (strstr(set_name, "F32F16F16F32"))
@@ -402,7 +409,7 @@ static hb_status publish(import_run *r, hb_import_item *item)
 static void report_now(import_run *r)
 {
     if (r->status == HB_OK)
-        r->status = hb_import_report_write(r->o->out_dir, r->items, r->n_items);
+        r->status = hb_import_report_write(r->o->out_dir, report_name(r->o), r->items, r->n_items);
 }
 
 static void progress(import_run *r)
@@ -503,11 +510,11 @@ hb_status hb_cuda_l2_import(const hb_l2_import_options *o)
     if (signal_number && r->items)
         mark_unfinished(r, signal_number);
     if (status == HB_OK && !signal_number)
-        status = hb_import_report_write(o->out_dir, r->items, r->n_items);
+        status = hb_import_report_write(o->out_dir, report_name(o), r->items, r->n_items);
     if (status == HB_OK || signal_number) {
         hb_import_report_print(stdout, r->items, r->n_items);
         printf("import: launcher forms in %s, cubin forms in %s/%s; the report is %s/%s\n", o->out_dir, o->out_dir,
-               HB_CUBIN_SET_FOLDER, o->out_dir, HB_IMPORT_REPORT_FILE);
+               HB_CUBIN_SET_FOLDER, o->out_dir, report_name(o));
         if (signal_number)
             status = (hb_status)(128 + signal_number); /* as a shell reports a process the signal ended */
         else if (hb_import_count(r->items, r->n_items, HB_ITEM_FAILED) +

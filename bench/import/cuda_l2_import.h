@@ -22,6 +22,7 @@ typedef struct hb_l2_import_options {
     const char *cutlass_dir;   /* --cutlass, or NULL */
     const char *cache_dir;     /* NULL: OUT/.cache */
     const char *nvcc;          /* --nvcc PATH; NULL: $CUDA_HOME/bin/nvcc, else /usr/local/cuda/bin/nvcc */
+    const char *report_name;   /* --report NAME: the report's file name in the set; NULL: import.csv */
     hb_target_arch arch;
     hb_recorder_device device; /* what the launch recorder describes */
     const hb_mnk *configs;     /* the selection; NULL: every M_N_K.cu in the folder */

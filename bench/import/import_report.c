@@ -84,10 +84,10 @@ static int write_cell(FILE *f, const char *text, int last)
     return fputc(last ? '\n' : ',', f) == EOF ? -1 : 0;
 }
 
-hb_status hb_import_report_write(const char *out_dir, const hb_import_item *items, size_t n)
+hb_status hb_import_report_write(const char *out_dir, const char *name, const hb_import_item *items, size_t n)
 {
     char path[4200], tmp[4300];
-    snprintf(path, sizeof path, "%.4000s/%s", out_dir, HB_IMPORT_REPORT_FILE);
+    snprintf(path, sizeof path, "%.4000s/%.150s", out_dir, name);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
     if (!f)

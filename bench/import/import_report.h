@@ -12,10 +12,10 @@
 
 #define HB_IMPORT_REPORT_FILE "import.csv"
 
-/* Writes OUT/import.csv (atomically: the whole file renamed into place);
+/* Writes OUT/NAME (import.csv unless --report names another; atomically: the whole file renamed into place);
  * HB_ERR_IO naming it on failure.  The import writes it after each file
  * ends, so a kill leaves the rows of what finished ("pending" for the rest). */
-hb_status hb_import_report_write(const char *out_dir, const hb_import_item *items, size_t n);
+hb_status hb_import_report_write(const char *out_dir, const char *name, const hb_import_item *items, size_t n);
 
 /* "import: 50 files: 48 built (12 from the cache), 30 with a cubin form; 1 failed; 1 skipped", then a line per
  * failed or skipped file. */

@@ -30,6 +30,7 @@ typedef struct hb_import_settings {
     const char *arch;         /* --arch sm_90a; NULL: from the GPU */
     const char *cache_dir;    /* --cache DIR; NULL: SET/.cache */
     const char *nvcc;         /* --nvcc PATH; NULL: $CUDA_HOME/bin/nvcc, else /usr/local/cuda/bin/nvcc */
+    const char *report_name;  /* --report NAME; NULL: import.csv */
     int jobs;                 /* --jobs / -j N; 0: the number of cores */
     int allow_arch_mismatch;  /* --allow-arch-mismatch */
     int rebuild;              /* --rebuild */
