@@ -39,10 +39,13 @@ static int compare_nodes(const void *a, const void *b)
 
 int hb_timer_parse(const char *text, hb_timer *out)
 {
-    if (!strcmp(text, "event") || !strcmp(text, "wall")) {
-        *out = text[0] == 'w' ? HB_TIMER_WALL : HB_TIMER_EVENT;
-        return 1;
-    }
+    static const char *const names[HB_TIMER_COUNT] = {
+        [HB_TIMER_EVENT] = "event", [HB_TIMER_WALL] = "wall", [HB_TIMER_KERNEL] = "kernel"};
+    for (int t = 0; t < HB_TIMER_COUNT; t++)
+        if (!strcmp(text, names[t])) {
+            *out = (hb_timer)t;
+            return 1;
+        }
     return 0;
 }
 
@@ -50,8 +53,10 @@ void hb_result_set_init(hb_result_set *set) { memset(set, 0, sizeof *set); }
 
 void hb_result_set_free(hb_result_set *set)
 {
-    for (size_t i = 0; i < set->count; i++)
+    for (size_t i = 0; i < set->count; i++) {
         free(set->entries[i].reason);
+        free(set->entries[i].trace_note);
+    }
     free(set->entries);
     tdestroy(set->index, free);
     for (size_t i = 0; i < set->n_texts; i++)

@@ -27,11 +27,14 @@ typedef enum hb_estimator {
     HB_EST_COUNT
 } hb_estimator;
 
-/* The timer behind them: CUDA events (speedup_paper, speedup_geomean) or the
- * host's wall clock (speedup_paper_wall, speedup_geomean_wall). */
-typedef enum hb_timer { HB_TIMER_EVENT, HB_TIMER_WALL, HB_TIMER_COUNT } hb_timer;
+/* The timer behind them: CUDA events (speedup_paper_event and
+ * speedup_geomean_event; in a file without them, speedup_paper and
+ * speedup_geomean), the host's wall clock (speedup_paper_wall,
+ * speedup_geomean_wall), or CUPTI's kernel-only time (speedup_kernel: the
+ * ratio of the kernel medians, the same figure for both estimators). */
+typedef enum hb_timer { HB_TIMER_EVENT, HB_TIMER_WALL, HB_TIMER_KERNEL, HB_TIMER_COUNT } hb_timer;
 
-/* "event" or "wall" (--timer): 1 if `text` names one. */
+/* "event", "wall" or "kernel" (--timer): 1 if `text` names one. */
 int hb_timer_parse(const char *text, hb_timer *out);
 
 typedef struct hb_config_entry {
@@ -39,6 +42,12 @@ typedef struct hb_config_entry {
     char verdict[24];     /* the candidate's: "pass", "incorrect", ... ("" until its row is read) */
     char check[32];
     char *reason;
+    /* How its time was taken (summary.csv's candidate row; bench/analysis/timing_doubt.h):
+     * trace_note "" when the call monitor ran whole (NULL: the file has no such column),
+     * timer_reason why the headline left the events ("" when it did not). */
+    char *trace_note;
+    char timer_reason[64];
+    char headline_timer[8];
     const char *source;   /* the summary.csv it came from (owned by the set) */
     size_t line;          /* the line of its first row there */
     size_t candidate_line; /* the line of the candidate's row; 0: none read */

@@ -14,16 +14,32 @@
 
 /* The columns the tables read, by name (docs/results.md). */
 enum { C_M, C_N, C_K, C_MODE, C_PARTICIPANT, C_ROLE, C_VERDICT, C_CHECK, C_REASON, C_SPEEDUP_PAPER,
-       C_SPEEDUP_GEOMEAN, C_SPEEDUP_PAPER_WALL, C_SPEEDUP_GEOMEAN_WALL, C_COUNT };
+       C_SPEEDUP_GEOMEAN, C_SPEEDUP_PAPER_WALL, C_SPEEDUP_GEOMEAN_WALL,
+       /* optional: summary.csv of a harness before the call monitor lacks them */
+       C_SPEEDUP_PAPER_EVENT, C_SPEEDUP_GEOMEAN_EVENT, C_SPEEDUP_KERNEL, C_TRACE_NOTE, C_HEADLINE_TIMER,
+       C_TIMER_REASON, C_COUNT };
 static const char *const wanted[C_COUNT] = {
     "m", "n", "k", "mode", "participant", "role", "verdict", "check", "reason",
-    "speedup_paper", "speedup_geomean", "speedup_paper_wall", "speedup_geomean_wall"};
+    "speedup_paper", "speedup_geomean", "speedup_paper_wall", "speedup_geomean_wall",
+    "speedup_paper_event", "speedup_geomean_event", "speedup_kernel", "trace_note", "headline_timer",
+    "timer_reason"};
+static const unsigned char optional[C_COUNT] = {
+    [C_SPEEDUP_PAPER_EVENT] = 1, [C_SPEEDUP_GEOMEAN_EVENT] = 1, [C_SPEEDUP_KERNEL] = 1,
+    [C_TRACE_NOTE] = 1, [C_HEADLINE_TIMER] = 1, [C_TIMER_REASON] = 1};
 
-/* Where each estimator and timer is read from. */
+/* Where each estimator and timer is read from.  speedup_paper and
+ * speedup_geomean are on the configuration's headline timer, which is the
+ * wall clock where the work left the events: the events' own figures are
+ * speedup_*_event, and only a file without them (a harness before the
+ * headline timer, always on events) has them in speedup_paper.  The kernel
+ * time has one figure, the ratio of the kernel medians. */
 static const int speedup_column[HB_TIMER_COUNT][HB_EST_COUNT] = {
-    [HB_TIMER_EVENT] = {[HB_EST_PAPER] = C_SPEEDUP_PAPER, [HB_EST_GEOMEAN] = C_SPEEDUP_GEOMEAN},
+    [HB_TIMER_EVENT] = {[HB_EST_PAPER] = C_SPEEDUP_PAPER_EVENT, [HB_EST_GEOMEAN] = C_SPEEDUP_GEOMEAN_EVENT},
     [HB_TIMER_WALL] = {[HB_EST_PAPER] = C_SPEEDUP_PAPER_WALL, [HB_EST_GEOMEAN] = C_SPEEDUP_GEOMEAN_WALL},
+    [HB_TIMER_KERNEL] = {[HB_EST_PAPER] = C_SPEEDUP_KERNEL, [HB_EST_GEOMEAN] = C_SPEEDUP_KERNEL},
 };
+static const int event_fallback[HB_EST_COUNT] = {[HB_EST_PAPER] = C_SPEEDUP_PAPER,
+                                                 [HB_EST_GEOMEAN] = C_SPEEDUP_GEOMEAN};
 
 const char *const *hb_summary_reader_columns(size_t *count)
 {
@@ -68,7 +84,7 @@ static hb_status read_ratio(const hb_csv_row *row, int which, double *ratio)
 {
     const char *text = row->text[which];
     *ratio = NAN;
-    if (!*text)
+    if (!text || !*text)
         return HB_OK;
     char *end = NULL;
     double value = strtod(text, &end);
@@ -88,8 +104,12 @@ static hb_status read_candidate(const hb_csv_row *row, hb_config_entry *e)
     snprintf(e->verdict, sizeof e->verdict, "%s", row->text[C_VERDICT]);
     snprintf(e->check, sizeof e->check, "%s", row->text[C_CHECK]);
     e->reason = strdup(row->text[C_REASON]);
-    if (!e->reason)
+    if (row->text[C_TRACE_NOTE])
+        e->trace_note = strdup(row->text[C_TRACE_NOTE]);
+    if (!e->reason || (row->text[C_TRACE_NOTE] && !e->trace_note))
         return hb_fail(HB_ERR_INTERNAL, "out of host memory reading %s", row->path);
+    snprintf(e->headline_timer, sizeof e->headline_timer, "%s", row->text[C_HEADLINE_TIMER] ? row->text[C_HEADLINE_TIMER] : "");
+    snprintf(e->timer_reason, sizeof e->timer_reason, "%s", row->text[C_TIMER_REASON] ? row->text[C_TIMER_REASON] : "");
     return HB_OK;
 }
 
@@ -105,8 +125,12 @@ static hb_status read_baseline(const hb_csv_row *row, hb_config_entry *e)
                               e->ratio_line[column]);
     e->ratio_line[column] = row->line;
     for (int t = 0; t < HB_TIMER_COUNT; t++)
-        for (int s = 0; s < HB_EST_COUNT; s++)
-            HB_TRY(read_ratio(row, speedup_column[t][s], &e->ratio[t][s][column]));
+        for (int s = 0; s < HB_EST_COUNT; s++) {
+            int which = speedup_column[t][s];
+            if (t == HB_TIMER_EVENT && !row->text[which])
+                which = event_fallback[s];
+            HB_TRY(read_ratio(row, which, &e->ratio[t][s][column]));
+        }
     return HB_OK;
 }
 
@@ -147,6 +171,7 @@ static hb_status read_summary(const char *path, const char *text, size_t length,
     hb_csv_spec spec = {.what = "an hgemm-bench summary.csv (another tool's CSV?)",
                         .wanted = wanted,
                         .n_wanted = C_COUNT,
+                        .optional = optional,
                         .row = on_row,
                         .context = &r};
     HB_TRY(text ? hb_csv_read_text(source, text, length, &spec) : hb_csv_read(source, &spec));
