@@ -14,9 +14,12 @@
 #include "bench/core/rng.h"
 #include "bench/core/version.h"
 #include "bench/report/csv_writer.h"
+#include "bench/report/env_json.h"
 #include "bench/result/baseline_registry.h"
 #include "bench/result/config_result.h"
 #include "bench/result/max_rows.h"
+#include "bench/result/run_record.h"
+#include "bench/result/timer_check.h"
 #include "bench/sweep/journal.h"
 #include "bench/sweep/plan_file.h"
 #include "bench/sweep/sweep_store.h"
@@ -132,6 +135,45 @@ static hb_status keep_csv_rows(const hb_config_result *r, hb_fixture_config *c)
         return hb_fail(HB_ERR_INTERNAL, "out of host memory");
     hb_status status = hb_csv_write_config(text, "20260101T000000Z-f1x7", "fp32", r);
     return fclose(text) == 0 ? status : hb_fail(HB_ERR_INTERNAL, "out of host memory");
+}
+
+hb_status hb_fixture_set_timing(hb_fixture_config *c, const char *trace_note, unsigned timer_reasons)
+{
+    hb_config_result *r = c->result;
+    snprintf(r->trace_note, sizeof r->trace_note, "%s", trace_note);
+    r->timer_reasons = timer_reasons;
+    r->headline_timer = timer_reasons ? HB_TIMER_WALL : HB_TIMER_EVENT;
+    if (timer_reasons)
+        snprintf(r->timer_why, sizeof r->timer_why, "generated: the work left the events");
+    free(c->csv_rows);
+    c->csv_rows = NULL;
+    return keep_csv_rows(r, c);
+}
+
+hb_status hb_fixture_write_env(const char *folder, const char *gpu_name, const char *candidate, int traced,
+                               unsigned long long seed, const char *command_line)
+{
+    static hb_run_options options;
+    static hb_device_info device;
+    memset(&options, 0, sizeof options);
+    memset(&device, 0, sizeof device);
+    snprintf(device.name, sizeof device.name, "%s", gpu_name);
+    options.candidate_path = candidate;
+    options.trace = traced;
+    options.isolate = 1;
+    options.seed = seed;
+    options.seed_given = 1;
+    options.warmup_s = 0.25;
+    options.time_s = 1.5;
+    options.mean_gap_ms = 1.0;
+    hb_run_record run = {.command = "run", .run_id = "20260101T000000Z-f1x7", .run_path = folder,
+                         .command_line = command_line, .started_utc = "2026-01-01T00:00:00Z",
+                         .options = &options, .device = &device};
+    char path[4200];
+    if (mkdir(folder, 0755) != 0 && errno != EEXIST)
+        return hb_fail(HB_ERR_IO, "cannot create %s: %s", folder, strerror(errno));
+    snprintf(path, sizeof path, "%s/env.json", folder);
+    return hb_env_json_write(path, &run);
 }
 
 hb_status hb_fixture_make(uint64_t seed, size_t count, const hb_mode *modes, size_t n_modes, double failed_share,

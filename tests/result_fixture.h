@@ -64,6 +64,19 @@ hb_status hb_fixture_write_plan(const hb_fixture *f, size_t extra, const char *f
  * shard.  The fixture's configurations must be made with every mode of the
  * plan, each size's modes next to each other (hb_fixture_make does): config
  * i is item i of the plan. */
+/* Sets how configuration `c` was timed, as a run would have recorded it:
+ * `trace_note` ("" for a call monitor that ran whole; "--no-trace") and
+ * `timer_reasons` (HB_TIMER_REASON_*: the work left the events, so the
+ * headline goes on the wall clock); its summary.csv rows are written again. */
+hb_status hb_fixture_set_timing(hb_fixture_config *c, const char *trace_note, unsigned timer_reasons);
+
+/* Writes `folder`/env.json through the run's own writer (bench/report/env_json.h):
+ * the GPU `gpu_name`, the candidate `candidate`, the call monitor on or off
+ * (`traced`), seed `seed`, warm-up and timed window of 0.25 s and 1.5 s,
+ * and `command_line` as typed. */
+hb_status hb_fixture_write_env(const char *folder, const char *gpu_name, const char *candidate, int traced,
+                               unsigned long long seed, const char *command_line);
+
 hb_status hb_fixture_write_sweep(const hb_fixture *f, const char *folder, const char *candidate, size_t shard_index,
                                  size_t shard_count, size_t done, const char *gpu_name);
 

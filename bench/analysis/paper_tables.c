@@ -378,19 +378,59 @@ static void gpu_words(const hb_result_set *set, char *out, size_t size)
     }
 }
 
-static hb_status count_notes(const hb_result_set *set, hb_doc *doc)
+/* "incorrect 3, crashed 1": the configurations of a mode left out, by verdict, in order of first appearance. */
+static void left_out_words(const hb_result_set *set, hb_mode mode, char *out, size_t size)
 {
-    for (size_t m = 0; m < MODE_COUNT; m++) {
-        size_t total = 0, counted = 0;
-        for (size_t i = 0; i < set->count; i++)
-            if (set->entries[i].key.mode == modes[m]) {
-                total++;
-                counted += hb_config_counts(&set->entries[i]);
+    out[0] = '\0';
+    for (size_t i = 0; i < set->count; i++) {
+        const hb_config_entry *e = &set->entries[i];
+        if (e->key.mode != mode || hb_config_counts(e))
+            continue;
+        size_t seen = 0, n = 0;
+        for (size_t j = 0; j < set->count; j++) {
+            const hb_config_entry *f = &set->entries[j];
+            if (f->key.mode == mode && !hb_config_counts(f) && !strcmp(f->verdict, e->verdict)) {
+                seen += j < i;
+                n++;
             }
-        if (total)
-            HB_TRY(hb_doc_note(doc, "%s: %zu configurations, %zu in the means, %zu left out", hb_mode_name(modes[m]),
-                               total, counted, total - counted));
+        }
+        if (seen)
+            continue; /* named at its first */
+        size_t used = strlen(out);
+        snprintf(out + used, size - used, "%s%s %zu", used ? ", " : "", e->verdict, n);
     }
+}
+
+/* Per mode: how many configurations, in the means, left out (by verdict),
+ * traced (their conduct checked) and in doubt on `timer`. */
+static hb_status mode_note(const hb_result_set *set, hb_timer timer, hb_mode mode, hb_doc *doc)
+{
+    size_t total = 0, counted = 0, traced = 0, doubtful = 0;
+    for (size_t i = 0; i < set->count; i++) {
+        const hb_config_entry *e = &set->entries[i];
+        if (e->key.mode != mode)
+            continue;
+        total++;
+        counted += hb_config_counts(e);
+        traced += (size_t)hb_config_traced(e);
+        doubtful += hb_config_counts(e) && hb_timing_doubt(e, timer);
+    }
+    if (!total)
+        return HB_OK;
+    char left[512];
+    left_out_words(set, mode, left, sizeof left);
+    return hb_doc_note(doc, "%s: %zu configurations, %zu in the means, %zu left out%s%s%s; conduct checked "
+                            "(traced) in %zu of %zu%s; %zu in the means are in doubt on the %s%s",
+                       hb_mode_name(mode), total, counted, total - counted, left[0] ? " (" : "", left,
+                       left[0] ? ")" : "", traced, total, traced == total ? "" : traced ? " (partly traced)"
+                                                                                         : " (NOT traced)",
+                       doubtful, hb_timer_words(timer), doubtful ? " (table timing_doubt)" : "");
+}
+
+static hb_status count_notes(const hb_result_set *set, hb_timer timer, hb_doc *doc)
+{
+    for (size_t m = 0; m < MODE_COUNT; m++)
+        HB_TRY(mode_note(set, timer, modes[m], doc));
     if (set->n_missing)
         HB_TRY(hb_doc_note(doc, "%zu configurations a plan expects were not run", set->n_missing));
     for (size_t i = 0; i < set->n_notes; i++)
@@ -411,7 +451,7 @@ hb_status hb_build_report(const hb_result_set *set, hb_timer timer, hb_doc *doc)
     char gpus[512];
     gpu_words(set, gpus, sizeof gpus);
     HB_TRY(hb_doc_note(doc, "GPU: %s; timer: %s", gpus, hb_timer_words(timer)));
-    HB_TRY(count_notes(set, doc));
+    HB_TRY(count_notes(set, timer, doc));
     HB_TRY(speedup_table(set, timer, 0, gpus, doc));
     HB_TRY(speedup_table(set, timer, 1, gpus, doc));
     HB_TRY(size_table(set, timer, gpus, doc));

@@ -64,6 +64,7 @@ void hb_result_set_free(hb_result_set *set)
     free(set->texts);
     free(set->notes);
     free(set->gpus);
+    free(set->candidates);
     free(set->missing);
     memset(set, 0, sizeof *set);
 }
@@ -176,6 +177,18 @@ hb_status hb_result_set_add_gpu(hb_result_set *set, const char *name)
     HB_TRY(grow((void **)&set->gpus, &set->cap_gpus, set->n_gpus, sizeof *set->gpus));
     set->gpus[set->n_gpus++] = kept;
     return HB_OK;
+}
+
+const char *hb_result_set_add_candidate(hb_result_set *set, const char *path)
+{
+    for (size_t i = 0; i < set->n_candidates; i++)
+        if (!strcmp(set->candidates[i], path))
+            return set->candidates[i];
+    const char *kept = hb_result_set_keep(set, path);
+    if (!kept || grow((void **)&set->candidates, &set->cap_candidates, set->n_candidates, sizeof *set->candidates))
+        return NULL;
+    set->candidates[set->n_candidates++] = kept;
+    return kept;
 }
 
 hb_status hb_result_set_add_missing(hb_result_set *set, const hb_config_key *key, const char *plan)

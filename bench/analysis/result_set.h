@@ -49,6 +49,7 @@ typedef struct hb_config_entry {
     char timer_reason[64];
     char headline_timer[8];
     const char *source;   /* the summary.csv it came from (owned by the set) */
+    const char *candidate; /* its folder's env.json "candidate" (owned by the set); NULL: not recorded */
     size_t line;          /* the line of its first row there */
     size_t candidate_line; /* the line of the candidate's row; 0: none read */
     /* t_b / t_c per timer, estimator and column; NaN where the file has no figure */
@@ -72,6 +73,8 @@ typedef struct hb_result_set {
     size_t n_notes, cap_notes;
     const char **gpus;    /* the GPU names the folders record, each once (in texts) */
     size_t n_gpus, cap_gpus;
+    const char **candidates; /* the candidates the folders record, each once (in texts) */
+    size_t n_candidates, cap_candidates;
     hb_missing_config *missing;
     size_t n_missing, cap_missing;
 } hb_result_set;
@@ -91,6 +94,8 @@ hb_config_entry *hb_result_set_find(const hb_result_set *set, const hb_config_ke
 
 hb_status hb_result_set_note(hb_result_set *set, const char *fmt, ...) HB_PRINTF(2, 3);
 hb_status hb_result_set_add_gpu(hb_result_set *set, const char *name);
+/* The candidate's path as the set keeps it (added once; NULL: out of memory, reported). */
+const char *hb_result_set_add_candidate(hb_result_set *set, const char *path);
 hb_status hb_result_set_add_missing(hb_result_set *set, const hb_config_key *key, const char *plan);
 
 /* 1 if the configuration's candidate was measured and passed every check
