@@ -186,10 +186,13 @@ static int farther(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-/* The labels: the HB_FIGURE_MAX_LABELS outliers farthest beyond their
- * fence, "x r M_N_K column is_max"; a NaN line where there is none, so
- * the file always has a point for gnuplot to skip. */
-static hb_status write_labels(const hb_result_set *set, hb_timer timer, const mode_figure *f, FILE *labels)
+/* The labels of one panel (the baselines, or the -max figures: is_max):
+ * its HB_FIGURE_MAX_LABELS outliers farthest beyond their fence,
+ * "x r M_N_K column".  No line at all where there is none: gnuplot 5.4
+ * crashes on labels whose every point is undefined, and only warns on a
+ * file without points. */
+static hb_status write_labels(const hb_result_set *set, hb_timer timer, const mode_figure *f, int is_max,
+                              FILE *labels)
 {
     size_t n = 0, cap = set->count * hb_speedup_column_count() + 1;
     outlier *found = malloc(cap * sizeof *found);
@@ -198,21 +201,19 @@ static hb_status write_labels(const hb_result_set *set, hb_timer timer, const mo
     for (size_t i = 0; i < set->count; i++)
         for (size_t c = 0; c < hb_speedup_column_count(); c++) {
             double r = drawn_ratio(&set->entries[i], timer, f->mode, c);
-            if (!(r > 0) || !hb_figure_outlier(&f->extent, r))
+            if (!(r > 0) || !hb_figure_outlier(&f->extent, r) || hb_speedup_column_at(c)->is_max != is_max)
                 continue;
             double beyond = r > f->extent.fence_high ? log(r / f->extent.fence_high) : log(f->extent.fence_low / r);
             found[n++] = (outlier){size_of(&set->entries[i]), r, beyond, c, &set->entries[i]};
         }
     qsort(found, n, sizeof *found, farther);
-    fputs("# log2(MNK) t_base/t_cand M_N_K column is_max: the outliers labelled (Tukey's fences on log r)\n", labels);
+    fprintf(labels, "# log2(MNK) t_base/t_cand M_N_K column: the outliers of the %s labelled (Tukey's fences on log r, "
+                    "at most %d)\n", is_max ? "-max figures" : "baselines", HB_FIGURE_MAX_LABELS);
     for (size_t i = 0; i < n && i < HB_FIGURE_MAX_LABELS; i++) {
         char mnk[64];
         hb_config_key_mnk(&found[i].entry->key, mnk, sizeof mnk);
-        fprintf(labels, "%.6f %.6g %s %zu %d\n", found[i].x, found[i].r, mnk, found[i].column + 1,
-                hb_speedup_column_at(found[i].column)->is_max);
+        fprintf(labels, "%.6f %.6g %s %zu\n", found[i].x, found[i].r, mnk, found[i].column + 1);
     }
-    if (n == 0)
-        fputs("NaN NaN - 0 -1\n", labels);
     free(found);
     return HB_OK;
 }
@@ -259,19 +260,25 @@ static FILE *open_data(const hb_output_folder *out, const char *prefix, hb_mode 
 static hb_status write_data_files(const hb_result_set *set, hb_timer timer, const mode_figure *f,
                                   const hb_output_folder *out)
 {
-    char size_name[64], ecdf_name[64], label_name[64];
+    char size_name[64], ecdf_name[64], label_name[64], max_label_name[64];
     FILE *size = open_data(out, "report_size", f->mode, size_name, sizeof size_name);
     FILE *ecdf = size ? open_data(out, "report_ecdf", f->mode, ecdf_name, sizeof ecdf_name) : NULL;
     FILE *labels = ecdf ? open_data(out, "report_labels", f->mode, label_name, sizeof label_name) : NULL;
-    hb_status status = labels ? write_mode_data(set, timer, f->mode, size, ecdf) : HB_ERR_IO;
+    FILE *max_labels = labels ? open_data(out, "report_labels_max", f->mode, max_label_name, sizeof max_label_name)
+                              : NULL;
+    hb_status status = max_labels ? write_mode_data(set, timer, f->mode, size, ecdf) : HB_ERR_IO;
     if (status == HB_OK)
-        status = write_labels(set, timer, f, labels);
+        status = write_labels(set, timer, f, 0, labels);
+    if (status == HB_OK)
+        status = write_labels(set, timer, f, 1, max_labels);
     hb_status closed = HB_OK;
     if (size && hb_output_close(size, size_name) != HB_OK)
         closed = HB_ERR_IO;
     if (ecdf && hb_output_close(ecdf, ecdf_name) != HB_OK)
         closed = HB_ERR_IO;
     if (labels && hb_output_close(labels, label_name) != HB_OK)
+        closed = HB_ERR_IO;
+    if (max_labels && hb_output_close(max_labels, max_label_name) != HB_OK)
         closed = HB_ERR_IO;
     return status != HB_OK ? status : closed;
 }
@@ -355,9 +362,9 @@ static void write_report_plots(FILE *gp, const hb_result_set *set, const mode_fi
              "title word(names, int(word(base,j)))",
              m);
     snprintf(extra, sizeof extra,
-             "1 with lines lt -1 lw 1 notitle, 'report_labels_%s.dat' using 1:($5 == panel_max ? $2 : NaN):3 "
-             "with labels left offset char 0.6,0.4 font ',8' notitle",
-             m);
+             "1 with lines lt -1 lw 1 notitle, (panel_max ? 'report_labels_max_%s.dat' : 'report_labels_%s.dat') "
+             "using 1:2:3 with labels left offset char 0.6,0.4 font ',8' notitle",
+             m, m);
     two_panels(gp, stem, title, axes, series, extra);
     snprintf(stem, sizeof stem, "report_ecdf_%s", m);
     snprintf(title, sizeof title, "ECDF of the per-configuration speedups, %s mode\\n%s", m, facts);
