@@ -254,6 +254,7 @@ test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/hgemm-report $(BUILD)/c
 	BUILD=$(BUILD) CUDA_HOME=$(CUDA_HOME) tests/broken_launchers_cpu.sh $(CC) $(CXX)
 	HB_BENCH=$(BUILD)/hgemm-bench tests/slurm_dry_run.sh
 	tests/cuda_free_binary.sh $(BUILD)/hgemm-report
+	tests/demo_gpu_check.sh
 	HB_BUILD=$(BUILD) HB_BENCH=$(BUILD)/hgemm-bench HB_REPORT=$(BUILD)/hgemm-report $(BUILD)/hgemm-tests
 
 # scripts/bench_target_ci.sh: --target-ci's costs on this CPU; never run by
@@ -310,7 +311,11 @@ fuzz-ci:
 
 
 DEMO_ARGS ?= --mnk 64,64,64 --mnk 1024,1024,1024 --mnk 4096,4096,4096
-demo: all
+# A GPU first (scripts/check_gpu.sh: nvidia-smi, or the driver's /proc
+# entry), before minutes of building; then the build and the run.
+demo:
+	@scripts/check_gpu.sh
+	$(MAKE) --no-print-directory all
 	$(BUILD)/hgemm-bench run --candidate $(BUILD)/candidates/sample_mma $(DEMO_ARGS) --out results
 	plots/plot_run.sh "$$(ls -dt results/*/ | head -n 1)"
 
