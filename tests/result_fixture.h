@@ -21,6 +21,7 @@
 typedef struct hb_fixture_row {
     char name[48];
     double paper, geomean, paper_wall, geomean_wall;
+    double kernel; /* t_b / t_c on kernel time (speedup_kernel + 1); NaN until hb_fixture_set_kernel */
 } hb_fixture_row;
 
 typedef struct hb_fixture_config {
@@ -64,11 +65,21 @@ hb_status hb_fixture_write_plan(const hb_fixture *f, size_t extra, const char *f
  * shard.  The fixture's configurations must be made with every mode of the
  * plan, each size's modes next to each other (hb_fixture_make does): config
  * i is item i of the plan. */
+/* Writes `c`'s records (rows) and summary.csv rows again from c->result,
+ * after a test changed it (its verdict, reason, ...). */
+hb_status hb_fixture_rewrite(hb_fixture_config *c);
+
 /* Sets how configuration `c` was timed, as a run would have recorded it:
  * `trace_note` ("" for a call monitor that ran whole; "--no-trace") and
  * `timer_reasons` (HB_TIMER_REASON_*: the work left the events, so the
  * headline goes on the wall clock); its summary.csv rows are written again. */
 hb_status hb_fixture_set_timing(hb_fixture_config *c, const char *trace_note, unsigned timer_reasons);
+
+/* Gives every participant of `c` but the -max rows a kernel time from the
+ * call monitor, 0.6 x its event median (the candidate's 0.9 x: a kernel
+ * speedup unlike the event one), and records each row's kernel ratio; its
+ * summary.csv rows are written again. */
+hb_status hb_fixture_set_kernel(hb_fixture_config *c);
 
 /* Writes `folder`/env.json through the run's own writer (bench/report/env_json.h):
  * the GPU `gpu_name`, the candidate `candidate`, the call monitor on or off
