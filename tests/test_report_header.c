@@ -326,7 +326,7 @@ static void test_report_header_states_the_protocol(void **state)
     assert_non_null(commit);
     assert_true(a_note_says(doc, ARGS(": sweep, candidate ", "h100_set", "mode offline",
                                       "plan: 12 configurations x 1 modes = 12 items",
-                                      "a stratified sample of 12 of --grid paper, drawn with seed 5",
+                                      "a stratified sample of 12 of --grid paper (1000 configurations), drawn with seed 5",
                                       "warm-up 0.25 s, timed window 1.5 s", "trace OFF (--no-trace", commit)));
     assert_true(a_note_says(doc, ARGS("offline: 12 configurations, 10 in the means, 2 left out (unsupported 2)")));
     json_decref(plan);

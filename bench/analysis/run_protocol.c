@@ -73,8 +73,14 @@ static void plan_words(const json_t *env, const hb_plan_file *plan, char *out, s
         snprintf(seed, sizeof seed, "%lld", (long long)json_integer_value(seed_value));
     else
         hb_command_line_flag(line, "seed", seed, sizeof seed);
-    if (hb_command_line_flag(line, "grid", grid + 7, sizeof grid - 7))
+    if (hb_command_line_flag(line, "grid", grid + 7, sizeof grid - 7)) {
         memcpy(grid, "--grid ", 7);
+        static hb_sweep_plan paper; /* the one named grid: say how many it holds */
+        if (!strcmp(grid + 7, "paper") && !paper.n_configs)
+            hb_plan_grid_paper(&paper);
+        if (!strcmp(grid + 7, "paper"))
+            snprintf(grid + strlen(grid), sizeof grid - strlen(grid), " (%zu configurations)", paper.n_configs);
+    }
     else if (hb_command_line_flag(line, "mnk-file", grid + 11, sizeof grid - 11))
         memcpy(grid, "--mnk-file ", 11);
     else
