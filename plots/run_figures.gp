@@ -17,6 +17,7 @@ set output out."/speedup.png"
 set ylabel "speedup over baseline (%)"
 set xlabel "M x N x K"
 set xzeroaxis lt -1
+set yrange [*<0:0<*] # both panels hold 0: the sign is the finding
 set multiplot layout 1,2 title "Candidate speedup per configuration over each baseline"
 set title "headline timer (CUDA events; wall clock where summary.csv's headline_timer says)\ngeometric mean of paired per-round ratios, 95% CI"
 load work."/speedup_plot.gp"
@@ -24,6 +25,7 @@ set title "kernel time only (CUPTI: baseline's kernel median / candidate's, spee
 load work."/kernel_plot.gp"
 unset multiplot
 unset label 1
+set autoscale y
 
 set terminal pngcairo size 1200,650 noenhanced font ",11"
 set output out."/tflops.png"

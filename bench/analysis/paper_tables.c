@@ -135,20 +135,30 @@ static void aggregate_cells(hb_doc_table *t, size_t first, const hb_speedup_aggr
     hb_doc_set_number(t, first + 6, a->ours_wins);
 }
 
+/* What each estimator is on `timer`: the kernel time has one figure per configuration. */
+static const char *estimator_words(hb_estimator estimator, hb_timer timer)
+{
+    if (timer == HB_TIMER_KERNEL)
+        return "the ratio of the kernel medians, t_base/t_cand";
+    return estimator == HB_EST_PAPER ? "the mean over rounds of t_base/t_cand"
+                                     : "the geometric mean of the paired per-round ratios";
+}
+
 static hb_status how_computed(hb_doc_table *t, const char *what, hb_timer timer, const char *gpus)
 {
     return hb_doc_caption(
         t,
         "%s In percent, (ratio - 1) x 100, over the configurations whose verdict is pass or too-slow and that have "
         "both figures. paper_mean_pct: the paper's aggregate, the arithmetic mean over configurations of the "
-        "paper's per-configuration estimator (%s + 1: the mean over rounds of t_base/t_cand); paper_wins_pct: the "
+        "paper's per-configuration estimator (%s + 1: %s); paper_wins_pct: the "
         "share of configurations where it exceeds 1. geomean_pct: ours, the geometric mean over configurations of "
-        "our per-configuration estimator (%s + 1: the geometric mean of the paired per-round ratios), with "
+        "our per-configuration estimator (%s + 1: %s), with "
         "ci95_low_pct/ci95_high_pct its 95%% percentile bootstrap interval over configurations (%d resamples, seed "
         "%d); wins_pct: the share where it exceeds 1. in_doubt: of the configs, those whose timing is in doubt "
         "(not traced, or on CUDA events while their work left the events: table timing_doubt); traced: those a "
         "call monitor watched, so their conduct was checked. Timer: %s. GPU: %s.",
-        what, hb_estimator_column(HB_EST_PAPER, timer), hb_estimator_column(HB_EST_GEOMEAN, timer),
+        what, hb_estimator_column(HB_EST_PAPER, timer), estimator_words(HB_EST_PAPER, timer),
+        hb_estimator_column(HB_EST_GEOMEAN, timer), estimator_words(HB_EST_GEOMEAN, timer),
         HB_BOOTSTRAP_RESAMPLES, HB_REPORT_BOOTSTRAP_SEED, hb_timer_words(timer), gpus);
 }
 
