@@ -242,6 +242,7 @@ static void test_report_json_holds_percents_and_integer_counts(void **state)
     assert_true(json_is_integer(cell(t1, row, "configs")));
     assert_true(json_is_integer(cell(t1, row, "in_doubt")));
     assert_true(json_is_real(cell(t1, row, "geomean_pct")));
+    assert_string_equal(json_string_value(json_object_get(doc, "format")), "hgemm-bench-report/2");
     json_decref(doc);
     hb_fixture_free(&f);
     hb_test_remove_tree(root);

@@ -185,7 +185,7 @@ static json_t *json_doc(const hb_doc *doc)
         json_array_append_new(notes, json_string(doc->notes[i]));
     for (size_t i = 0; i < doc->n_tables; i++)
         json_array_append_new(tables, json_table(doc->tables[i]));
-    return json_pack("{s:s, s:s, s:o, s:o}", "format", "hgemm-bench-report/1", "title", doc->title, "notes", notes,
+    return json_pack("{s:s, s:s, s:o, s:o}", "format", "hgemm-bench-report/2", "title", doc->title, "notes", notes,
                      "tables", tables);
 }
 
