@@ -21,7 +21,7 @@
 typedef struct hb_fixture_row {
     char name[48];
     double paper, geomean, paper_wall, geomean_wall;
-    double kernel; /* t_b / t_c on kernel time (speedup_kernel + 1); NaN until hb_fixture_set_kernel */
+    double kernel; /* t_b / t_c on kernel time (speedup_kernel + 1); NaN where untraced */
 } hb_fixture_row;
 
 typedef struct hb_fixture_config {
@@ -47,6 +47,10 @@ hb_status hb_fixture_make(uint64_t seed, size_t count, const hb_mode *modes, siz
                           hb_fixture *out);
 void hb_fixture_free(hb_fixture *f);
 
+/* Writes `c`'s summary.csv rows and records again from c->result, once a
+ * test has changed it (a wall headline, a trace note, another class). */
+hb_status hb_fixture_rewrite(hb_fixture_config *c);
+
 /* Writes configs [first, first + count) of `f` into `folder` (created):
  * summary.csv and, unless gpu_name is NULL, an env.json naming that GPU. */
 hb_status hb_fixture_write_run(const hb_fixture *f, size_t first, size_t count, const char *folder,
@@ -65,9 +69,8 @@ hb_status hb_fixture_write_plan(const hb_fixture *f, size_t extra, const char *f
  * shard.  The fixture's configurations must be made with every mode of the
  * plan, each size's modes next to each other (hb_fixture_make does): config
  * i is item i of the plan. */
-/* Writes `c`'s records (rows) and summary.csv rows again from c->result,
- * after a test changed it (its verdict, reason, ...). */
-hb_status hb_fixture_rewrite(hb_fixture_config *c);
+hb_status hb_fixture_write_sweep(const hb_fixture *f, const char *folder, const char *candidate, size_t shard_index,
+                                 size_t shard_count, size_t done, const char *gpu_name);
 
 /* Sets how configuration `c` was timed, as a run would have recorded it:
  * `trace_note` ("" for a call monitor that ran whole; "--no-trace") and
@@ -75,10 +78,9 @@ hb_status hb_fixture_rewrite(hb_fixture_config *c);
  * headline goes on the wall clock); its summary.csv rows are written again. */
 hb_status hb_fixture_set_timing(hb_fixture_config *c, const char *trace_note, unsigned timer_reasons);
 
-/* Gives every participant of `c` but the -max rows a kernel time from the
- * call monitor, 0.6 x its event median (the candidate's 0.9 x: a kernel
- * speedup unlike the event one), and records each row's kernel ratio; its
- * summary.csv rows are written again. */
+/* Gives every participant of `c` a kernel time from the call monitor, 0.6 x
+ * its event median (the candidate's 0.9 x: a kernel speedup unlike the
+ * event one); its records and summary.csv rows are written again. */
 hb_status hb_fixture_set_kernel(hb_fixture_config *c);
 
 /* Writes `folder`/env.json through the run's own writer (bench/report/env_json.h):
@@ -87,8 +89,5 @@ hb_status hb_fixture_set_kernel(hb_fixture_config *c);
  * and `command_line` as typed. */
 hb_status hb_fixture_write_env(const char *folder, const char *gpu_name, const char *candidate, int traced,
                                unsigned long long seed, const char *command_line);
-
-hb_status hb_fixture_write_sweep(const hb_fixture *f, const char *folder, const char *candidate, size_t shard_index,
-                                 size_t shard_count, size_t done, const char *gpu_name);
 
 #endif

@@ -47,6 +47,7 @@ hb_test_list hb_gpu_fault_tests(void);
 hb_test_list hb_sweep_tests(void);
 hb_test_list hb_gpu_sweep_tests(void);
 hb_test_list hb_report_command_tests(void);
+hb_test_list hb_reproduce_tests(void);
 hb_test_list hb_timing_doubt_tests(void);
 hb_test_list hb_report_header_tests(void);
 hb_test_list hb_trace_tests(void);
@@ -61,6 +62,8 @@ hb_test_list hb_gpu_params_tests(void);
 hb_test_list hb_output_watch_tests(void);
 hb_test_list hb_gpu_output_scan_tests(void);
 hb_test_list hb_damage_tests(void);
+hb_test_list hb_compare_rule_tests(void);
+hb_test_list hb_compare_command_tests(void);
 
 /* GPU tests call this instead of skip() so the closing line can count skips. */
 void hb_test_skip_no_gpu(void);

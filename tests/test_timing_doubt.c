@@ -1,5 +1,6 @@
 /* The report's small judgements, without a binary: whether a
- * configuration's timing is in doubt and why (bench/analysis/timing_doubt.h),
+ * configuration's timing is in doubt and why (bench/analysis/timing_doubt.h,
+ * on a result set's entry),
  * the flags a protocol line reads from a command line
  * (bench/analysis/run_protocol.h), the figures' fitted axes and outlier
  * fences (bench/analysis/figure_extent.h), and --timer's names. */
@@ -13,70 +14,58 @@
 #include "bench/analysis/timing_doubt.h"
 #include "tests/test_registry.h"
 
-/* An entry as summary.csv's candidate row gives it. */
-static hb_config_entry entry(char *trace_note, const char *timer_reason, const char *headline)
+/* An entry as summary.csv's candidate row gives it (trace_note NULL: the file has no such column). */
+static hb_config_entry entry(const char *trace_note, const char *timer_reason, const char *headline)
 {
     hb_config_entry e;
     memset(&e, 0, sizeof e);
     snprintf(e.verdict, sizeof e.verdict, "pass");
-    e.trace_note = trace_note;
-    snprintf(e.timer_reason, sizeof e.timer_reason, "%s", timer_reason);
-    snprintf(e.headline_timer, sizeof e.headline_timer, "%s", headline);
+    e.timers.trace_recorded = trace_note != NULL;
+    snprintf(e.timers.trace_note, sizeof e.timers.trace_note, "%s", trace_note ? trace_note : "");
+    snprintf(e.timers.timer_reason, sizeof e.timers.timer_reason, "%s", timer_reason);
+    snprintf(e.timers.headline_timer, sizeof e.timers.headline_timer, "%s", headline);
     return e;
 }
 
 static void test_a_traced_configuration_on_events_is_not_in_doubt(void **state)
 {
     (void)state;
-    char note[] = "";
-    hb_config_entry e = entry(note, "", "event");
-    char why[512];
-    for (int t = 0; t < HB_TIMER_COUNT; t++) {
-        assert_int_equal(hb_timing_doubt(&e, (hb_timer)t), 0);
-        hb_timing_doubt_words(&e, (hb_timer)t, why, sizeof why);
-        assert_string_equal(why, "");
-    }
+    hb_config_entry e = entry("", "", "event");
+    char why[512] = "x";
+    assert_int_equal(hb_config_in_doubt(&e, why, sizeof why), 0);
+    assert_string_equal(why, "");
     assert_true(hb_config_traced(&e));
 }
 
-static void test_an_untraced_configuration_is_in_doubt_on_every_timer(void **state)
+static void test_an_untraced_configuration_is_in_doubt(void **state)
 {
     (void)state;
-    char note[] = "--no-trace";
-    hb_config_entry e = entry(note, "", "event");
+    hb_config_entry e = entry("--no-trace", "", "event");
     char why[512];
-    for (int t = 0; t < HB_TIMER_COUNT; t++) {
-        assert_int_equal(hb_timing_doubt(&e, (hb_timer)t), HB_DOUBT_UNTRACED);
-        hb_timing_doubt_words(&e, (hb_timer)t, why, sizeof why);
-        assert_non_null(strstr(why, "not traced (--no-trace)"));
-    }
+    assert_int_equal(hb_config_in_doubt(&e, why, sizeof why), 1);
+    assert_string_equal(why, "not traced: --no-trace");
     assert_false(hb_config_traced(&e));
-    /* a summary.csv without the column: not known, so in doubt too */
+    /* a summary.csv without the column (a harness before the call monitor): never traced */
     hb_config_entry old = entry(NULL, "", "");
-    assert_int_equal(hb_timing_doubt(&old, HB_TIMER_WALL), HB_DOUBT_NOT_RECORDED);
+    assert_int_equal(hb_config_in_doubt(&old, why, sizeof why), 1);
+    assert_non_null(strstr(why, "not traced: summary.csv has no trace_note column"));
     assert_false(hb_config_traced(&old));
 }
 
-/* Work off the timed stream misses the events only: the wall clock around a
- * device synchronize and the kernel spans see every stream. */
-static void test_work_that_left_the_events_is_in_doubt_on_events_only(void **state)
+/* Work that left the events moves the headline to the wall clock: in doubt,
+ * with both reasons said where both hold; NULL why is fine. */
+static void test_work_that_left_the_events_is_in_doubt(void **state)
 {
     (void)state;
-    char note[] = "";
-    hb_config_entry e = entry(note, "other-stream", "wall");
-    assert_int_equal(hb_timing_doubt(&e, HB_TIMER_EVENT), HB_DOUBT_LEFT_EVENTS);
-    assert_int_equal(hb_timing_doubt(&e, HB_TIMER_WALL), 0);
-    assert_int_equal(hb_timing_doubt(&e, HB_TIMER_KERNEL), 0);
+    hb_config_entry e = entry("", "other-stream", "wall");
     char why[512];
-    hb_timing_doubt_words(&e, HB_TIMER_EVENT, why, sizeof why);
-    assert_non_null(strstr(why, "left the CUDA events (other-stream; headline on wall)"));
-    /* both reasons at once, both said */
-    char untraced[] = "--no-isolate runs no call monitor";
-    hb_config_entry both = entry(untraced, "host-gap", "wall");
-    assert_int_equal(hb_timing_doubt(&both, HB_TIMER_EVENT), HB_DOUBT_UNTRACED | HB_DOUBT_LEFT_EVENTS);
-    hb_timing_doubt_words(&both, HB_TIMER_EVENT, why, sizeof why);
-    assert_non_null(strstr(why, "not traced (--no-isolate"));
-    assert_non_null(strstr(why, "; its work left the CUDA events (host-gap"));
+    assert_int_equal(hb_config_in_doubt(&e, why, sizeof why), 1);
+    assert_string_equal(why, "wall headline: other-stream");
+    assert_true(hb_config_traced(&e));
+    assert_int_equal(hb_config_in_doubt(&e, NULL, 0), 1);
+    hb_config_entry both = entry("--no-isolate runs no call monitor", "host-gap", "wall");
+    assert_int_equal(hb_config_in_doubt(&both, why, sizeof why), 1);
+    assert_string_equal(why, "wall headline: host-gap; not traced: --no-isolate runs no call monitor");
 }
 
 static void test_timer_names(void **state)
@@ -141,8 +130,8 @@ static void test_the_figure_axis_fits_the_data(void **state)
 
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_a_traced_configuration_on_events_is_not_in_doubt),
-    cmocka_unit_test(test_an_untraced_configuration_is_in_doubt_on_every_timer),
-    cmocka_unit_test(test_work_that_left_the_events_is_in_doubt_on_events_only),
+    cmocka_unit_test(test_an_untraced_configuration_is_in_doubt),
+    cmocka_unit_test(test_work_that_left_the_events_is_in_doubt),
     cmocka_unit_test(test_timer_names),
     cmocka_unit_test(test_command_line_flags),
     cmocka_unit_test(test_the_figure_axis_fits_the_data),

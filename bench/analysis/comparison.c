@@ -6,16 +6,11 @@
 #include <string.h>
 
 #include "bench/analysis/paper_tables.h"
+#include "bench/analysis/timing_doubt.h"
 #include "bench/core/rank_correlation.h"
 
-/* A configuration both sides have. */
-typedef struct common_config {
-    const hb_config_entry *ours;
-    const hb_published_row *theirs;
-} common_config;
-
 typedef struct pairing {
-    common_config *common;
+    hb_compare_pair *common;
     size_t count;
 } pairing;
 
@@ -37,7 +32,7 @@ static hb_status pair_up(const hb_compare_input *in, pairing *out)
             continue;
         const hb_published_row *r = hb_published_find(in->theirs, e->key.m, e->key.n, e->key.k);
         if (r)
-            out->common[out->count++] = (common_config){e, r};
+            out->common[out->count++] = (hb_compare_pair){e, r};
     }
     return HB_OK;
 }
@@ -125,7 +120,7 @@ static hb_status summary_table(const hb_compare_input *in, const pairing *p, hb_
 /* --- the largest disagreements ------------------------------------------------------------- */
 
 typedef struct disagreement {
-    const common_config *config;
+    const hb_compare_pair *config;
     size_t column;
     double ours, theirs, size; /* size: |log(ours / theirs)| */
 } disagreement;
@@ -153,6 +148,9 @@ static hb_status disagreement_rows(const disagreement *d, size_t count, hb_doc_t
         hb_doc_set_number(t, 3, d[i].theirs);
         hb_doc_set_number(t, 4, d[i].ours / d[i].theirs);
         hb_doc_set_number(t, 5, d[i].size);
+        char why[256];
+        hb_compare_doubt(d[i].config->ours, why, sizeof why);
+        HB_TRY(hb_doc_set_text(t, 6, why));
     }
     return HB_OK;
 }
@@ -164,7 +162,8 @@ static hb_status disagreement_table(const hb_compare_input *in, const pairing *p
         return HB_ERR_INTERNAL;
     HB_TRY(hb_doc_caption(t,
                           "The %d (configuration, baseline) pairs where ours and the published t_base/t_cand differ "
-                          "most, by |log(ours/published)| (abs_log: 0.693 is a factor of 2 either way).",
+                          "most, by |log(ours/published)| (abs_log: 0.693 is a factor of 2 either way); doubt: why "
+                          "our timing of the configuration is in doubt (empty: it is not).",
                           HB_COMPARE_TOP_DISAGREEMENTS));
     const char *const text_columns[] = {"mnk", "baseline"};
     for (size_t c = 0; c < 2; c++)
@@ -173,6 +172,7 @@ static hb_status disagreement_table(const hb_compare_input *in, const pairing *p
     hb_doc_column(t, "published", HB_DOC_RATIO);
     hb_doc_column(t, "ours_over_published", HB_DOC_RATIO);
     hb_doc_column(t, "abs_log", HB_DOC_COEFFICIENT);
+    hb_doc_column(t, "doubt", HB_DOC_TEXT);
     size_t columns = hb_speedup_column_count(), count = 0, room = p->count * columns;
     disagreement *d = malloc((room ? room : 1) * sizeof *d);
     if (!d)
@@ -203,7 +203,7 @@ static hb_status missing_row(hb_doc_table *t, long m, long n, long k, const char
 
 static hb_status missing_table(const hb_compare_input *in, hb_doc *doc)
 {
-    hb_doc_table *t = hb_doc_add_table(doc, "compare_missing", "Configurations only one side has", 0);
+    hb_doc_table *t = hb_doc_add_table(doc, "compare_missing", "Configurations only one side has", 1);
     if (!t)
         return HB_ERR_INTERNAL;
     HB_TRY(hb_doc_caption(t, "Left out of the comparison: configurations of %s mode only in our folders, only in %s, "
@@ -241,7 +241,8 @@ static hb_status configs_table(const hb_compare_input *in, const pairing *p, hb_
     if (!t)
         return HB_ERR_INTERNAL;
     HB_TRY(hb_doc_caption(t, "For each configuration both sides have and each baseline: our t_base/t_cand, the "
-                             "published one, and ours/published."));
+                             "published one, and ours/published; doubt: why our timing of the configuration is in "
+                             "doubt (empty: it is not)."));
     hb_doc_column(t, "mnk", HB_DOC_TEXT);
     for (size_t c = 0; c < hb_speedup_column_count(); c++) {
         char name[64];
@@ -253,6 +254,8 @@ static hb_status configs_table(const hb_compare_input *in, const pairing *p, hb_
         snprintf(name, sizeof name, "%s_ratio", base);
         hb_doc_column(t, name, HB_DOC_RATIO);
     }
+    size_t doubt_column = t->n_columns;
+    hb_doc_column(t, "doubt", HB_DOC_TEXT);
     for (size_t i = 0; i < p->count; i++) {
         char mnk[64];
         hb_config_key_mnk(&p->common[i].ours->key, mnk, sizeof mnk);
@@ -264,21 +267,69 @@ static hb_status configs_table(const hb_compare_input *in, const pairing *p, hb_
             hb_doc_set_number(t, 2 + 3 * c, th);
             hb_doc_set_number(t, 3 + 3 * c, o / th);
         }
+        char why[256];
+        hb_compare_doubt(p->common[i].ours, why, sizeof why);
+        HB_TRY(hb_doc_set_text(t, doubt_column, why));
     }
     return HB_OK;
 }
 
-hb_status hb_build_comparison(const hb_compare_input *in, hb_doc *doc)
+int hb_compare_doubt(const hb_config_entry *e, char *why, size_t size)
+{
+    return hb_timing_doubt(e->timers.headline_timer, e->timers.timer_reason, e->timers.trace_note, why, size);
+}
+
+/* The header's counts: what each side has that the other lacks, in numbers
+ * (the configurations themselves are in compare_missing, CSV and JSON). */
+static hb_status count_notes(const hb_compare_input *in, const pairing *p, hb_doc *doc)
+{
+    size_t ours = 0, only_ours = 0, left_out = 0, left_out_published = 0, only_published = 0, doubt = 0;
+    for (size_t i = 0; i < in->ours->count; i++) {
+        const hb_config_entry *e = &in->ours->entries[i];
+        if (e->key.mode != in->mode)
+            continue;
+        ours++;
+        int published = hb_published_find(in->theirs, e->key.m, e->key.n, e->key.k) != NULL;
+        if (!hb_config_counts(e)) {
+            left_out++;
+            left_out_published += published;
+        } else if (!published) {
+            only_ours++;
+        }
+    }
+    for (size_t i = 0; i < in->theirs->count; i++) {
+        const hb_published_row *r = &in->theirs->rows[i];
+        hb_config_key key = {r->m, r->n, r->k, in->mode};
+        only_published += !hb_result_set_find(in->ours, &key);
+    }
+    for (size_t i = 0; i < p->count; i++) {
+        char why[256];
+        doubt += hb_compare_doubt(p->common[i].ours, why, sizeof why);
+    }
+    HB_TRY(hb_doc_note(doc, "%zu configurations of %s mode in both: ours has %zu of that mode, %s %zu", p->count,
+                       hb_mode_name(in->mode), ours, in->published_path, in->theirs->count));
+    HB_TRY(hb_doc_note(doc, "%zu published configurations not in our folders (they hold %zu of %s mode); %zu of ours "
+                            "not in the published file; %zu of ours left out (a verdict other than pass or too-slow), "
+                            "%zu of them published. The list: compare_missing.csv (--out) or the JSON",
+                       only_published, ours, hb_mode_name(in->mode), only_ours, left_out, left_out_published));
+    if (doubt)
+        HB_TRY(hb_doc_note(doc, "%zu of the %zu compared configurations have timing in doubt (a wall-clock headline, "
+                                "or a call monitor that did not run whole): counted in the in_doubt columns, each "
+                                "with its reason in the doubt columns",
+                           doubt, p->count));
+    return HB_OK;
+}
+
+hb_status hb_build_comparison(const hb_compare_input *in, hb_doc *doc, hb_compare_outcome *out)
 {
     pairing p;
+    memset(out, 0, sizeof *out);
     HB_TRY(pair_up(in, &p));
-    size_t ours = 0;
-    for (size_t i = 0; i < in->ours->count; i++)
-        ours += in->ours->entries[i].key.mode == in->mode;
-    hb_status status = hb_doc_note(doc, "%zu configurations of %s mode in both: ours has %zu of that mode, %s %zu",
-                                   p.count, hb_mode_name(in->mode), ours, in->published_path, in->theirs->count);
+    hb_status status = count_notes(in, &p, doc);
     if (status == HB_OK)
         status = summary_table(in, &p, doc);
+    if (status == HB_OK)
+        status = hb_build_timer_tables(in, p.common, p.count, doc, out);
     if (status == HB_OK)
         status = disagreement_table(in, &p, doc);
     if (status == HB_OK)

@@ -21,7 +21,7 @@ double hb_config_ratio(const hb_config_entry *entry, hb_timer timer, hb_estimato
 const char *hb_timer_words(hb_timer timer)
 {
     static const char *const words[HB_TIMER_COUNT] = {
-        [HB_TIMER_EVENT] = "CUDA events",
+        [HB_TIMER_EVENT] = "CUDA events (the wall clock where the work left them: headline_timer)",
         [HB_TIMER_WALL] = "wall clock",
         [HB_TIMER_KERNEL] = "CUPTI kernel time (the ratio of the kernel medians, one figure for both estimators)"};
     return words[timer];
@@ -30,8 +30,8 @@ const char *hb_timer_words(hb_timer timer)
 const char *hb_estimator_column(hb_estimator estimator, hb_timer timer)
 {
     static const char *const names[HB_EST_COUNT][HB_TIMER_COUNT] = {
-        [HB_EST_PAPER] = {"speedup_paper_event", "speedup_paper_wall", "speedup_kernel"},
-        [HB_EST_GEOMEAN] = {"speedup_geomean_event", "speedup_geomean_wall", "speedup_kernel"}};
+        [HB_EST_PAPER] = {"speedup_paper", "speedup_paper_wall", "speedup_kernel"},
+        [HB_EST_GEOMEAN] = {"speedup_geomean", "speedup_geomean_wall", "speedup_kernel"}};
     return names[estimator][timer];
 }
 
@@ -74,8 +74,8 @@ static hb_status select_entries(const hb_result_set *set, const filter *f, selec
     return HB_OK;
 }
 
-/* Of the configurations behind an aggregate: how many are in doubt on its
- * timer, and how many a call monitor watched (bench/analysis/timing_doubt.h). */
+/* Of the configurations behind an aggregate: how many are in doubt, and
+ * how many a call monitor watched (bench/analysis/timing_doubt.h). */
 typedef struct conduct_counts {
     size_t in_doubt, traced;
 } conduct_counts;
@@ -98,7 +98,7 @@ static hb_status aggregate_column(const selection *s, hb_timer timer, size_t col
             continue;
         paper[n] = capped && p < 1.0 ? 1.0 : p;
         ours[n++] = capped && g < 1.0 ? 1.0 : g;
-        counts->in_doubt += hb_timing_doubt(s->entries[i], timer) != 0;
+        counts->in_doubt += (size_t)hb_config_in_doubt(s->entries[i], NULL, 0);
         counts->traced += (size_t)hb_config_traced(s->entries[i]);
     }
     hb_status status = hb_aggregate_speedups(paper, n, ours, n, out);
@@ -155,7 +155,7 @@ static hb_status how_computed(hb_doc_table *t, const char *what, hb_timer timer,
         "our per-configuration estimator (%s + 1: %s), with "
         "ci95_low_pct/ci95_high_pct its 95%% percentile bootstrap interval over configurations (%d resamples, seed "
         "%d); wins_pct: the share where it exceeds 1. in_doubt: of the configs, those whose timing is in doubt "
-        "(not traced, or on CUDA events while their work left the events: table timing_doubt); traced: those a "
+        "(not traced, or a wall headline because their work left the events: table timing_doubt); traced: those a "
         "call monitor watched, so their conduct was checked. Timer: %s. GPU: %s.",
         what, hb_estimator_column(HB_EST_PAPER, timer), estimator_words(HB_EST_PAPER, timer),
         hb_estimator_column(HB_EST_GEOMEAN, timer), estimator_words(HB_EST_GEOMEAN, timer),
@@ -253,7 +253,7 @@ static hb_status size_table(const hb_result_set *set, hb_timer timer, const char
 
 /* --- the configurations that are not in the means ------------------------------------------ */
 
-static hb_status excluded_table(const hb_result_set *set, hb_timer timer, hb_doc *doc)
+static hb_status excluded_table(const hb_result_set *set, hb_doc *doc)
 {
     hb_doc_table *t = hb_doc_add_table(doc, "excluded", "Configurations left out of the means", 0);
     if (!t)
@@ -261,8 +261,8 @@ static hb_status excluded_table(const hb_result_set *set, hb_timer timer, hb_doc
     HB_TRY(hb_doc_caption(t, "Configurations whose candidate did not pass every check or was not measured "
                              "(incorrect, crashed, timed-out, unsupported, implausible, bad-input, error): their "
                              "speedups, if any, are in no table. source: the candidate's row in summary.csv. "
-                             "timing_doubt: why its timing, had it counted, would be in doubt (empty: it would not)."));
-    const char *const columns[] = {"mode", "mnk", "verdict", "check", "reason", "source", "timing_doubt"};
+                             "doubt: why its timing, had it counted, would be in doubt (empty: it would not)."));
+    const char *const columns[] = {"mode", "mnk", "verdict", "check", "reason", "source", "doubt"};
     for (size_t c = 0; c < sizeof columns / sizeof columns[0]; c++)
         hb_doc_column(t, columns[c], HB_DOC_TEXT);
     for (size_t i = 0; i < set->count; i++) {
@@ -272,7 +272,7 @@ static hb_status excluded_table(const hb_result_set *set, hb_timer timer, hb_doc
         char mnk[64], source[4400], doubt[1024];
         hb_config_key_mnk(&e->key, mnk, sizeof mnk);
         snprintf(source, sizeof source, "%s:%zu", e->source, e->candidate_line);
-        hb_timing_doubt_words(e, timer, doubt, sizeof doubt);
+        hb_config_in_doubt(e, doubt, sizeof doubt);
         const char *const cells[] = {hb_mode_name(e->key.mode), mnk, e->verdict, e->check, e->reason, source, doubt};
         HB_TRY(hb_doc_add_row(t));
         for (size_t c = 0; c < sizeof cells / sizeof cells[0]; c++)
@@ -303,28 +303,27 @@ static hb_status not_run_table(const hb_result_set *set, hb_doc *doc)
 }
 
 /* The configurations in the means whose timing is in doubt (bench/analysis/timing_doubt.h). */
-static hb_status doubt_table(const hb_result_set *set, hb_timer timer, hb_doc *doc)
+static hb_status doubt_table(const hb_result_set *set, hb_doc *doc)
 {
     hb_doc_table *t = hb_doc_add_table(doc, "timing_doubt", "Configurations in the means whose timing is in doubt", 1);
     if (!t)
         return HB_ERR_INTERNAL;
-    HB_TRY(hb_doc_caption(t, "Configurations that count (pass or too-slow) whose figures on the %s are in doubt: no "
-                             "call monitor watched them (summary.csv's trace_note says why), so work moved off the "
-                             "timed stream would go unseen; or, on CUDA events, their work left the events "
-                             "(timer_reason). They are in the means: each aggregate's in_doubt says how many. "
-                             "source: the candidate's row in summary.csv.",
-                          hb_timer_words(timer)));
-    const char *const columns[] = {"mode", "mnk", "verdict", "why", "source"};
+    HB_TRY(hb_doc_caption(t, "Configurations that count (pass or too-slow) whose timing is in doubt: no call monitor "
+                             "watched them whole (summary.csv's trace_note says why), so work moved off the timed "
+                             "stream would go unseen; or their headline is on the wall clock because their work left "
+                             "the CUDA events (timer_reason). They are in the means: each aggregate's in_doubt says "
+                             "how many. source: the candidate's row in summary.csv."));
+    const char *const columns[] = {"mode", "mnk", "verdict", "doubt", "source"};
     for (size_t c = 0; c < sizeof columns / sizeof columns[0]; c++)
         hb_doc_column(t, columns[c], HB_DOC_TEXT);
     for (size_t i = 0; i < set->count; i++) {
         const hb_config_entry *e = &set->entries[i];
-        if (!hb_config_counts(e) || !hb_timing_doubt(e, timer))
+        if (!hb_config_counts(e) || !hb_config_in_doubt(e, NULL, 0))
             continue;
         char mnk[64], source[4400], why[1024];
         hb_config_key_mnk(&e->key, mnk, sizeof mnk);
         snprintf(source, sizeof source, "%s:%zu", e->source, e->candidate_line);
-        hb_timing_doubt_words(e, timer, why, sizeof why);
+        hb_config_in_doubt(e, why, sizeof why);
         const char *const cells[] = {hb_mode_name(e->key.mode), mnk, e->verdict, why, source};
         HB_TRY(hb_doc_add_row(t));
         for (size_t c = 0; c < sizeof cells / sizeof cells[0]; c++)
@@ -335,13 +334,13 @@ static hb_status doubt_table(const hb_result_set *set, hb_timer timer, hb_doc *d
 
 /* --- the published layout ------------------------------------------------------------------ */
 
-/* How many of a mode's rows in the published layout are in doubt on `timer`. */
-static size_t doubtful_in_mode(const hb_result_set *set, hb_timer timer, hb_mode mode)
+/* How many of a mode's rows in the published layout are in doubt. */
+static size_t doubtful_in_mode(const hb_result_set *set, hb_mode mode)
 {
     size_t n = 0;
     for (size_t i = 0; i < set->count; i++)
         n += set->entries[i].key.mode == mode && hb_config_counts(&set->entries[i]) &&
-             hb_timing_doubt(&set->entries[i], timer);
+             hb_config_in_doubt(&set->entries[i], NULL, 0);
     return n;
 }
 
@@ -359,7 +358,7 @@ hb_status hb_build_published_table(const hb_result_set *set, hb_timer timer, hb_
                           "%s), 3 decimals; -max: over the faster of NN and TN. Empty: no figure. %zu of its rows "
                           "are in doubt (the layout has no column for it: table timing_doubt lists them).",
                           hb_estimator_column(HB_EST_PAPER, timer), hb_timer_words(timer),
-                          doubtful_in_mode(set, timer, mode)));
+                          doubtful_in_mode(set, mode)));
     hb_doc_column(t, "mnk", HB_DOC_TEXT);
     for (size_t c = 0; c < hb_speedup_column_count(); c++)
         hb_doc_column(t, hb_speedup_column_at(c)->published, HB_DOC_RATIO);
@@ -412,8 +411,8 @@ static void left_out_words(const hb_result_set *set, hb_mode mode, char *out, si
 }
 
 /* Per mode: how many configurations, in the means, left out (by verdict),
- * traced (their conduct checked) and in doubt on `timer`. */
-static hb_status mode_note(const hb_result_set *set, hb_timer timer, hb_mode mode, hb_doc *doc)
+ * traced (their conduct checked) and in doubt. */
+static hb_status mode_note(const hb_result_set *set, hb_mode mode, hb_doc *doc)
 {
     size_t total = 0, counted = 0, traced = 0, doubtful = 0;
     for (size_t i = 0; i < set->count; i++) {
@@ -423,24 +422,24 @@ static hb_status mode_note(const hb_result_set *set, hb_timer timer, hb_mode mod
         total++;
         counted += hb_config_counts(e);
         traced += (size_t)hb_config_traced(e);
-        doubtful += hb_config_counts(e) && hb_timing_doubt(e, timer);
+        doubtful += hb_config_counts(e) && hb_config_in_doubt(e, NULL, 0);
     }
     if (!total)
         return HB_OK;
     char left[512];
     left_out_words(set, mode, left, sizeof left);
     return hb_doc_note(doc, "%s: %zu configurations, %zu in the means, %zu left out%s%s%s; conduct checked "
-                            "(traced) in %zu of %zu%s; %zu in the means are in doubt on the %s%s",
+                            "(traced) in %zu of %zu%s; %zu in the means have timing in doubt%s",
                        hb_mode_name(mode), total, counted, total - counted, left[0] ? " (" : "", left,
                        left[0] ? ")" : "", traced, total, traced == total ? "" : traced ? " (partly traced)"
                                                                                          : " (NOT traced)",
-                       doubtful, hb_timer_words(timer), doubtful ? " (table timing_doubt)" : "");
+                       doubtful, doubtful ? " (table timing_doubt)" : "");
 }
 
-static hb_status count_notes(const hb_result_set *set, hb_timer timer, hb_doc *doc)
+static hb_status count_notes(const hb_result_set *set, hb_doc *doc)
 {
     for (size_t m = 0; m < MODE_COUNT; m++)
-        HB_TRY(mode_note(set, timer, modes[m], doc));
+        HB_TRY(mode_note(set, modes[m], doc));
     if (set->n_missing)
         HB_TRY(hb_doc_note(doc, "%zu configurations a plan expects were not run", set->n_missing));
     for (size_t i = 0; i < set->n_notes; i++)
@@ -461,13 +460,13 @@ hb_status hb_build_report(const hb_result_set *set, hb_timer timer, hb_doc *doc)
     char gpus[512];
     gpu_words(set, gpus, sizeof gpus);
     HB_TRY(hb_doc_note(doc, "GPU: %s; timer: %s", gpus, hb_timer_words(timer)));
-    HB_TRY(count_notes(set, timer, doc));
+    HB_TRY(count_notes(set, doc));
     HB_TRY(speedup_table(set, timer, 0, gpus, doc));
     HB_TRY(speedup_table(set, timer, 1, gpus, doc));
     HB_TRY(size_table(set, timer, gpus, doc));
-    HB_TRY(excluded_table(set, timer, doc));
+    HB_TRY(excluded_table(set, doc));
     HB_TRY(not_run_table(set, doc));
-    HB_TRY(doubt_table(set, timer, doc));
+    HB_TRY(doubt_table(set, doc));
     for (size_t m = 0; m < MODE_COUNT; m++)
         if (mode_present(set, modes[m]))
             HB_TRY(hb_build_published_table(set, timer, modes[m], doc));

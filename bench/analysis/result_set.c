@@ -55,7 +55,6 @@ void hb_result_set_free(hb_result_set *set)
 {
     for (size_t i = 0; i < set->count; i++) {
         free(set->entries[i].reason);
-        free(set->entries[i].trace_note);
     }
     free(set->entries);
     tdestroy(set->index, free);
@@ -125,6 +124,10 @@ static hb_status add_entry(hb_result_set *set, const hb_config_key *key, const c
         for (int s = 0; s < HB_EST_COUNT; s++)
             for (size_t c = 0; c < HB_MAX_SPEEDUP_COLUMNS; c++)
                 e->ratio[t][s][c] = NAN;
+    hb_config_timers *x = &e->timers;
+    for (size_t c = 0; c < HB_MAX_SPEEDUP_COLUMNS; c++)
+        x->paper_event[c] = x->kernel[c] = x->wall_mean_us[c] = x->wall_rel_stdev[c] = x->ci_rel_half[c] = NAN;
+    x->candidate_wall_mean_us = x->candidate_wall_rel_stdev = NAN;
     index_node *node = malloc(sizeof *node);
     if (!node)
         return hb_fail(HB_ERR_INTERNAL, "out of host memory holding %zu results", set->count);

@@ -27,9 +27,9 @@ typedef enum hb_estimator {
     HB_EST_COUNT
 } hb_estimator;
 
-/* The timer behind them: CUDA events (speedup_paper_event and
- * speedup_geomean_event; in a file without them, speedup_paper and
- * speedup_geomean), the host's wall clock (speedup_paper_wall,
+/* The timer behind them: CUDA events (speedup_paper, speedup_geomean: on
+ * each configuration's headline timer, which is the wall clock where the
+ * work left the events), the host's wall clock (speedup_paper_wall,
  * speedup_geomean_wall), or CUPTI's kernel-only time (speedup_kernel: the
  * ratio of the kernel medians, the same figure for both estimators). */
 typedef enum hb_timer { HB_TIMER_EVENT, HB_TIMER_WALL, HB_TIMER_KERNEL, HB_TIMER_COUNT } hb_timer;
@@ -37,17 +37,30 @@ typedef enum hb_timer { HB_TIMER_EVENT, HB_TIMER_WALL, HB_TIMER_KERNEL, HB_TIMER
 /* "event", "wall" or "kernel" (--timer): 1 if `text` names one. */
 int hb_timer_parse(const char *text, hb_timer *out);
 
+/* What `compare` reads besides the speedups above (docs/reports.md,
+ * "compare"), from columns a summary.csv of an older harness may lack (NaN or
+ * "" then): the candidate's speedup on each timer per column, the numbers the
+ * CUDA-L2 repository's own estimator is computed from, our per-configuration
+ * noise, and what says whether the timing is in doubt. */
+typedef struct hb_config_timers {
+    double paper_event[HB_MAX_SPEEDUP_COLUMNS];    /* speedup_paper_event + 1 (events, whatever the headline) */
+    double kernel[HB_MAX_SPEEDUP_COLUMNS];         /* speedup_kernel + 1 (CUPTI kernel medians) */
+    double wall_mean_us[HB_MAX_SPEEDUP_COLUMNS];   /* the baseline's mean wall time, us */
+    double wall_rel_stdev[HB_MAX_SPEEDUP_COLUMNS]; /* its relative standard deviation */
+    double ci_rel_half[HB_MAX_SPEEDUP_COLUMNS];    /* the headline CI's half-width over the headline ratio */
+    double candidate_wall_mean_us, candidate_wall_rel_stdev;
+    char headline_timer[8];  /* "event", "wall", or "" */
+    char timer_reason[64];   /* why a wall headline: "other-stream,host-gap" */
+    char trace_note[160];    /* why the call monitor did not run whole ("": it did) */
+    int trace_recorded;      /* 1: the file has a trace_note column (a harness with the call monitor) */
+    char acc_class[16];      /* the run's accumulator class: "fp32", "fp16" */
+} hb_config_timers;
+
 typedef struct hb_config_entry {
     hb_config_key key;
     char verdict[24];     /* the candidate's: "pass", "incorrect", ... ("" until its row is read) */
     char check[32];
     char *reason;
-    /* How its time was taken (summary.csv's candidate row; bench/analysis/timing_doubt.h):
-     * trace_note "" when the call monitor ran whole (NULL: the file has no such column),
-     * timer_reason why the headline left the events ("" when it did not). */
-    char *trace_note;
-    char timer_reason[64];
-    char headline_timer[8];
     const char *source;   /* the summary.csv it came from (owned by the set) */
     const char *candidate; /* its folder's env.json "candidate" (owned by the set); NULL: not recorded */
     size_t line;          /* the line of its first row there */
@@ -55,6 +68,7 @@ typedef struct hb_config_entry {
     /* t_b / t_c per timer, estimator and column; NaN where the file has no figure */
     double ratio[HB_TIMER_COUNT][HB_EST_COUNT][HB_MAX_SPEEDUP_COLUMNS];
     size_t ratio_line[HB_MAX_SPEEDUP_COLUMNS]; /* the line of each column's row; 0: none read */
+    hb_config_timers timers;
 } hb_config_entry;
 
 /* A configuration a sweep's plan expects that no folder holds. */

@@ -15,31 +15,26 @@
 /* The columns the tables read, by name (docs/results.md). */
 enum { C_M, C_N, C_K, C_MODE, C_PARTICIPANT, C_ROLE, C_VERDICT, C_CHECK, C_REASON, C_SPEEDUP_PAPER,
        C_SPEEDUP_GEOMEAN, C_SPEEDUP_PAPER_WALL, C_SPEEDUP_GEOMEAN_WALL,
-       /* optional: summary.csv of a harness before the call monitor lacks them */
-       C_SPEEDUP_PAPER_EVENT, C_SPEEDUP_GEOMEAN_EVENT, C_SPEEDUP_KERNEL, C_TRACE_NOTE, C_HEADLINE_TIMER,
-       C_TIMER_REASON, C_COUNT };
+       /* compare's (hb_config_timers), optional: a summary.csv of an older harness lacks some */
+       C_SPEEDUP_PAPER_EVENT, C_SPEEDUP_KERNEL, C_WALL_MEAN_US, C_WALL_REL_STDEV, C_CI_LOW, C_CI_HIGH,
+       C_HEADLINE_TIMER, C_TIMER_REASON, C_TRACE_NOTE, C_ACC_CLASS, C_COUNT };
 static const char *const wanted[C_COUNT] = {
     "m", "n", "k", "mode", "participant", "role", "verdict", "check", "reason",
     "speedup_paper", "speedup_geomean", "speedup_paper_wall", "speedup_geomean_wall",
-    "speedup_paper_event", "speedup_geomean_event", "speedup_kernel", "trace_note", "headline_timer",
-    "timer_reason"};
+    "speedup_paper_event", "speedup_kernel", "wall_mean_us", "wall_rel_stdev", "speedup_ci95_low",
+    "speedup_ci95_high", "headline_timer", "timer_reason", "trace_note", "acc_class"};
 static const unsigned char optional[C_COUNT] = {
-    [C_SPEEDUP_PAPER_EVENT] = 1, [C_SPEEDUP_GEOMEAN_EVENT] = 1, [C_SPEEDUP_KERNEL] = 1,
-    [C_TRACE_NOTE] = 1, [C_HEADLINE_TIMER] = 1, [C_TIMER_REASON] = 1};
+    [C_SPEEDUP_PAPER_EVENT] = 1, [C_SPEEDUP_KERNEL] = 1, [C_WALL_MEAN_US] = 1, [C_WALL_REL_STDEV] = 1,
+    [C_CI_LOW] = 1, [C_CI_HIGH] = 1, [C_HEADLINE_TIMER] = 1, [C_TIMER_REASON] = 1, [C_TRACE_NOTE] = 1,
+    [C_ACC_CLASS] = 1};
 
-/* Where each estimator and timer is read from.  speedup_paper and
- * speedup_geomean are on the configuration's headline timer, which is the
- * wall clock where the work left the events: the events' own figures are
- * speedup_*_event, and only a file without them (a harness before the
- * headline timer, always on events) has them in speedup_paper.  The kernel
- * time has one figure, the ratio of the kernel medians. */
+/* Where each estimator and timer is read from.  The kernel time has one
+ * figure, the ratio of the kernel medians, for both (an optional column). */
 static const int speedup_column[HB_TIMER_COUNT][HB_EST_COUNT] = {
-    [HB_TIMER_EVENT] = {[HB_EST_PAPER] = C_SPEEDUP_PAPER_EVENT, [HB_EST_GEOMEAN] = C_SPEEDUP_GEOMEAN_EVENT},
+    [HB_TIMER_EVENT] = {[HB_EST_PAPER] = C_SPEEDUP_PAPER, [HB_EST_GEOMEAN] = C_SPEEDUP_GEOMEAN},
     [HB_TIMER_WALL] = {[HB_EST_PAPER] = C_SPEEDUP_PAPER_WALL, [HB_EST_GEOMEAN] = C_SPEEDUP_GEOMEAN_WALL},
     [HB_TIMER_KERNEL] = {[HB_EST_PAPER] = C_SPEEDUP_KERNEL, [HB_EST_GEOMEAN] = C_SPEEDUP_KERNEL},
 };
-static const int event_fallback[HB_EST_COUNT] = {[HB_EST_PAPER] = C_SPEEDUP_PAPER,
-                                                 [HB_EST_GEOMEAN] = C_SPEEDUP_GEOMEAN};
 
 const char *const *hb_summary_reader_columns(size_t *count)
 {
@@ -84,13 +79,69 @@ static hb_status read_ratio(const hb_csv_row *row, int which, double *ratio)
 {
     const char *text = row->text[which];
     *ratio = NAN;
-    if (!text || !*text)
+    if (!*text)
         return HB_OK;
     char *end = NULL;
     double value = strtod(text, &end);
     if (end == text || *end || !isfinite(value) || !(value + 1.0 >= HB_MIN_RATIO && value + 1.0 <= HB_MAX_RATIO))
         return bad_field(row, which, "a speedup (a number with value + 1 in 1e-9..1e9, or empty)");
     *ratio = value + 1.0;
+    return HB_OK;
+}
+
+/* A number column compare reads: empty or absent is NaN; anything else must be a finite number. */
+static hb_status read_plain_number(const hb_csv_row *row, int which, double *out)
+{
+    const char *text = row->text[which];
+    *out = NAN;
+    if (!text || !*text)
+        return HB_OK;
+    char *end = NULL;
+    double value = strtod(text, &end);
+    if (end == text || *end || !isfinite(value))
+        return bad_field(row, which, "a number (or empty)");
+    *out = value;
+    return HB_OK;
+}
+
+/* An optional speedup column as a ratio: NaN when the file lacks it. */
+static hb_status read_optional_ratio(const hb_csv_row *row, int which, double *ratio)
+{
+    *ratio = NAN;
+    return row->text[which] ? read_ratio(row, which, ratio) : HB_OK;
+}
+
+static void copy_optional(const hb_csv_row *row, int which, char *out, size_t size)
+{
+    snprintf(out, size, "%s", row->text[which] ? row->text[which] : "");
+}
+
+/* The candidate row's part of compare's figures (hb_config_timers). */
+static hb_status read_candidate_timers(const hb_csv_row *row, hb_config_timers *x)
+{
+    HB_TRY(read_plain_number(row, C_WALL_MEAN_US, &x->candidate_wall_mean_us));
+    HB_TRY(read_plain_number(row, C_WALL_REL_STDEV, &x->candidate_wall_rel_stdev));
+    copy_optional(row, C_HEADLINE_TIMER, x->headline_timer, sizeof x->headline_timer);
+    copy_optional(row, C_TIMER_REASON, x->timer_reason, sizeof x->timer_reason);
+    copy_optional(row, C_TRACE_NOTE, x->trace_note, sizeof x->trace_note);
+    x->trace_recorded = row->text[C_TRACE_NOTE] != NULL;
+    copy_optional(row, C_ACC_CLASS, x->acc_class, sizeof x->acc_class);
+    return HB_OK;
+}
+
+/* A baseline row's part: its speedup on events and kernel time, its wall
+ * times, and the headline CI's half-width relative to the headline ratio. */
+static hb_status read_baseline_timers(const hb_csv_row *row, int column, double headline, hb_config_timers *x)
+{
+    HB_TRY(read_optional_ratio(row, C_SPEEDUP_PAPER_EVENT, &x->paper_event[column]));
+    HB_TRY(read_optional_ratio(row, C_SPEEDUP_KERNEL, &x->kernel[column]));
+    HB_TRY(read_plain_number(row, C_WALL_MEAN_US, &x->wall_mean_us[column]));
+    HB_TRY(read_plain_number(row, C_WALL_REL_STDEV, &x->wall_rel_stdev[column]));
+    double low, high;
+    HB_TRY(read_plain_number(row, C_CI_LOW, &low));
+    HB_TRY(read_plain_number(row, C_CI_HIGH, &high));
+    /* the CI is on t_b/t_c - 1, as the headline: its half-width over the ratio is the relative noise */
+    x->ci_rel_half[column] = headline > 0 && high >= low ? (high - low) / 2.0 / headline : NAN;
     return HB_OK;
 }
 
@@ -104,13 +155,9 @@ static hb_status read_candidate(const hb_csv_row *row, hb_config_entry *e)
     snprintf(e->verdict, sizeof e->verdict, "%s", row->text[C_VERDICT]);
     snprintf(e->check, sizeof e->check, "%s", row->text[C_CHECK]);
     e->reason = strdup(row->text[C_REASON]);
-    if (row->text[C_TRACE_NOTE])
-        e->trace_note = strdup(row->text[C_TRACE_NOTE]);
-    if (!e->reason || (row->text[C_TRACE_NOTE] && !e->trace_note))
+    if (!e->reason)
         return hb_fail(HB_ERR_INTERNAL, "out of host memory reading %s", row->path);
-    snprintf(e->headline_timer, sizeof e->headline_timer, "%s", row->text[C_HEADLINE_TIMER] ? row->text[C_HEADLINE_TIMER] : "");
-    snprintf(e->timer_reason, sizeof e->timer_reason, "%s", row->text[C_TIMER_REASON] ? row->text[C_TIMER_REASON] : "");
-    return HB_OK;
+    return read_candidate_timers(row, &e->timers);
 }
 
 static hb_status read_baseline(const hb_csv_row *row, hb_config_entry *e)
@@ -124,19 +171,10 @@ static hb_status read_baseline(const hb_csv_row *row, hb_config_entry *e)
                               row->text[C_PARTICIPANT], e->key.m, e->key.n, e->key.k, hb_mode_name(e->key.mode),
                               e->ratio_line[column]);
     e->ratio_line[column] = row->line;
-    /* the headline columns are checked even where a timer reads the events' own:
-     * a field no timer gives is a damaged file, whichever column it is in */
-    double unused;
-    HB_TRY(read_ratio(row, C_SPEEDUP_PAPER, &unused));
-    HB_TRY(read_ratio(row, C_SPEEDUP_GEOMEAN, &unused));
     for (int t = 0; t < HB_TIMER_COUNT; t++)
-        for (int s = 0; s < HB_EST_COUNT; s++) {
-            int which = speedup_column[t][s];
-            if (t == HB_TIMER_EVENT && !row->text[which])
-                which = event_fallback[s];
-            HB_TRY(read_ratio(row, which, &e->ratio[t][s][column]));
-        }
-    return HB_OK;
+        for (int s = 0; s < HB_EST_COUNT; s++)
+            HB_TRY(read_optional_ratio(row, speedup_column[t][s], &e->ratio[t][s][column]));
+    return read_baseline_timers(row, column, e->ratio[HB_TIMER_EVENT][HB_EST_GEOMEAN][column], &e->timers);
 }
 
 static hb_status on_row(void *context, const hb_csv_row *row)

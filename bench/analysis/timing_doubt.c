@@ -3,48 +3,32 @@
 #include <stdio.h>
 #include <string.h>
 
+int hb_timing_doubt(const char *headline_timer, const char *timer_reason, const char *trace_note, char *why,
+                    size_t size)
+{
+    int wall = headline_timer && !strcmp(headline_timer, "wall");
+    int untraced = trace_note && *trace_note;
+    const char *reason = timer_reason && *timer_reason ? timer_reason : "reason not recorded";
+    if (size)
+        why[0] = '\0';
+    if (wall && untraced)
+        snprintf(why, size, "wall headline: %s; not traced: %s", reason, trace_note);
+    else if (wall)
+        snprintf(why, size, "wall headline: %s", reason);
+    else if (untraced)
+        snprintf(why, size, "not traced: %s", trace_note);
+    return wall || untraced;
+}
+
+int hb_config_in_doubt(const hb_config_entry *entry, char *why, size_t size)
+{
+    const hb_config_timers *t = &entry->timers;
+    const char *note = t->trace_recorded ? t->trace_note
+                                         : "summary.csv has no trace_note column (a harness before the call monitor)";
+    return hb_timing_doubt(t->headline_timer, t->timer_reason, note, why, size);
+}
+
 int hb_config_traced(const hb_config_entry *entry)
 {
-    return entry->trace_note && !entry->trace_note[0];
-}
-
-unsigned hb_timing_doubt(const hb_config_entry *entry, hb_timer timer)
-{
-    unsigned doubt = 0;
-    if (!entry->trace_note)
-        doubt |= HB_DOUBT_NOT_RECORDED;
-    else if (entry->trace_note[0])
-        doubt |= HB_DOUBT_UNTRACED;
-    if (timer == HB_TIMER_EVENT && entry->timer_reason[0])
-        doubt |= HB_DOUBT_LEFT_EVENTS;
-    return doubt;
-}
-
-/* Appends `text` to `out`, "; "-separated. */
-static void append(char *out, size_t size, const char *text)
-{
-    size_t used = strlen(out);
-    if (used < size)
-        snprintf(out + used, size - used, "%s%s", used ? "; " : "", text);
-}
-
-void hb_timing_doubt_words(const hb_config_entry *entry, hb_timer timer, char *out, size_t size)
-{
-    char line[512];
-    unsigned doubt = hb_timing_doubt(entry, timer);
-    if (size)
-        out[0] = '\0';
-    if (doubt & HB_DOUBT_NOT_RECORDED)
-        append(out, size, "not known to be traced (summary.csv has no trace_note column): work off the timed "
-                          "stream would go unseen");
-    if (doubt & HB_DOUBT_UNTRACED) {
-        snprintf(line, sizeof line, "not traced (%.300s): work off the timed stream would go unseen",
-                 entry->trace_note);
-        append(out, size, line);
-    }
-    if (doubt & HB_DOUBT_LEFT_EVENTS) {
-        snprintf(line, sizeof line, "its work left the CUDA events (%s; headline on %s): the event figures miss it",
-                 entry->timer_reason, entry->headline_timer[0] ? entry->headline_timer : "?");
-        append(out, size, line);
-    }
+    return entry->timers.trace_recorded && !entry->timers.trace_note[0];
 }

@@ -1,17 +1,12 @@
-/* Whether a configuration's speedups on a timer can be trusted as timed, and
- * why not (docs/reports.md, "Timing in doubt").  A configuration is in doubt
- * when
- *   - no call monitor watched it (summary.csv's trace_note is not empty:
- *     --no-trace, --no-isolate, no CUPTI, or only some of the monitor's
- *     parts): work it moved off the timed stream, or a first call that
- *     warmed a cache, would go unseen; or the file predates the column;
- *   - its work left the CUDA events (timer_reason: other-stream,
- *     event-below-kernel, host-gap), and the figures asked for are the
- *     events': they miss that work.  The wall clock around a device
- *     synchronize and CUPTI's kernel spans see every stream, so this reason
- *     holds for the event timer only.
- * Such a configuration still counts in the means; every table says how many
- * of its configurations are in doubt, and the timing_doubt table lists them. */
+/* Whether a configuration's timing is in doubt, one rule for every table
+ * that shows its figures (report's and compare's): its headline timer is
+ * the wall clock because the events may have missed some of the candidate's
+ * work (headline_timer `wall`, timer_reason other-stream, event-below-kernel
+ * or host-gap: docs/results.md, "Which timer decided"), or the call monitor
+ * did not run whole, so its conduct was never (fully) traced (trace_note
+ * not empty).  The figures stay in the tables, each with the reason in a
+ * `doubt` column (empty: not in doubt), and aggregates count them
+ * (`in_doubt`). */
 #ifndef HB_TIMING_DOUBT_H
 #define HB_TIMING_DOUBT_H
 
@@ -19,18 +14,17 @@
 
 #include "bench/analysis/result_set.h"
 
-#define HB_DOUBT_UNTRACED 1u    /* no call monitor watched it (trace_note says why) */
-#define HB_DOUBT_NOT_RECORDED 2u /* the summary.csv has no trace_note column: whether one did is not known */
-#define HB_DOUBT_LEFT_EVENTS 4u /* its work left the CUDA events (timer_reason), and the timer is event */
+/* 1 if in doubt, with why in `why` ("wall headline: other-stream; not
+ * traced: --no-trace"); 0 and "" if not.  Any argument may be NULL or "". */
+int hb_timing_doubt(const char *headline_timer, const char *timer_reason, const char *trace_note, char *why,
+                    size_t size);
 
-/* The HB_DOUBT_* bits of `entry` for figures on `timer`; 0: not in doubt. */
-unsigned hb_timing_doubt(const hb_config_entry *entry, hb_timer timer);
+/* The rule on a configuration as summary.csv gave it: also in doubt where
+ * the file has no trace_note column at all (a harness before the call
+ * monitor: it was never traced). */
+int hb_config_in_doubt(const hb_config_entry *entry, char *why, size_t size);
 
 /* 1 if a call monitor watched the configuration whole (its conduct was checked). */
 int hb_config_traced(const hb_config_entry *entry);
-
-/* One line: why `entry` is in doubt on `timer` ("" when it is not), e.g.
- * "not traced (--no-trace): work off the timed stream would go unseen". */
-void hb_timing_doubt_words(const hb_config_entry *entry, hb_timer timer, char *out, size_t size);
 
 #endif

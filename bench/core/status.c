@@ -17,6 +17,8 @@ const char *hb_status_name(hb_status status)
     case HB_ERR_BAD_RESULTS: return "bad-results";
     case HB_ERR_FORBIDDEN: return "forbidden";
     case HB_ERR_TIMER_MISMATCH: return "timer-mismatch";
+    case HB_ERR_PUBLISHED_MISMATCH: return "published-mismatch";
+    case HB_ERR_BELOW_PUBLISHED: return "below-published";
     }
     return "unknown";
 }
@@ -38,6 +40,8 @@ int hb_status_severity(hb_status status)
     case HB_ERR_CANDIDATE_FAULT: return 5;
     case HB_ERR_IMPLAUSIBLE: return 6;
     case HB_ERR_TIMER_MISMATCH: return 7;
+    case HB_ERR_BELOW_PUBLISHED: return 1; /* compare's, never a run's: as gate's threshold */
+    case HB_ERR_PUBLISHED_MISMATCH: return 9; /* compare's: input that cannot be compared, as bad results */
     case HB_ERR_BAD_INPUT: return 8;
     case HB_ERR_BAD_RESULTS: return 9;
     case HB_ERR_USAGE: return 10;

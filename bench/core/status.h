@@ -23,10 +23,14 @@ typedef enum hb_status {
                                 different sweeps) */
     HB_ERR_FORBIDDEN = 12,   /* gate --strict / --forbid: correct (and fast enough), but the trace found conduct
                                 the gate was told to refuse (bench/result/conduct.h) */
-    HB_ERR_TIMER_MISMATCH = 13 /* run, gate: the timers disagree (CUDA events against CUPTI's own reading of the
+    HB_ERR_TIMER_MISMATCH = 13, /* run, gate: the timers disagree (CUDA events against CUPTI's own reading of the
                                   same events or the wall clock) or the harness's timing entry points were
                                   rewritten while candidate code ran (bench/result/timer_check.h): no figure can
                                   be trusted */
+    HB_ERR_PUBLISHED_MISMATCH = 14, /* compare: the published file is of another mode than every configuration of
+                                       the folders (without --mode), or of another accumulator class */
+    HB_ERR_BELOW_PUBLISHED = 15     /* compare --threshold: a configuration's speedup is below the published one by
+                                       more than its noise and the threshold */
 } hb_status;
 
 /* Short stable name of a status, for results files ("ok", "usage", ...). */

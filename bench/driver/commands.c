@@ -63,7 +63,9 @@ void hb_print_overview(FILE *out)
           "  7 results not writable, 8 candidate crashed or hung, 9 too slow (gate),\n"
           "  10 time implausible (faster than the GPU's peak),\n"
           "  11 results unreadable (not a sweep, truncated, shards of different sweeps),\n"
-          "  12 conduct forbidden by gate --strict/--forbid (docs/cli.md)\n",
+          "  12 conduct forbidden by gate --strict/--forbid, 13 timers disagree,\n"
+          "  14 published file of another mode or class (compare),\n"
+          "  15 below the published speedups (compare --threshold) (docs/cli.md)\n",
           out);
 }
 

@@ -66,5 +66,6 @@ hb_status hb_cmd_help(const hb_command_entry *self, hb_cli *cli, const char *com
 hb_status hb_cmd_report(const hb_command_entry *self, hb_cli *cli, const char *command_line);
 hb_status hb_cmd_compare(const hb_command_entry *self, hb_cli *cli, const char *command_line);
 hb_status hb_cmd_import(const hb_command_entry *self, hb_cli *cli, const char *command_line);
+hb_status hb_cmd_reproduce(const hb_command_entry *self, hb_cli *cli, const char *command_line);
 
 #endif

@@ -15,13 +15,17 @@ const hb_command_entry hb_cuda_free_commands[] = {
      "ones in CUDA-L2's published layout), markdown and JSON, and with --plots the figures (docs/reports.md).",
      0, "DIR...", hb_cmd_report},
     {"compare", HB_CMD_COMPARE,
-     "compare DIR... --published FILE.csv [--mode offline|server] [--format md|csv|json] [--out DIR [--plots]]",
+     "compare DIR... --published FILE.csv [--mode offline|server] [--noise PCT] [--threshold PCT] "
+     "[--format md|csv|json] [--out DIR [--plots]]",
      "our per-configuration speedups against a published CSV (no GPU)",
      "Compares the per-configuration speedups of one or more result folders with a published file in CUDA-L2's "
      "layout (mnk,torch.matmul,cuBLAS-tn,...), for one mode: per baseline the means of both sides on the "
-     "configurations both have, Spearman's rank correlation, the share where both say the candidate wins; the "
-     "10 largest disagreements; the configurations only one side has. With --out, CSV, markdown and JSON, and "
-     "with --plots ours against published with y = x (docs/reports.md).",
+     "configurations both have, Spearman's rank correlation, the share where both say the candidate wins; ours on "
+     "every timer (events, wall, kernel, the CUDA-L2 repository's estimator) beside the published figure, by size "
+     "bin; each configuration's status against its noise (same, faster, slower), exit 15 with --threshold when one "
+     "is slower by more; the 10 largest disagreements; counts of the configurations only one side has. A file of "
+     "another mode or accumulator class is refused (exit 14), another GPU warned. With --out, CSV, markdown and "
+     "JSON, and with --plots ours against published with y = x (docs/reports.md).",
      0, "DIR...", hb_cmd_compare},
     {"merge", HB_CMD_MERGE, "merge OUT DIR...", "join the shard folders of one sweep into OUT (no GPU)",
      "Checks that the folders are shards of one sweep (the same plan, settings and harness commit), reports the "

@@ -42,5 +42,17 @@ const hb_command_entry hb_gpu_commands[] = {
      "builds run in parallel and are cached by content. SET/import.csv lists what built, what failed with its first "
      "error line, and what was skipped (docs/importer.md).",
      0, "cuda-l2", hb_cmd_import},
+    {"reproduce", HB_CMD_REPRODUCE,
+     "reproduce cuda-l2 --repo DIR --set NAME [--cutlass DIR] [PLAN [--sample N --seed S]] [--modes offline,server]\n"
+     "  [--devices all|LIST] [--shard I/N] [--out DIR] [-j N] [timing and check options of sweep]\n"
+     "  PLAN: --grid paper | --mnk-file FILE | --m LIST --n LIST --k LIST  (default: every file of the set)",
+     "CUDA-L2's published set from a clone to the tables: import, sweep, report, compare, one summary page",
+     "Imports a CUDA-L2 kernel set (cached), sweeps it in both modes (resumable), writes the paper's tables and "
+     "compares them with the set's published CSVs, then writes OUT/summary.md: the protocol, the census of the set "
+     "(built, failed and why, by kind; cubin forms), verdicts by check, the kernels failing the paper's own rule, "
+     "the accumulator audit beside the deviation verdicts, the speedups on every timer and ours beside the published "
+     "figures. Rerun the same command after a kill: every stage resumes. --shard I/N runs one shard's import and "
+     "sweep; the same command without --shard then merges them (docs/reproduce-cuda-l2.md).",
+     0, "cuda-l2", hb_cmd_reproduce},
     {NULL, HB_CMD_NONE, NULL, NULL, NULL, 0, NULL, NULL},
 };

@@ -52,6 +52,7 @@ struct option_spec {
 #define TIMING_CMDS (CMD(HB_CMD_RUN) | CMD(HB_CMD_GATE) | CMD(HB_CMD_SWEEP)) /* check times nothing */
 #define SWEEPS CMD(HB_CMD_SWEEP)
 #define IMPORTS CMD(HB_CMD_IMPORT)
+#define REPRODUCES CMD(HB_CMD_REPRODUCE) /* takes the flags it passes on to its stages */
 #define PLANNING (SWEEPS | IMPORTS) /* take a plan of configurations */
 #define READING_CMDS (CMD(HB_CMD_REPORT) | CMD(HB_CMD_COMPARE)) /* read result folders, no GPU */
 #define FIELD(name) offsetof(hb_run_options, name)
@@ -79,6 +80,7 @@ static hb_status parse_aa(const option_spec *o, const char *text, hb_run_options
 static hb_status parse_format(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_timer(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_mode_name(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_threshold(const option_spec *o, const char *text, hb_run_options *run);
 static int format_text(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 static int format_int(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 static int format_seed(const option_spec *o, const hb_run_options *run, char *out, size_t size);
@@ -102,117 +104,117 @@ static const option_spec table[] = {
      parse_text, format_text, FIELD(candidate_path), 0, 0, 0},
     {"mnk", "M,N,K", EVALUATING | IMPORTS, INPUT, NULL, "a configuration; repeat for several (at most 4096), each dimension 1..262144",
      parse_mnk_flag, NULL, 0, 0, 0, 0},
-    {"seed", "N", EVALUATING | IMPORTS, INPUT, NULL, "seed for inputs, round order and --sample (default: from the clock, recorded)",
+    {"seed", "N", EVALUATING | IMPORTS | REPRODUCES, INPUT, NULL, "seed for inputs, round order and --sample (default: from the clock, recorded)",
      parse_seed, format_seed, FIELD(seed), 0, 0, 0},
     {"out", "DIR", EVALUATING, INPUT, "results", "results go to DIR/<run-id>/ (sweep: DIR is the sweep folder itself)",
      parse_text, format_text, FIELD(out_dir), 0, 0, 0},
     {"device", "N", EVALUATING, INPUT, "0", "CUDA device ordinal", parse_count, format_int, FIELD(device), 0, 1024, 0},
-    {"no-progress", NULL, EVALUATING, INPUT, NULL, "no progress line on stderr", parse_switch, format_switch,
+    {"no-progress", NULL, EVALUATING | REPRODUCES, INPUT, NULL, "no progress line on stderr", parse_switch, format_switch,
      FIELD(progress), 0, 0, 0},
     {"verdict", "FILE", EVALUATING, INPUT, NULL, "also write the verdict JSON to FILE (always in the run folder)",
      parse_text, format_text, FIELD(verdict_path), 0, 0, 0},
 
-    {"grid", "NAME", PLANNING, SWEEP, NULL,
+    {"grid", "NAME", PLANNING | REPRODUCES, SWEEP, NULL,
      "the plan: every (M, N, K) of a named grid; paper: {64, 128, ..., 8192, 12288, 16384}^3, 1000 configurations",
      parse_text, format_text, FIELD(grid), 0, 0, 0},
-    {"mnk-file", "FILE", PLANNING, SWEEP, NULL, "the plan: one M,N,K or M_N_K per line, # comments", parse_text,
+    {"mnk-file", "FILE", PLANNING | REPRODUCES, SWEEP, NULL, "the plan: one M,N,K or M_N_K per line, # comments", parse_text,
      format_text, FIELD(mnk_file), 0, 0, 0},
-    {"m", "LIST", PLANNING, SWEEP, NULL, "the plan: M of every configuration, comma-separated (with --n and --k)",
+    {"m", "LIST", PLANNING | REPRODUCES, SWEEP, NULL, "the plan: M of every configuration, comma-separated (with --n and --k)",
      parse_text, format_text, FIELD(m_list), 0, 0, 0},
-    {"n", "LIST", PLANNING, SWEEP, NULL, "N, comma-separated (with --m and --k)", parse_text, format_text,
+    {"n", "LIST", PLANNING | REPRODUCES, SWEEP, NULL, "N, comma-separated (with --m and --k)", parse_text, format_text,
      FIELD(n_list), 0, 0, 0},
-    {"k", "LIST", PLANNING, SWEEP, NULL, "K, comma-separated (with --m and --n)", parse_text, format_text,
+    {"k", "LIST", PLANNING | REPRODUCES, SWEEP, NULL, "K, comma-separated (with --m and --n)", parse_text, format_text,
      FIELD(k_list), 0, 0, 0},
-    {"sample", "N", PLANNING, SWEEP, NULL,
+    {"sample", "N", PLANNING | REPRODUCES, SWEEP, NULL,
      "a reproducible subset of N configurations of the plan, stratified over log2(M*N*K), drawn with --seed",
      parse_count, format_int, FIELD(sample), 1, HB_MAX_CONFIGS, 0},
-    {"modes", "LIST", SWEEPS, SWEEP, NULL, "offline, server or offline,server: each configuration in each mode",
+    {"modes", "LIST", SWEEPS | REPRODUCES, SWEEP, NULL, "offline, server or offline,server: each configuration in each mode",
      parse_text, format_text, FIELD(modes), 0, 0, 0},
-    {"devices", "LIST", SWEEPS, SWEEP, NULL,
+    {"devices", "LIST", SWEEPS | REPRODUCES, SWEEP, NULL,
      "all, or CUDA ordinals like 0,1: one worker per GPU, each configuration on one (default: --device)", parse_text,
      format_text, FIELD(devices), 0, 0, 0},
-    {"shard", "I/N", SWEEPS, SWEEP, NULL,
+    {"shard", "I/N", SWEEPS | REPRODUCES, SWEEP, NULL,
      "only the plan's items i with i mod N = I, 0 <= I < N (the same on any machine), for a cluster", parse_text,
      format_text, FIELD(shard), 0, 0, 0},
     {"resume", "DIR", SWEEPS, SWEEP, NULL,
      "continue the sweep in DIR after a crash, kill or reboot, with its own plan and options", parse_text,
      format_text, FIELD(resume), 0, 0, 0},
-    {"dry-run", NULL, SWEEPS, SWEEP, NULL, "print the plan (this shard's items) and exit; writes nothing",
+    {"dry-run", NULL, SWEEPS | REPRODUCES, SWEEP, NULL, "print the plan (this shard's items) and exit; writes nothing",
      parse_switch, format_switch, FIELD(dry_run), 0, 0, 1},
 
-    {"exact-reps", "N", EVALUATING, CHECKS, "3", "repetitions of each exact-match check on fresh inputs", parse_count,
+    {"exact-reps", "N", EVALUATING | REPRODUCES, CHECKS, "3", "repetitions of each exact-match check on fresh inputs", parse_count,
      format_int, FIELD(exact_reps), 1, 1000, 0},
-    {"exact-time-s", "S", EVALUATING, CHECKS, "10", "stop repeating them after S seconds; the first always runs",
+    {"exact-time-s", "S", EVALUATING | REPRODUCES, CHECKS, "10", "stop repeating them after S seconds; the first always runs",
      parse_seconds, format_double, FIELD(exact_time_s), 0, 86400, 0},
-    {"deviation-reps", "N", EVALUATING, CHECKS, "1", "deviation checks before timing, each on fresh random inputs",
+    {"deviation-reps", "N", EVALUATING | REPRODUCES, CHECKS, "1", "deviation checks before timing, each on fresh random inputs",
      parse_count, format_int, FIELD(deviation_reps), 1, 1000, 0},
-    {"deviation-rule", "RULE", EVALUATING, CHECKS, "ulp-excess",
+    {"deviation-rule", "RULE", EVALUATING | REPRODUCES, CHECKS, "ulp-excess",
      "the deviation rule whose verdict counts: ulp-excess, or paper (the paper's literal rule); both are reported",
      parse_rule, format_rule, FIELD(deviation_rule), 0, 0, 0},
-    {"spot-checks", "N", TIMING_CMDS, CHECKS, "4", "timed calls whose output is checked", parse_count, format_int,
+    {"spot-checks", "N", TIMING_CMDS | REPRODUCES, CHECKS, "4", "timed calls whose output is checked", parse_count, format_int,
      FIELD(spot_checks), 0, 1000, 0},
-    {"sanitize", NULL, EVALUATING, CHECKS, NULL, "also run each configuration's checks under compute-sanitizer memcheck",
+    {"sanitize", NULL, EVALUATING | REPRODUCES, CHECKS, NULL, "also run each configuration's checks under compute-sanitizer memcheck",
      parse_switch, format_switch, FIELD(sanitize), 0, 0, 1},
-    {"timeout-s", "S", EVALUATING, CHECKS, "60", "kill a configuration that shows no progress for S seconds",
+    {"timeout-s", "S", EVALUATING | REPRODUCES, CHECKS, "60", "kill a configuration that shows no progress for S seconds",
      parse_seconds, format_double, FIELD(timeout_s), 1, 86400, 0},
     {"no-isolate", NULL, EVALUATING, CHECKS, NULL, "evaluate in this process (debugging; a crash then ends the run)",
      parse_switch, format_switch, FIELD(isolate), 0, 0, 0},
-    {"no-trace", NULL, EVALUATING, CHECKS, NULL,
+    {"no-trace", NULL, EVALUATING | REPRODUCES, CHECKS, NULL,
      "no CUPTI call monitor: no kernel-only time, no conduct findings, no cross-check of the events against CUPTI "
      "(docs/trace.md)", parse_switch, format_switch, FIELD(trace), 0, 0, 0},
-    {"trace-calls", "N", EVALUATING, CHECKS, "6",
+    {"trace-calls", "N", EVALUATING | REPRODUCES, CHECKS, "6",
      "the first calls of each participant kept whole in trace.json (every call is judged)", parse_count,
      format_int, FIELD(trace_calls), 2, HB_TRACE_MAX_CALLS, 0},
 
     {"acc", "CLASS", EVALUATING, BASELINES, "fp32", "accumulator class: fp32 or fp16; torch stays fp32", parse_acc,
      format_acc, FIELD(acc), 0, 0, 0},
-    {"workspace", "BYTES", EVALUATING, BASELINES, "32MiB",
+    {"workspace", "BYTES", EVALUATING | REPRODUCES, BASELINES, "32MiB",
      "cuBLAS / cuBLASLt workspace: bytes, or a whole number of KiB, MiB or GiB, up to 16GiB", parse_bytes,
      format_bytes, FIELD(workspace_bytes), 0, 0, 0},
-    {"autotune-cache", "FILE", EVALUATING, BASELINES, NULL,
+    {"autotune-cache", "FILE", EVALUATING | REPRODUCES, BASELINES, NULL,
      "cuBLASLt autotune cache file, or 'none' (default: cublaslt-autotune.tsv in $HGEMM_BENCH_CACHE_DIR, "
      "$XDG_CACHE_HOME/hgemm-bench or ~/.cache/hgemm-bench)",
      parse_text, format_text, FIELD(autotune_cache), 0, 0, 0},
-    {"retune", NULL, EVALUATING, BASELINES, NULL, "search again even where the cache has a choice, and replace it",
+    {"retune", NULL, EVALUATING | REPRODUCES, BASELINES, NULL, "search again even where the cache has a choice, and replace it",
      parse_switch, format_switch, FIELD(retune), 0, 0, 1},
-    {"no-autotune-search", NULL, EVALUATING, BASELINES, NULL,
+    {"no-autotune-search", NULL, EVALUATING | REPRODUCES, BASELINES, NULL,
      "where the cache has no choice, use the heuristic's top pick", parse_switch, format_switch,
      FIELD(autotune_search), 0, 0, 0},
 
-    {"warmup-s", "S", TIMING_CMDS, TIMING, "10", "warm-up window per configuration, seconds", parse_seconds,
+    {"warmup-s", "S", TIMING_CMDS | REPRODUCES, TIMING, "10", "warm-up window per configuration, seconds", parse_seconds,
      format_double, FIELD(warmup_s), 0, 86400, 0},
-    {"time-s", "S", TIMING_CMDS, TIMING, "30", "timed window per configuration, seconds; at least 10 rounds run",
+    {"time-s", "S", TIMING_CMDS | REPRODUCES, TIMING, "30", "timed window per configuration, seconds; at least 10 rounds run",
      parse_seconds, format_double, FIELD(time_s), 0, 86400, 0},
     {"mode", "MODE", TIMING_CMDS, TIMING, "offline", "offline (rounds back to back) or server (random idle gaps)",
      parse_mode, format_mode, FIELD(mode), 0, 0, 0},
     {"qps", "Q", TIMING_CMDS, TIMING, NULL, "server mode: mean arrival rate, 1/Q s mean gap (default 500)", parse_qps,
      NULL, FIELD(mean_gap_ms), 0, 1e6, 0},
-    {"mean-gap-ms", "MS", TIMING_CMDS, TIMING, "2", "server mode: the mean idle gap instead, in (0, 10000]",
+    {"mean-gap-ms", "MS", TIMING_CMDS | REPRODUCES, TIMING, "2", "server mode: the mean idle gap instead, in (0, 10000]",
      parse_positive, format_double, FIELD(mean_gap_ms), 0, 10000, 0},
-    {"gap", "WHERE", TIMING_CMDS, TIMING, "per-call",
+    {"gap", "WHERE", TIMING_CMDS | REPRODUCES, TIMING, "per-call",
      "server mode: per-call (before every call) or per-round (once per round)", parse_gap, format_gap, FIELD(gap), 0,
      0, 0},
-    {"l2", "POLICY", TIMING_CMDS, TIMING, "fresh",
+    {"l2", "POLICY", TIMING_CMDS | REPRODUCES, TIMING, "fresh",
      "fresh (new inputs every round), flush (L2 flushed before every call) or warm (the same inputs every round, "
      "stirred: one fresh element per row of A and column of B)",
      parse_l2, format_l2, FIELD(l2), 0, 0, 0},
-    {"stream", "KIND", EVALUATING, TIMING, "legacy",
+    {"stream", "KIND", EVALUATING | REPRODUCES, TIMING, "legacy",
      "the stream every participant runs on: legacy (the legacy default stream, as torch.matmul and <<<>>> launches "
      "without a stream) or own (a non-blocking stream of the harness's)",
      parse_stream, format_stream, FIELD(stream), 0, 0, 0},
-    {"target-ci", "PCT", TIMING_CMDS, TIMING, NULL,
+    {"target-ci", "PCT", TIMING_CMDS | REPRODUCES, TIMING, NULL,
      "end the timed window once every baseline's 95% CI half-width is below PCT percent, in (0, 100] (after "
      "--min-time-s); --time-s is then the cap",
      parse_percent, format_percent, FIELD(target_ci), 0, 100, 0},
-    {"min-time-s", "S", TIMING_CMDS, TIMING, "5", "least timed window with --target-ci", parse_seconds, format_double,
+    {"min-time-s", "S", TIMING_CMDS | REPRODUCES, TIMING, "5", "least timed window with --target-ci", parse_seconds, format_double,
      FIELD(min_time_s), 0, 86400, 0},
     {"aa", "BASELINE", CMD(HB_CMD_RUN) | SWEEPS, TIMING, NULL,
      "A/A calibration: a second instance of BASELINE (one of `hgemm-bench baselines`) is timed as the candidate; "
      "replaces --candidate",
      parse_aa, format_text, FIELD(aa), 0, 0, 0},
-    {"raw", NULL, TIMING_CMDS, TIMING, NULL, "save every sample in <run>/raw/<config>.bin (docs/results.md)",
+    {"raw", NULL, TIMING_CMDS | REPRODUCES, TIMING, NULL, "save every sample in <run>/raw/<config>.bin (docs/results.md)",
      parse_switch, format_switch, FIELD(raw), 0, 0, 1},
-    {"peak-tflops", "X", TIMING_CMDS, TIMING, NULL,
+    {"peak-tflops", "X", TIMING_CMDS | REPRODUCES, TIMING, NULL,
      "the GPU's peak dense fp16 tensor-core TFLOP/s, in (0, 1e6], instead of the table's SMs x FLOP/clk x clock; "
      "a candidate timed faster is implausible (exit 10)",
      parse_positive, format_positive, FIELD(peak_tflops), 0, 1e6, 0},
@@ -235,22 +237,38 @@ static const option_spec table[] = {
      parse_text, format_text, FIELD(import.kernels_dir), 0, 0, 0},
     {"out", "SET", IMPORTS, INPUT, NULL, "the candidate set to write (required): SET/M_N_K.json, SET/cubin/, SET/import.csv",
      parse_text, format_text, FIELD(import.out_dir), 0, 0, 0},
-    {"cutlass", "DIR", IMPORTS, INPUT, NULL,
+    {"cutlass", "DIR", IMPORTS | REPRODUCES, INPUT, NULL,
      "a CUTLASS checkout (v4.2.1 for CUDA-L2); default: $CUTLASS_DIR, else a pip-installed nvidia-cutlass", parse_text,
      format_text, FIELD(import.cutlass_dir), 0, 0, 0},
-    {"arch", "SM", IMPORTS, INPUT, NULL, "the target: sm_80, sm_86, sm_90a, ... (default: this GPU's, sm_90a on Hopper)",
+    {"arch", "SM", IMPORTS | REPRODUCES, INPUT, NULL, "the target: sm_80, sm_86, sm_90a, ... (default: this GPU's, sm_90a on Hopper)",
      parse_text, format_text, FIELD(import.arch), 0, 0, 0},
-    {"jobs", "N", IMPORTS, INPUT, NULL, "builds at once; also -j N (default: the number of cores)", parse_count,
+    {"jobs", "N", IMPORTS | REPRODUCES, INPUT, NULL, "builds at once; also -j N (default: the number of cores)", parse_count,
      format_int, FIELD(import.jobs), 1, 1024, 0},
-    {"cache", "DIR", IMPORTS, INPUT, NULL, "the build cache, keyed by content (default: SET/.cache)", parse_text,
+    {"cache", "DIR", IMPORTS | REPRODUCES, INPUT, NULL, "the build cache, keyed by content (default: SET/.cache)", parse_text,
      format_text, FIELD(import.cache_dir), 0, 0, 0},
-    {"rebuild", NULL, IMPORTS, INPUT, NULL, "build every selected file again, whatever the cache holds", parse_switch,
+    {"rebuild", NULL, IMPORTS | REPRODUCES, INPUT, NULL, "build every selected file again, whatever the cache holds", parse_switch,
      format_switch, FIELD(import.rebuild), 0, 0, 1},
-    {"allow-arch-mismatch", NULL, IMPORTS, INPUT, NULL,
+    {"allow-arch-mismatch", NULL, IMPORTS | REPRODUCES, INPUT, NULL,
      "build files that use Hopper-only features for a target other than sm_90a, with a warning (default: refuse them)",
      parse_switch, format_switch, FIELD(import.allow_arch_mismatch), 0, 0, 1},
-    {"build-timeout", "S", IMPORTS, INPUT, "1800", "seconds one nvcc call may take", parse_seconds, format_double,
+    {"build-timeout", "S", IMPORTS | REPRODUCES, INPUT, "1800", "seconds one nvcc call may take", parse_seconds, format_double,
      FIELD(import.build_timeout_s), 1, 86400, 0},
+
+    {"repo", "DIR", REPRODUCES, INPUT, NULL, "a clone of CUDA-L2: its kernels/ and eval_results/ (required)",
+     parse_text, format_text, FIELD(reproduce.repo), 0, 0, 0},
+    {"set", "NAME", REPRODUCES, INPUT, NULL,
+     "the kernel set: h100, a100-fp32, a100-fp16 or 3090 (or its folder's name, h100_F32F16F16F32, ...) (required)",
+     parse_text, format_text, FIELD(reproduce.set), 0, 0, 0},
+    {"out", "DIR", REPRODUCES, INPUT, NULL,
+     "the reproduction's folder: the set, the sweep, the report, the comparisons and summary.md (default: "
+     "reproduce-<set>)",
+     parse_text, format_text, FIELD(reproduce.out_dir), 0, 0, 0},
+    {"tables-only", NULL, REPRODUCES, REPORTING, NULL,
+     "only the stages that read files (report, compare, the summary page) from what --out holds: no import, no "
+     "sweep, no GPU (to draw the figures where gnuplot is)",
+     parse_switch, format_switch, FIELD(reproduce.tables_only), 0, 0, 1},
+    {"no-plots", NULL, REPRODUCES, REPORTING, NULL, "no figures, even where gnuplot is installed", parse_switch,
+     format_switch, FIELD(reproduce.no_plots), 0, 0, 1},
 
     {"out", "DIR", READING_CMDS, REPORTING, NULL,
      "also write every table into DIR (created if need be) as CSV, markdown and JSON; each file appears whole or "
@@ -270,6 +288,14 @@ static const option_spec table[] = {
     {"mode", "MODE", CMD(HB_CMD_COMPARE), REPORTING, NULL,
      "the published file's mode, offline or server (default: from its name, ..._offline.csv or ..._server.csv)",
      parse_mode_name, format_text, FIELD(report.mode), 0, 0, 0},
+    {"noise", "PCT", CMD(HB_CMD_COMPARE), REPORTING, NULL,
+     "the published figures' noise in percent, in (0, 100]: a configuration within the larger of it and our own "
+     "CI half-width of the published figure is the same (default: ours only)",
+     parse_percent, format_percent, FIELD(report.noise), 0, 100, 0},
+    {"threshold", "PCT", CMD(HB_CMD_COMPARE), REPORTING, NULL,
+     "exit 15 if any configuration's speedup is below the published one beyond its noise and by more than PCT "
+     "percent, in 0..1000",
+     parse_threshold, format_percent, FIELD(report.threshold), 0, 1000, 0},
 };
 
 #define OPTION_COUNT (sizeof table / sizeof table[0])
@@ -417,6 +443,16 @@ static hb_status parse_percent(const option_spec *o, const char *text, hb_run_op
     double percent;
     HB_TRY(parse_range(o, text, 1, "a percentage", &percent));
     *(double *)field_of(o, run) = percent / 100.0;
+    return HB_OK;
+}
+
+/* compare --threshold: percent, 0 allowed (any shortfall beyond the noise), kept as a fraction. */
+static hb_status parse_threshold(const option_spec *o, const char *text, hb_run_options *run)
+{
+    double percent;
+    HB_TRY(parse_range(o, text, 0, "a percentage", &percent));
+    run->report.threshold = percent / 100.0;
+    run->report.threshold_given = 1;
     return HB_OK;
 }
 
@@ -836,6 +872,22 @@ static hb_status take_operands(const hb_command_entry *c, int argc, char **argv,
     return HB_OK;
 }
 
+/* reproduce: what its flags need of each other (the stages check the rest). */
+static hb_status check_reproduce_relations(const hb_run_options *run, const unsigned char *seen)
+{
+    int sources = !!run->grid + !!run->mnk_file + !!(given(seen, "m") || given(seen, "n") || given(seen, "k"));
+    if (sources > 1)
+        return usage_error("reproduce: give one plan, not several (--grid paper, --mnk-file FILE or --m/--n/--k)");
+    if ((given(seen, "m") || given(seen, "n") || given(seen, "k")) && !(run->m_list && run->n_list && run->k_list))
+        return usage_error("reproduce: --m, --n and --k go together: the plan is every combination of the three lists");
+    if (!run->reproduce.repo || !run->reproduce.set)
+        return usage_error("reproduce: --repo DIR (a CUDA-L2 clone) and --set NAME are required");
+    int server = !run->modes || strstr(run->modes, "server"); /* reproduce's default: both modes */
+    if (!server && (given(seen, "mean-gap-ms") || given(seen, "gap")))
+        return usage_error("--mean-gap-ms and --gap apply to the server mode: --modes with server");
+    return HB_OK;
+}
+
 /* report and compare: what their flags need of each other. */
 static hb_status check_reading_relations(const hb_run_options *run, const hb_command_entry *c)
 {
@@ -886,6 +938,8 @@ static hb_status parse_command(const hb_command_entry *c, int argc, char **argv,
         HB_TRY(check_relations(run, seen, c));
     if (c->id == HB_CMD_REPORT || c->id == HB_CMD_COMPARE)
         HB_TRY(check_reading_relations(run, c));
+    if (c->id == HB_CMD_REPRODUCE)
+        HB_TRY(check_reproduce_relations(run, seen));
     run->check_only = c->id == HB_CMD_CHECK;
     run->gate = c->id == HB_CMD_GATE;
     cli->command = c->id;

@@ -36,6 +36,7 @@ typedef enum hb_command {
     HB_CMD_REPORT,
     HB_CMD_COMPARE,
     HB_CMD_IMPORT,
+    HB_CMD_REPRODUCE,
     HB_CMD_COUNT
 } hb_command;
 

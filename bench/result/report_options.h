@@ -11,6 +11,9 @@ typedef struct hb_report_options {
     int plots;             /* --plots: draw the figures into out_dir */
     const char *published; /* compare --published: the published CSV */
     const char *mode;      /* compare --mode: "offline" or "server"; NULL: from the published file's name */
+    double noise;          /* compare --noise: the published side's noise, a fraction (0.02 = 2 %); 0: none */
+    double threshold;      /* compare --threshold: a fraction; read only when threshold_given */
+    int threshold_given;   /* 1: --threshold was given (exit 15 when a configuration is below it) */
 } hb_report_options;
 
 #endif

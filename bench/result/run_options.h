@@ -35,6 +35,16 @@ typedef struct hb_import_settings {
     double build_timeout_s;   /* --build-timeout S, per nvcc call */
 } hb_import_settings;
 
+/* `reproduce cuda-l2`'s own flags (bench/driver/cmd_reproduce.c); the stages'
+ * flags it passes on are the fields above. */
+typedef struct hb_reproduce_settings {
+    const char *repo;         /* --repo DIR: a CUDA-L2 clone */
+    const char *set;          /* --set NAME: h100, a100-fp32, a100-fp16, 3090 (or the folder's name) */
+    const char *out_dir;      /* --out DIR: the reproduction's folder */
+    int no_plots;             /* --no-plots: no figures even where gnuplot is installed */
+    int tables_only;          /* --tables-only: report, compare and the page from what the folder holds */
+} hb_reproduce_settings;
+
 typedef struct hb_run_options {
     const char *candidate_path; /* manifest file or candidate-set folder */
     hb_mnk configs[HB_MAX_CONFIGS];
@@ -97,6 +107,7 @@ typedef struct hb_run_options {
     int dry_run;           /* --dry-run: print the plan, write nothing */
     hb_report_options report; /* report and compare (no run): their own settings */
     hb_import_settings import; /* import (docs/importer.md): its own settings */
+    hb_reproduce_settings reproduce; /* reproduce (docs/reproduce-cuda-l2.md): its own settings */
 } hb_run_options;
 
 /* What the results call the candidate: its path, or "aa:<baseline>" with --aa. */

@@ -32,6 +32,8 @@ hb_verdict hb_verdict_of_status(hb_status status)
     case HB_ERR_TIMER_MISMATCH: return HB_VERDICT_TIMER_MISMATCH;
     case HB_ERR_USAGE:
     case HB_ERR_BAD_RESULTS:
+    case HB_ERR_PUBLISHED_MISMATCH:
+    case HB_ERR_BELOW_PUBLISHED:
     case HB_ERR_CUDA:
     case HB_ERR_IO:
     case HB_ERR_INTERNAL: return HB_VERDICT_ERROR;

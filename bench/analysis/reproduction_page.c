@@ -1,0 +1,391 @@
+#define _POSIX_C_SOURCE 200809L /* glob */
+#include "bench/analysis/reproduction_page.h"
+
+#include <errno.h>
+#include <glob.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/analysis/reproduction_census.h"
+#include "bench/core/diag.h"
+#include "bench/core/input_file.h"
+#include "bench/core/version.h"
+
+#define EMBED_MAX_BYTES (8u << 20) /* a report's markdown: a few hundred KiB for 1000 configurations */
+
+/* What the sweep folder says of how it was measured (its plan.json's
+ * options and commit, its env.json's GPU): the page describes the sweep
+ * that ran, not the flags of this command (--tables-only has none). */
+typedef struct sweep_settings {
+    double warmup_s, time_s; /* seconds */
+    int traced;
+    char commit[64];
+    char gpu[128];
+} sweep_settings;
+
+typedef struct page {
+    const hb_repro_page_input *in;
+    FILE *f;
+    sweep_settings settings;
+    hb_import_census import;
+    hb_sweep_census sweep;
+    int have_import, have_sweep;
+} page;
+
+static double percent(size_t part, size_t whole)
+{
+    return whole ? 100.0 * (double)part / (double)whole : 0;
+}
+
+/* --- the protocol -------------------------------------------------------------------- */
+
+/* The GPU that ran the sweep (summary.csv's, else env.json's), else the one here. */
+static const char *gpu_of(const page *p)
+{
+    return p->sweep.gpu[0] ? p->sweep.gpu : p->settings.gpu[0] ? p->settings.gpu : p->in->gpu_here;
+}
+
+static double option_seconds(const json_t *options, const char *flag, double fallback)
+{
+    for (size_t i = 0; i + 1 < json_array_size(options); i++)
+        if (json_is_string(json_array_get(options, i)) && !strcmp(json_string_value(json_array_get(options, i)), flag)) {
+            const char *value = json_string_value(json_array_get(options, i + 1));
+            return value ? atof(value) : fallback;
+        }
+    return fallback;
+}
+
+static int option_given(const json_t *options, const char *flag)
+{
+    for (size_t i = 0; i < json_array_size(options); i++)
+        if (json_is_string(json_array_get(options, i)) && !strcmp(json_string_value(json_array_get(options, i)), flag))
+            return 1;
+    return 0;
+}
+
+/* The sweep's settings; the sweep's defaults (10 s + 30 s, traced) where its plan names none. */
+static void read_settings(page *p)
+{
+    sweep_settings *s = &p->settings;
+    *s = (sweep_settings){10, 30, 1, "unknown", ""};
+    char path[3300];
+    snprintf(path, sizeof path, "%s/plan.json", p->in->sweep_dir);
+    json_t *plan = json_load_file(path, 0, NULL);
+    if (plan) {
+        const json_t *options = json_object_get(plan, "options");
+        s->warmup_s = option_seconds(options, "--warmup-s", 10);
+        s->time_s = option_seconds(options, "--time-s", 30);
+        s->traced = !option_given(options, "--no-trace");
+        const char *commit = json_string_value(json_object_get(plan, "harness_commit"));
+        snprintf(s->commit, sizeof s->commit, "%.63s", commit ? commit : "unknown");
+        json_decref(plan);
+    }
+    snprintf(path, sizeof path, "%s/env.json", p->in->sweep_dir);
+    json_t *env = json_load_file(path, 0, NULL);
+    const char *gpu = env ? json_string_value(json_object_get(json_object_get(env, "gpu"), "name")) : NULL;
+    snprintf(s->gpu, sizeof s->gpu, "%.127s", gpu ? gpu : "");
+    json_decref(env);
+}
+
+static void protocol(page *p)
+{
+    const hb_repro_page_input *in = p->in;
+    FILE *f = p->f;
+    const char *gpu = gpu_of(p);
+    fprintf(f, "# CUDA-L2's %s set reproduced%s%s\n\n", in->set_folder, gpu[0] ? " on " : "", gpu);
+    fprintf(f, "| | |\n| --- | --- |\n");
+    fprintf(f, "| set | `%s` of the clone `%s`: %s class, tuned by its authors on the %s |\n", in->set_folder,
+            in->repo, in->acc, in->tuned_for);
+    fprintf(f, "| run on | %s, every file built for `%s` |\n", gpu[0] ? gpu : "(no GPU named)", in->arch);
+    if (gpu[0] && !strstr(gpu, in->tuned_for))
+        fprintf(f, "| **another GPU** | this set was tuned for the %s and runs here on the %s: its speedups are not "
+                "the published ones' conditions, and the comparison below says so |\n",
+                in->tuned_for, gpu);
+    fprintf(f, "| plan | %zu configurations: %s (the set has %zu files%s) |\n", in->n_configs, in->plan_source,
+            in->set_files, in->without_file ? "; the plan's configurations without one are left out" : "");
+    fprintf(f, "| modes | ");
+    for (size_t i = 0; i < in->n_modes; i++)
+        fprintf(f, "%s%s", i ? ", " : "", hb_mode_name(in->modes[i]));
+    const sweep_settings *set = &p->settings;
+    fprintf(f, " |\n| windows | %.3g s warm-up, %.3g s timed, per configuration and mode%s |\n", set->warmup_s,
+            set->time_s, set->warmup_s >= 10 && set->time_s >= 30 ? " (the paper's)" : " (shorter than the paper's 10 s + 30 s)");
+    fprintf(f, "| conduct | %s |\n",
+            set->traced ? "checked: every call of every participant watched by the CUPTI call monitor"
+                        : "**not checked** (--no-trace): work off the timed stream would go unseen");
+    fprintf(f, "| harness | the sweep's commit `%s`; this page's `%s` |\n", set->commit, hb_harness_commit());
+    fprintf(f, "| command | `%s` |\n", in->command_line ? in->command_line : "");
+    fprintf(f, "| wall time of this run | ");
+    double total = 0;
+    for (size_t i = 0; i < in->n_stages; i++) {
+        fprintf(f, "%s%s %.0f s", i ? ", " : "", in->stage_names[i], in->stage_seconds[i]);
+        total += in->stage_seconds[i];
+    }
+    fprintf(f, "%s; %.1f min in all (a stage resumed from an earlier run counts only its last part) |\n\n",
+            in->n_stages ? "" : "none", total / 60);
+}
+
+/* --- the census ---------------------------------------------------------------------- */
+
+static void label_table(FILE *f, const hb_label_counts *c, const char *what, const char *const *columns, size_t n)
+{
+    fprintf(f, "| %s |", what);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, " %s |", columns[i]);
+    fprintf(f, "\n| --- |");
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, " ---: |");
+    fprintf(f, "\n");
+    for (size_t r = 0; r < c->n; r++) {
+        fprintf(f, "| %s |", c->rows[r].label);
+        for (size_t i = 0; i < n; i++)
+            fprintf(f, " %zu |", c->rows[r].count[i]);
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\n");
+}
+
+static void import_census(page *p)
+{
+    FILE *f = p->f;
+    const hb_import_census *c = &p->import;
+    fprintf(f, "## The census of the set\n\n");
+    if (!p->have_import) {
+        fprintf(f, "No import.csv in `%s`: the import did not finish.\n\n", p->in->set_dir);
+        return;
+    }
+    size_t built = c->built + c->cached;
+    fprintf(f, "%zu files selected: **%zu built** (%zu now, %zu from the cache), %zu failed, %zu skipped; %zu of the "
+            "built have a cubin form (%.0f %%).",
+            c->files, built, c->built, c->cached, c->failed, c->skipped, c->cubin_forms, percent(c->cubin_forms, built));
+    if (c->built)
+        fprintf(f, " A build took %.0f s at the median, %.0f s at most, %.0f s of build time in all.",
+                c->build_seconds_median, c->build_seconds_max, c->build_seconds_sum);
+    fprintf(f, "\n\n");
+    static const char *const kind_columns[] = {"files", "built", "not built", "with a cubin form"};
+    label_table(f, &c->by_kind, "kind", kind_columns, 4);
+    static const char *const count_column[] = {"files"};
+    if (c->failures.n) {
+        fprintf(f, "Why the others did not build (import.csv has each file's first error line):\n\n");
+        label_table(f, &c->failures, "reason", count_column, 1);
+    }
+    if (c->no_cubin.n) {
+        fprintf(f, "Why a built file has no cubin form (it is then timed through its own launcher only):\n\n");
+        label_table(f, &c->no_cubin, "why", count_column, 1);
+    }
+}
+
+/* --- what the sweep found ------------------------------------------------------------ */
+
+static void verdicts(page *p)
+{
+    FILE *f = p->f;
+    const hb_sweep_census *c = &p->sweep;
+    fprintf(f, "## Verdicts by check\n\n");
+    const char *columns[HB_CENSUS_MODES];
+    for (size_t i = 0; i < c->n_modes; i++)
+        columns[i] = c->modes[i];
+    label_table(f, &c->verdicts, "verdict / check", columns, c->n_modes);
+    if (c->doubt.n) {
+        fprintf(f, "Passing configurations whose timing is in doubt (counted in the tables, and marked there):\n\n");
+        label_table(f, &c->doubt, "why", columns, c->n_modes);
+    } else {
+        fprintf(f, "No passing configuration's timing is in doubt: none left the timed stream, all were traced.\n\n");
+    }
+}
+
+static void paper_rule(page *p)
+{
+    FILE *f = p->f;
+    const hb_sweep_census *c = &p->sweep;
+    fprintf(f, "## Kernels that fail the paper's own deviation rule\n\n");
+    if (!c->has_paper_rule) {
+        fprintf(f, "summary.csv has no paper_rule column (a harness before it was written).\n\n");
+        return;
+    }
+    fprintf(f, "The paper's rule: the kernel's largest |out - fp32 reference| may not exceed the largest of the six "
+            "cuBLAS/cuBLASLt baselines' on the same inputs. %zu configuration-modes fail it%s\n\n",
+            c->n_paper_failures, c->n_paper_failures ? ":" : ".");
+    if (!c->n_paper_failures)
+        return;
+    fprintf(f, "| M_N_K | mode | our verdict | deviation / bound |\n| --- | --- | --- | ---: |\n");
+    for (size_t i = 0; i < c->n_paper_failures; i++) {
+        const hb_paper_failure *x = &c->paper_failures[i];
+        fprintf(f, "| %ld_%ld_%ld | %s | %s | ", x->m, x->n, x->k, x->mode, x->verdict);
+        if (isfinite(x->ratio))
+            fprintf(f, "%.1fx |\n", x->ratio);
+        else
+            fprintf(f, "|\n");
+    }
+    fprintf(f, "\n");
+}
+
+static void audit(page *p)
+{
+    FILE *f = p->f;
+    const hb_sweep_census *c = &p->sweep;
+    fprintf(f, "## The static accumulator audit beside the deviation verdicts\n\n");
+    if (!c->has_audit) {
+        fprintf(f, "No mma_accumulators column in import.csv or summary.csv: the audit did not run.\n\n");
+        return;
+    }
+    fprintf(f, "Tensor-core instructions by accumulator type, from each built file's SASS, against the verdict of "
+            "its first mode (`%s`). A kernel with fp16-accumulating MMA only that passed is one whose deviation the "
+            "check could not see at that size; a deviation failure with f32 MMA is rounding elsewhere.\n\n",
+            c->n_modes ? c->modes[0] : "");
+    static const char *const columns[] = {"pass", "incorrect / deviation", "incorrect / other", "other verdict"};
+    label_table(f, &c->audit, "mma_accumulators", columns, 4);
+}
+
+static void timers(page *p)
+{
+    FILE *f = p->f;
+    const hb_sweep_census *c = &p->sweep;
+    fprintf(f, "## The speedups on every timer\n\n");
+    fprintf(f, "The paper's aggregate (the arithmetic mean of the per-configuration speedups t_base/t_cand - 1, in "
+            "%%) over the configurations that passed, on each timer: the headline's (CUDA events, or the wall clock "
+            "where the events cannot be trusted), the events alone, the host's wall clock, and the kernels' own GPU "
+            "time (CUPTI). A speedup on events but not on kernel-only time is host path, not a faster kernel. "
+            "In brackets: the geometric mean.\n\n");
+    for (size_t m = 0; m < c->n_modes; m++) {
+        fprintf(f, "**%s** (%zu configurations)\n\n| over |", c->modes[m], c->configs[m]);
+        for (int t = 0; t < HB_CENSUS_TIMERS; t++)
+            fprintf(f, " %s |", hb_census_timers[t]);
+        fprintf(f, "\n| --- |");
+        for (int t = 0; t < HB_CENSUS_TIMERS; t++)
+            fprintf(f, " ---: |");
+        fprintf(f, "\n");
+        for (int b = 0; b < HB_CENSUS_BASELINES; b++) {
+            const hb_timer_means *x = &c->means[m][b];
+            fprintf(f, "| %s |", hb_census_baselines[b]);
+            for (int t = 0; t < HB_CENSUS_TIMERS; t++)
+                if (x->n[t])
+                    fprintf(f, " %+.1f %% (%+.1f %%), n %zu |", 100 * x->sum[t] / (double)x->n[t],
+                            100 * expm1(x->log_sum[t] / (double)x->n[t]), x->n[t]);
+                else
+                    fprintf(f, " |");
+            fprintf(f, "\n");
+        }
+        fprintf(f, "\n");
+    }
+}
+
+/* --- what the other commands wrote ---------------------------------------------------- */
+
+static hb_status embed(page *p, const char *path, const char *heading)
+{
+    char *text = NULL;
+    size_t size = 0;
+    HB_TRY(hb_input_read(path, heading, EMBED_MAX_BYTES, HB_ERR_BAD_RESULTS, 1, &text, &size));
+    fprintf(p->f, "## %s\n\n", heading);
+    if (!text) {
+        fprintf(p->f, "(%s was not written)\n\n", path);
+        return HB_OK;
+    }
+    /* the embedded document's headings one level down, under this one */
+    for (const char *line = text; *line;) {
+        size_t length = strcspn(line, "\n");
+        fprintf(p->f, "%s%.*s\n", line[0] == '#' ? "#" : "", (int)length, line);
+        line += length + (line[length] == '\n');
+    }
+    fprintf(p->f, "\n");
+    free(text);
+    return HB_OK;
+}
+
+static void figures(page *p, const char *folder)
+{
+    char pattern[3300];
+    snprintf(pattern, sizeof pattern, "%s/%s/*.png", p->in->out_dir, folder);
+    glob_t g;
+    if (glob(pattern, 0, NULL, &g) != 0)
+        return;
+    for (size_t i = 0; i < g.gl_pathc; i++) {
+        const char *name = strrchr(g.gl_pathv[i], '/') + 1;
+        fprintf(p->f, "![%s](%s/%s)\n\n", name, folder, name);
+    }
+    globfree(&g);
+}
+
+static hb_status comparisons(page *p)
+{
+    const hb_repro_page_input *in = p->in;
+    for (size_t i = 0; i < in->n_modes; i++) {
+        const char *mode = hb_mode_name(in->modes[i]);
+        char heading[3400], md[3300], folder[64];
+        if (!in->compared[i]) {
+            fprintf(p->f, "## Ours beside the published %s figures\n\nNo comparison: %s was not found.\n\n", mode,
+                    in->published[i]);
+            continue;
+        }
+        snprintf(heading, sizeof heading, "Ours beside the published %s figures (hgemm-bench compare, against %s)",
+                 mode, in->published[i]);
+        snprintf(md, sizeof md, "%s/compare-%s.md", in->out_dir, mode);
+        HB_TRY(embed(p, md, heading));
+        snprintf(folder, sizeof folder, "compare-%s", mode);
+        figures(p, folder);
+    }
+    return HB_OK;
+}
+
+/* --- the page ------------------------------------------------------------------------ */
+
+static hb_status read_inputs(page *p)
+{
+    read_settings(p);
+    char path[3300];
+    snprintf(path, sizeof path, "%s/import.csv", p->in->set_dir);
+    FILE *probe = fopen(path, "r");
+    if (probe) {
+        fclose(probe);
+        HB_TRY(hb_import_census_read(path, &p->import));
+        p->have_import = 1;
+    }
+    char summary[3300];
+    snprintf(summary, sizeof summary, "%s/summary.csv", p->in->sweep_dir);
+    HB_TRY(hb_sweep_census_read(summary, p->have_import ? &p->import : NULL, path, &p->sweep));
+    p->have_sweep = 1;
+    return HB_OK;
+}
+
+static hb_status write_page(page *p)
+{
+    protocol(p);
+    import_census(p);
+    verdicts(p);
+    paper_rule(p);
+    audit(p);
+    timers(p);
+    HB_TRY(comparisons(p));
+    char md[3300];
+    snprintf(md, sizeof md, "%s/report.md", p->in->out_dir);
+    HB_TRY(embed(p, md, "The paper's tables (hgemm-bench report)"));
+    figures(p, "report");
+    return ferror(p->f) ? hb_fail(HB_ERR_IO, "writing the summary page failed: %s", strerror(errno)) : HB_OK;
+}
+
+hb_status hb_repro_page_write(const hb_repro_page_input *in)
+{
+    page p = {.in = in};
+    char path[3300], tmp[3400];
+    snprintf(path, sizeof path, "%s/summary.md", in->out_dir);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    hb_status status = read_inputs(&p);
+    if (status == HB_OK && !(p.f = fopen(tmp, "w")))
+        status = hb_fail(HB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
+    if (status == HB_OK)
+        status = write_page(&p);
+    if (p.f && fclose(p.f) != 0 && status == HB_OK)
+        status = hb_fail(HB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
+    if (status == HB_OK && rename(tmp, path) != 0)
+        status = hb_fail(HB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    if (status != HB_OK)
+        remove(tmp);
+    if (p.have_import)
+        hb_import_census_free(&p.import);
+    if (p.have_sweep)
+        hb_sweep_census_free(&p.sweep);
+    return status;
+}

@@ -1,0 +1,513 @@
+/* `reproduce cuda-l2`: one command from a clone of CUDA-L2 to the tables
+ * (docs/reproduce-cuda-l2.md).  Its stages are the commands a user would
+ * type, each run as a child of this binary (bench/driver/stage_child.h) into
+ * one folder:
+ *
+ *   OUT/plan.txt           the configurations (reproduce_plan.h), an --mnk-file
+ *   OUT/set/               import: the candidate set, its import.csv (the census)
+ *   OUT/build-cache/       the build cache, shared by the shards of one reproduction
+ *   OUT/sweep/             sweep: both modes in one resumable folder
+ *   OUT/report/, report.md report: the paper's tables and figures
+ *   OUT/compare-MODE/, compare-MODE.md
+ *                          compare: ours beside the published CSV of each mode run
+ *   OUT/summary.md         the page a reviewer hands on (bench/analysis/reproduction_page.h)
+ *
+ * Every stage resumes: the import takes what its cache holds, the sweep
+ * continues with `--resume`, and the rest read files only.  A rerun of the
+ * same command after a kill therefore picks up where it stopped.  With
+ * --shard I/N only the import and the sweep of that shard run (into
+ * set-shard-I-of-N and sweep-shard-I-of-N); the unsharded command then merges
+ * the shards' sweeps and writes the tables. */
+#define _POSIX_C_SOURCE 200809L /* glob */
+#include <errno.h>
+#include <glob.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench/analysis/figures.h"
+#include "bench/analysis/reproduction_page.h"
+#include "bench/core/clock.h"
+#include "bench/core/diag.h"
+#include "bench/core/folders.h"
+#include "bench/driver/commands.h"
+#include "bench/driver/reproduce_plan.h"
+#include "bench/driver/stage_child.h"
+#include "bench/gpu/device.h"
+
+#define REPRODUCE_FORMAT "cuda-l2"  /* the one published format, as `import` */
+#define REPRODUCE_DEFAULT_SEED 20251201ULL /* the sweep's: shards and reruns draw the same sample */
+/* The rough cost of one sweep item beyond its windows: checks, baselines'
+ * set-up and a cold autotune search (measured on an H100: 1.7 s), seconds. */
+#define SWEEP_ITEM_OVERHEAD_S 2.0
+/* A CUDA-L2 file's build, one core, seconds (median on an H100 host: 52 s
+ * with 60 builds at once); only for the first estimate. */
+#define IMPORT_FILE_CORE_S 50.0
+
+/* CUDA-L2's kernel sets: the folder under kernels/, the GPU it was tuned on,
+ * its accumulator class, and the architecture its files target on that GPU. */
+typedef struct l2_set {
+    const char *name;
+    const char *folder;
+    const char *tuned_for;
+    const char *acc;
+    int sm;
+    const char *native_arch;
+} l2_set;
+
+static const l2_set l2_sets[] = {
+    {"h100", "h100_F32F16F16F32", "H100", "fp32", 90, "sm_90a"},
+    {"a100-fp32", "a100_F32F16F16F32", "A100", "fp32", 80, "sm_80"},
+    {"a100-fp16", "a100_F16F16F16F16", "A100", "fp16", 80, "sm_80"},
+    {"3090", "3090_F32F16F16F32", "RTX 3090", "fp32", 86, "sm_86"},
+};
+#define N_SETS (sizeof l2_sets / sizeof l2_sets[0])
+
+typedef enum stage_id { STAGE_IMPORT, STAGE_MERGE, STAGE_SWEEP, STAGE_REPORT, STAGE_COMPARE, STAGE_PAGE, STAGE_COUNT } stage_id;
+static const char *const stage_names[STAGE_COUNT] = {"import", "merge", "sweep", "report", "compare", "summary"};
+
+typedef struct repro {
+    hb_run_options *run;
+    const char *command_line;
+    const l2_set *set;
+    hb_shard shard;
+    int sharded;
+    char arch[16];
+    char gpu[256];
+    size_t workers;
+    int plots;
+    char out[3000], kernels[3500], set_dir[3100], sweep_dir[3100], plan_path[3100], cache[3100];
+    hb_repro_plan plan;
+    size_t shard_configs, shard_items;
+    double seconds[STAGE_COUNT];
+    int ran[STAGE_COUNT];
+    int compared[HB_PLAN_MAX_MODES];
+} repro;
+
+/* --- the set, the folders, the target --------------------------------------------- */
+
+static hb_status find_set(const char *name, const l2_set **out)
+{
+    char known[256] = "";
+    for (size_t i = 0; i < N_SETS; i++) {
+        if (!strcmp(name, l2_sets[i].name) || !strcmp(name, l2_sets[i].folder)) {
+            *out = &l2_sets[i];
+            return HB_OK;
+        }
+        size_t used = strlen(known);
+        snprintf(known + used, sizeof known - used, "%s%s (%s)", i ? ", " : "", l2_sets[i].name, l2_sets[i].folder);
+    }
+    return hb_fail(HB_ERR_USAGE, "reproduce: no CUDA-L2 set '%s': the sets are %s", name, known);
+}
+
+static int is_folder(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static hb_status paths(repro *r)
+{
+    const hb_reproduce_settings *s = &r->run->reproduce;
+    if (!is_folder(s->repo))
+        return hb_fail(HB_ERR_USAGE, "reproduce: --repo %s is not a folder: give a clone of CUDA-L2 "
+                       "(git clone https://github.com/deepreinforce-ai/CUDA-L2)", s->repo);
+    snprintf(r->kernels, sizeof r->kernels, "%.3000s/kernels/%s", s->repo, r->set->folder);
+    if (!is_folder(r->kernels))
+        return hb_fail(HB_ERR_USAGE, "reproduce: %s is not a folder: is --repo %s a clone of CUDA-L2?", r->kernels,
+                       s->repo);
+    if (s->out_dir)
+        snprintf(r->out, sizeof r->out, "%.2990s", s->out_dir);
+    else
+        snprintf(r->out, sizeof r->out, "reproduce-%s", r->set->name);
+    char suffix[64] = "";
+    if (r->sharded)
+        snprintf(suffix, sizeof suffix, "-shard-%zu-of-%zu", r->shard.index, r->shard.count);
+    snprintf(r->set_dir, sizeof r->set_dir, "%s/set%s", r->out, suffix);
+    snprintf(r->sweep_dir, sizeof r->sweep_dir, "%s/sweep%s", r->out, suffix);
+    snprintf(r->plan_path, sizeof r->plan_path, "%s/plan.txt", r->out);
+    if (r->run->import.cache_dir)
+        snprintf(r->cache, sizeof r->cache, "%.3000s", r->run->import.cache_dir);
+    else
+        snprintf(r->cache, sizeof r->cache, "%s/build-cache", r->out);
+    return HB_OK;
+}
+
+/* The import's target: --arch, else this GPU's; the set's own (sm_90a for the
+ * H100 set) on the GPU it was tuned for, the GPU's plain architecture on any
+ * other (the A100 and 3090 sets on an H100: sm_90). */
+static hb_status target(repro *r)
+{
+    int count = 0;
+    hb_device_info info;
+    hb_diag_set_quiet(1); /* no GPU is fine for a shard's import with --arch; said below otherwise */
+    int have_gpu = hb_device_count(&count) == HB_OK && count > r->run->device && hb_device_open(r->run->device, &info) == HB_OK;
+    hb_diag_set_quiet(0);
+    snprintf(r->gpu, sizeof r->gpu, "%s", have_gpu ? info.name : "");
+    if (r->run->import.arch)
+        snprintf(r->arch, sizeof r->arch, "%.15s", r->run->import.arch);
+    else if (have_gpu && info.sm == r->set->sm)
+        snprintf(r->arch, sizeof r->arch, "%s", r->set->native_arch);
+    else if (have_gpu)
+        snprintf(r->arch, sizeof r->arch, "sm_%d", info.sm);
+    else if (r->run->dry_run)
+        snprintf(r->arch, sizeof r->arch, "(this GPU's)");
+    else
+        return hb_fail(HB_ERR_CUDA, "reproduce: no GPU here (the sweep needs one); to import only, on a machine "
+                       "without one, use `hgemm-bench import cuda-l2 ... --arch SM`");
+    r->workers = 1;
+    const char *d = r->run->devices;
+    if (d && !strcmp(d, "all"))
+        r->workers = have_gpu && count > 0 ? (size_t)count : 1;
+    else if (d)
+        for (r->workers = 1; *d; d++)
+            r->workers += *d == ',';
+    return HB_OK;
+}
+
+/* --- progress ---------------------------------------------------------------------- */
+
+static double import_estimate_s(const repro *r)
+{
+    double jobs = r->run->import.jobs > 0 ? r->run->import.jobs : 16;
+    return (double)r->shard_configs * IMPORT_FILE_CORE_S / jobs;
+}
+
+static double sweep_estimate_s(const repro *r)
+{
+    double item = r->run->warmup_s + r->run->time_s + SWEEP_ITEM_OVERHEAD_S;
+    return (double)r->shard_items * item / (double)r->workers;
+}
+
+static void say_minutes(char *out, size_t size, double seconds)
+{
+    if (seconds < 90)
+        snprintf(out, size, "%.0f s", seconds);
+    else
+        snprintf(out, size, "%.0f min", seconds / 60);
+}
+
+/* The stage about to run, and what is left of the whole: the sweep's
+ * estimate is its windows and a per-item overhead over the GPUs, the
+ * import's a file's typical build over the jobs (a cached file takes none). */
+static void announce(const repro *r, stage_id id, int index, int count)
+{
+    if (r->run->dry_run)
+        return;
+    double rest = 10; /* report, compare and the page: seconds */
+    if (id <= STAGE_IMPORT)
+        rest += import_estimate_s(r);
+    if (id <= STAGE_SWEEP)
+        rest += sweep_estimate_s(r);
+    char left[32];
+    say_minutes(left, sizeof left, rest);
+    fprintf(stderr, "reproduce: stage %d of %d, %s; at most about %s left in all (ETA from the windows and a file's "
+            "typical build; the stage prints its own)\n",
+            index, count, stage_names[id], left);
+}
+
+/* --- the stages -------------------------------------------------------------------- */
+
+static hb_status run_stage(repro *r, stage_id id, hb_argv *a, const char *stdout_path, const int *accepted)
+{
+    if (a->overflow)
+        return hb_fail(HB_ERR_INTERNAL, "reproduce: the %s stage's command line is too long", stage_names[id]);
+    if (r->run->dry_run) { /* the command line the stage would run, and where its tables would go */
+        printf("%s:", stage_names[id]);
+        for (size_t i = 0; i < a->count; i++)
+            printf(" %s", a->word[i]);
+        printf("%s%s\n", stdout_path ? " > " : "", stdout_path ? stdout_path : "");
+        return HB_OK;
+    }
+    hb_stage_end end;
+    HB_TRY(hb_stage_child_run(a, stdout_path, &end));
+    r->seconds[id] = end.seconds;
+    r->ran[id] = 1;
+    fprintf(stderr, "reproduce: %s took %.0f s (exit %d)\n", stage_names[id], end.seconds, end.code);
+    if (end.signal || end.code > 128) {
+        int sig = end.signal ? end.signal : end.code - 128;
+        fprintf(stderr, "reproduce: interrupted during %s: the same command resumes it\n", stage_names[id]);
+        return (hb_status)(128 + sig);
+    }
+    for (const int *ok = accepted; *ok >= 0; ok++)
+        if (end.code == *ok)
+            return HB_OK;
+    return hb_fail(end.code > 0 && end.code < 128 ? (hb_status)end.code : HB_ERR_INTERNAL,
+                   "reproduce: the %s stage failed (exit %d; its messages are above); fix that and run the same "
+                   "command again: what finished is kept",
+                   stage_names[id], end.code);
+}
+
+static void begin(hb_argv *a, const char *command)
+{
+    memset(a, 0, sizeof *a);
+    hb_argv_add(a, "hgemm-bench"); /* replaced by this binary's path */
+    hb_argv_add(a, command);
+}
+
+static void add_pair(hb_argv *a, const char *flag, const char *value)
+{
+    hb_argv_add(a, flag);
+    hb_argv_add(a, value);
+}
+
+static hb_status stage_import(repro *r)
+{
+    char plan[3200];
+    snprintf(plan, sizeof plan, "%s", r->plan_path);
+    if (r->sharded) { /* the shard's configurations only */
+        snprintf(plan, sizeof plan, "%s/plan-shard-%zu-of-%zu.txt", r->out, r->shard.index, r->shard.count);
+        if (!r->run->dry_run)
+            HB_TRY(hb_repro_plan_write(&r->plan, &r->shard, plan));
+    }
+    static const char *const except[] = {"grid", "mnk-file", "m", "n", "k", "sample", "out", "kernels", "arch",
+                                         "cache", NULL};
+    hb_argv a;
+    begin(&a, "import");
+    hb_argv_add(&a, REPRODUCE_FORMAT);
+    add_pair(&a, "--kernels", r->kernels);
+    add_pair(&a, "--out", r->set_dir);
+    add_pair(&a, "--mnk-file", plan);
+    add_pair(&a, "--arch", r->arch);
+    add_pair(&a, "--cache", r->cache);
+    HB_TRY(hb_argv_add_options(&a, r->run, HB_CMD_IMPORT, except));
+    static const int accepted[] = {0, 3, -1}; /* 3: some files failed or were skipped: the census says which */
+    return run_stage(r, STAGE_IMPORT, &a, NULL, accepted);
+}
+
+static int has_plan(const char *sweep_dir)
+{
+    char path[3200];
+    snprintf(path, sizeof path, "%s/plan.json", sweep_dir);
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+/* The shards' sweep folders, when the whole sweep has none yet: merged
+ * into it first. */
+static hb_status stage_merge(repro *r, int *merged)
+{
+    *merged = 0;
+    if (r->sharded || r->run->dry_run || has_plan(r->sweep_dir))
+        return HB_OK;
+    char pattern[3200];
+    snprintf(pattern, sizeof pattern, "%s/sweep-shard-*-of-*", r->out);
+    glob_t g;
+    if (glob(pattern, 0, NULL, &g) != 0)
+        return HB_OK;
+    hb_argv a;
+    begin(&a, "merge");
+    hb_argv_add(&a, r->sweep_dir);
+    for (size_t i = 0; i < g.gl_pathc; i++)
+        hb_argv_add(&a, g.gl_pathv[i]);
+    globfree(&g);
+    fprintf(stderr, "reproduce: merging the shards' sweeps into %s\n", r->sweep_dir);
+    static const int accepted[] = {0, -1};
+    *merged = 1;
+    return run_stage(r, STAGE_MERGE, &a, NULL, accepted);
+}
+
+static hb_status stage_sweep(repro *r)
+{
+    hb_argv a;
+    begin(&a, "sweep");
+    if (has_plan(r->sweep_dir)) {
+        fprintf(stderr, "reproduce: %s holds this sweep: resuming it (a finished one runs nothing)\n", r->sweep_dir);
+        add_pair(&a, "--resume", r->sweep_dir);
+        if (r->run->devices)
+            add_pair(&a, "--devices", r->run->devices);
+        if (!r->run->progress)
+            hb_argv_add(&a, "--no-progress");
+    } else {
+        static const char *const except[] = {"out", "grid",      "mnk-file", "m",       "n",       "k", "sample",
+                                             "modes", "shard", "acc",     "candidate", "dry-run", NULL};
+        add_pair(&a, "--candidate", r->set_dir);
+        add_pair(&a, "--mnk-file", r->plan_path);
+        add_pair(&a, "--modes", r->run->modes ? r->run->modes : "offline,server");
+        add_pair(&a, "--acc", r->set->acc);
+        add_pair(&a, "--out", r->sweep_dir);
+        if (r->sharded)
+            add_pair(&a, "--shard", r->run->shard);
+        HB_TRY(hb_argv_add_options(&a, r->run, HB_CMD_SWEEP, except));
+    }
+    /* Any verdict is a finding, not a failed stage: 3, 4, 6, 8, 9, 10, 12 and
+     * 13 are candidates' verdicts; usage, GPU, I/O and bad results stop it. */
+    static const int accepted[] = {0, 3, 4, 6, 8, 9, 10, 12, 13, -1};
+    return run_stage(r, STAGE_SWEEP, &a, NULL, accepted);
+}
+
+static hb_status stage_report(repro *r)
+{
+    char out[3200], md[3200];
+    snprintf(out, sizeof out, "%s/report", r->out);
+    snprintf(md, sizeof md, "%s/report.md", r->out);
+    hb_argv a;
+    begin(&a, "report");
+    hb_argv_add(&a, r->sweep_dir);
+    add_pair(&a, "--out", out);
+    if (r->plots)
+        hb_argv_add(&a, "--plots");
+    static const int accepted[] = {0, -1};
+    return run_stage(r, STAGE_REPORT, &a, md, accepted);
+}
+
+/* The published CSV of `mode`: eval_results/cuda_l2_<folder>_speedup_<mode>.csv. */
+static void published_path(const repro *r, hb_mode mode, char *out, size_t size)
+{
+    snprintf(out, size, "%.3000s/eval_results/cuda_l2_%s_speedup_%s.csv", r->run->reproduce.repo, r->set->folder,
+             hb_mode_name(mode));
+}
+
+static hb_status stage_compare(repro *r)
+{
+    for (size_t i = 0; i < r->plan.plan.n_modes; i++) {
+        hb_mode mode = r->plan.plan.modes[i];
+        char published[3200], out[3200], md[3200];
+        published_path(r, mode, published, sizeof published);
+        struct stat st;
+        if (stat(published, &st) != 0) {
+            fprintf(stderr, "reproduce: no published CSV for the %s mode (%s): no comparison\n", hb_mode_name(mode),
+                    published);
+            continue;
+        }
+        snprintf(out, sizeof out, "%s/compare-%s", r->out, hb_mode_name(mode));
+        snprintf(md, sizeof md, "%s/compare-%s.md", r->out, hb_mode_name(mode));
+        hb_argv a;
+        begin(&a, "compare");
+        hb_argv_add(&a, r->sweep_dir);
+        add_pair(&a, "--published", published);
+        add_pair(&a, "--mode", hb_mode_name(mode));
+        add_pair(&a, "--out", out);
+        if (r->plots)
+            hb_argv_add(&a, "--plots");
+        static const int accepted[] = {0, -1};
+        HB_TRY(run_stage(r, STAGE_COMPARE, &a, md, accepted));
+        r->compared[i] = 1;
+    }
+    return HB_OK;
+}
+
+static hb_status stage_page(repro *r)
+{
+    hb_repro_page_input in = {
+        .out_dir = r->out, .set_name = r->set->name, .set_folder = r->set->folder, .tuned_for = r->set->tuned_for,
+        .acc = r->set->acc, .repo = r->run->reproduce.repo, .gpu_here = r->gpu, .arch = r->arch,
+        .plan_source = r->plan.source, .n_configs = r->plan.plan.n_configs, .set_files = r->plan.set_files,
+        .without_file = r->plan.without_file, .command_line = r->command_line, .set_dir = r->set_dir, .sweep_dir = r->sweep_dir};
+    for (size_t i = 0; i < r->plan.plan.n_modes; i++) {
+        in.modes[in.n_modes] = r->plan.plan.modes[i];
+        in.compared[in.n_modes] = r->compared[i];
+        published_path(r, r->plan.plan.modes[i], in.published[in.n_modes], sizeof in.published[0]);
+        in.n_modes++;
+    }
+    for (int s = 0; s < STAGE_PAGE; s++)
+        if (r->ran[s]) {
+            in.stage_names[in.n_stages] = stage_names[s];
+            in.stage_seconds[in.n_stages++] = r->seconds[s];
+        }
+    double started = hb_now_s();
+    HB_TRY(hb_repro_page_write(&in));
+    r->seconds[STAGE_PAGE] = hb_now_s() - started;
+    fprintf(stderr, "reproduce: the summary page is %s/summary.md\n", r->out);
+    return HB_OK;
+}
+
+/* --- the command ------------------------------------------------------------------- */
+
+static hb_status prepare(repro *r, hb_cli *cli)
+{
+    hb_run_options *run = &cli->run;
+    if (cli->n_operands != 1 || strcmp(cli->operands[0], REPRODUCE_FORMAT) != 0)
+        return hb_fail(HB_ERR_USAGE, "reproduce: the one format is %s (reproduce %s --repo DIR --set NAME), got '%s'",
+                       REPRODUCE_FORMAT, REPRODUCE_FORMAT, cli->n_operands ? cli->operands[0] : "");
+    if (!run->reproduce.repo || !run->reproduce.set)
+        return hb_fail(HB_ERR_USAGE, "reproduce: --repo DIR (a CUDA-L2 clone) and --set NAME are required");
+    if (!run->seed_given) { /* fixed, so a rerun and every shard draw the same sample */
+        run->seed = REPRODUCE_DEFAULT_SEED;
+        run->seed_given = 1;
+    }
+    r->run = run;
+    r->shard = (hb_shard){0, 1};
+    if (run->shard)
+        HB_TRY(hb_shard_parse(run->shard, &r->shard));
+    r->sharded = r->shard.count > 1;
+    HB_TRY(find_set(run->reproduce.set, &r->set));
+    HB_TRY(paths(r));
+    HB_TRY(hb_repro_plan_make(run, r->kernels, &r->plan));
+    size_t modes = r->plan.plan.n_modes;
+    for (size_t c = 0; c < r->plan.plan.n_configs; c++) {
+        size_t held = 0;
+        for (size_t m = 0; m < modes; m++)
+            held += (size_t)hb_shard_holds(&r->shard, c * modes + m);
+        r->shard_items += held;
+        r->shard_configs += held > 0;
+    }
+    r->plots = !run->reproduce.no_plots && !r->sharded && hb_gnuplot_available();
+    if (run->reproduce.tables_only) { /* what the folder holds: the import's target is the one it recorded */
+        if (r->sharded)
+            return hb_fail(HB_ERR_USAGE, "reproduce: --tables-only writes the tables of the whole reproduction: "
+                           "drop --shard");
+        snprintf(r->arch, sizeof r->arch, "%.15s", run->import.arch ? run->import.arch : "as imported");
+    } else {
+        HB_TRY(target(r));
+    }
+    if (run->dry_run)
+        return HB_OK;
+    HB_TRY(hb_make_folders(r->out, "the reproduction's folder (--out)"));
+    return hb_repro_plan_write(&r->plan, &(hb_shard){0, 1}, r->plan_path);
+}
+
+/* The stages that need the GPU: the import (cached) and the sweep (resumed). */
+static hb_status measure(repro *r, int *index, int count)
+{
+    announce(r, STAGE_IMPORT, (*index)++, count);
+    HB_TRY(stage_import(r));
+    int merged = 0;
+    HB_TRY(stage_merge(r, &merged));
+    announce(r, STAGE_SWEEP, (*index)++, count);
+    return stage_sweep(r);
+}
+
+/* The stages that read files only: the report, the comparisons, the page. */
+static hb_status tables(repro *r, int *index, int count)
+{
+    announce(r, STAGE_REPORT, (*index)++, count);
+    HB_TRY(stage_report(r));
+    announce(r, STAGE_COMPARE, (*index)++, count);
+    HB_TRY(stage_compare(r));
+    announce(r, STAGE_PAGE, (*index)++, count);
+    if (r->run->dry_run) {
+        printf("summary: %s/summary.md\n", r->out);
+        return HB_OK;
+    }
+    return stage_page(r);
+}
+
+static hb_status reproduce(repro *r)
+{
+    fprintf(stderr, "reproduce: %s (%s, tuned on %s) on %s, built for %s: %zu configurations (%s) in %s%s\n",
+            r->set->name, r->set->folder, r->set->tuned_for, r->gpu[0] ? r->gpu : "no GPU here", r->arch,
+            r->plan.plan.n_configs, r->plan.source, r->run->modes ? r->run->modes : "offline,server",
+            r->sharded ? "; this shard only" : "");
+    int tables_only = r->run->reproduce.tables_only;
+    int count = r->sharded ? 2 : tables_only ? 3 : 5, index = 1;
+    if (!tables_only)
+        HB_TRY(measure(r, &index, count));
+    if (r->sharded) {
+        fprintf(stderr, "reproduce: shard %zu of %zu done (%s). When every shard is, run the same command without "
+                "--shard: it merges the shards' sweeps and writes the tables (docs/slurm.md)\n",
+                r->shard.index, r->shard.count, r->sweep_dir);
+        return HB_OK;
+    }
+    return tables(r, &index, count);
+}
+
+hb_status hb_cmd_reproduce(const hb_command_entry *self, hb_cli *cli, const char *command_line)
+{
+    (void)self;
+    static repro r; /* large: the plan */
+    memset(&r, 0, sizeof r);
+    r.command_line = command_line;
+    HB_TRY(prepare(&r, cli));
+    return reproduce(&r);
+}

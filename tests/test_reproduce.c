@@ -1,0 +1,249 @@
+/* `reproduce cuda-l2` without a GPU: its usage errors, the plan it draws
+ * (the set's files only, the same on every rerun and shard), the stage
+ * command lines of --dry-run, and the file-reading stages (--tables-only:
+ * report, compare and summary.md) over a fake CUDA-L2 clone and a sweep
+ * folder written by the sweep's own writers (tests/result_fixture.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench/analysis/published_layout.h"
+#include "tests/result_fixture.h"
+#include "tests/test_registry.h"
+#include "tests/test_util.h"
+
+#define PATH 2048
+#define SET "h100_F32F16F16F32"
+
+typedef struct fake {
+    char root[PATH], repo[PATH], kernels[PATH], out[PATH], log[PATH];
+    hb_fixture fixture;
+} fake;
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    assert_true(fputs(text, f) >= 0);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* A clone with the set's folder holding a (empty) file per configuration of
+ * the fixture, and `extra` more that the plan may draw. */
+static void make_repo(fake *f, size_t count, uint64_t seed)
+{
+    memset(f, 0, sizeof *f);
+    hb_test_make_temp_dir("hb-reproduce", f->root, sizeof f->root);
+    snprintf(f->repo, PATH, "%.900s/CUDA-L2", f->root);
+    snprintf(f->kernels, PATH, "%.900s/kernels/" SET, f->repo);
+    snprintf(f->out, PATH, "%.900s/out", f->root);
+    snprintf(f->log, PATH, "%.900s/log.txt", f->root);
+    char command[PATH * 2];
+    snprintf(command, sizeof command, "mkdir -p '%.1500s' '%.1500s/eval_results'", f->kernels, f->repo);
+    assert_int_equal(hb_test_shell(command), 0);
+    const hb_mode modes[2] = {HB_MODE_OFFLINE, HB_MODE_SERVER};
+    assert_int_equal(hb_fixture_make(seed, count, modes, 2, 0.25, &f->fixture), HB_OK);
+    for (size_t i = 0; i < f->fixture.count; i += 2) {
+        char file[PATH];
+        const hb_mnk *c = &f->fixture.configs[i].mnk;
+        snprintf(file, PATH, "%.1200s/%ld_%ld_%ld.cu", f->kernels, c->m, c->n, c->k);
+        write_text(file, "// a file of the set\n");
+    }
+}
+
+static void drop_repo(fake *f)
+{
+    hb_fixture_free(&f->fixture);
+    hb_test_remove_tree(f->root);
+}
+
+/* Runs hgemm-bench with `args` (a shell-quoted tail), stdout and stderr into the log. */
+static int bench(const fake *f, const char *args)
+{
+    char command[PATH * 4];
+    snprintf(command, sizeof command, "'%.1000s' reproduce cuda-l2 --repo '%.1000s' %.4000s > '%.1000s' 2>&1",
+             hb_test_bench(), f->repo, args, f->log);
+    return hb_test_shell(command);
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static void write_published(const fake *f);
+
+static void test_reproduce_usage_errors_touch_nothing(void **state)
+{
+    (void)state;
+    fake f;
+    make_repo(&f, 4, 11);
+    char args[PATH * 2];
+    snprintf(args, sizeof args, "--set h200 --out '%s'", f.out);
+    assert_int_equal(bench(&f, args), 2);
+    assert_true(hb_test_file_contains(f.log, "a100-fp16"));
+    snprintf(args, sizeof args, "--set a100-fp32 --out '%s'", f.out); /* the clone has no such folder */
+    assert_int_equal(bench(&f, args), 2);
+    assert_true(hb_test_file_contains(f.log, "a100_F32F16F16F32"));
+    snprintf(args, sizeof args, "--set h100 --grid paper --mnk-file x --out '%s'", f.out);
+    assert_int_equal(bench(&f, args), 2);
+    assert_false(exists(f.out));
+    drop_repo(&f);
+}
+
+/* The plan: the plan's configurations with a file, sampled; the same flags
+ * give the same plan, other flags into the same folder are refused. */
+static void test_reproduce_plans_the_set_files_and_keeps_its_plan(void **state)
+{
+    (void)state;
+    fake f;
+    make_repo(&f, 12, 12); /* 12 items: 6 configurations with a file, both modes */
+    char args[PATH * 2], plan[PATH];
+    snprintf(plan, PATH, "%.1500s/plan.txt", f.out);
+    snprintf(args, sizeof args, "--set h100 --grid paper --sample 4 --seed 3 --tables-only --no-plots --out '%s'", f.out);
+    bench(&f, args); /* no sweep there: the report stage fails, the plan is written first */
+    char *text = hb_test_read_file(plan);
+    assert_non_null(text);
+    size_t lines = 0;
+    for (const char *line = strchr(text, '\n'); line && line[1]; line = strchr(line + 1, '\n')) {
+        long m, n, k;
+        assert_int_equal(sscanf(line + 1, "%ld,%ld,%ld", &m, &n, &k), 3);
+        char file[PATH];
+        snprintf(file, PATH, "%.1200s/%ld_%ld_%ld.cu", f.kernels, m, n, k);
+        assert_true(exists(file)); /* only configurations the set has a file for */
+        lines++;
+    }
+    assert_int_equal(lines, 4);
+    free(text);
+    bench(&f, args);
+    assert_false(hb_test_file_contains(f.log, "another plan"));
+    snprintf(args, sizeof args, "--set h100 --grid paper --sample 5 --seed 3 --tables-only --out '%s'", f.out);
+    assert_int_equal(bench(&f, args), 2);
+    assert_true(hb_test_file_contains(f.log, "another plan"));
+    drop_repo(&f);
+}
+
+static void test_reproduce_dry_run_prints_the_stages_and_writes_nothing(void **state)
+{
+    (void)state;
+    fake f;
+    make_repo(&f, 8, 13);
+    write_published(&f);
+    char args[PATH * 2];
+    snprintf(args, sizeof args, "--set h100 --arch sm_90a --shard 1/2 --dry-run --warmup-s 0.5 -j 3 --out '%s'", f.out);
+    assert_int_equal(bench(&f, args), 0);
+    assert_true(hb_test_file_contains(f.log, "import: "));
+    assert_true(hb_test_file_contains(f.log, "plan-shard-1-of-2.txt --arch sm_90a"));
+    assert_true(hb_test_file_contains(f.log, "--jobs 3"));
+    assert_true(hb_test_file_contains(f.log, "--shard 1/2"));
+    assert_true(hb_test_file_contains(f.log, "--warmup-s 0.5"));
+    assert_false(hb_test_file_contains(f.log, "report: ")); /* a shard runs the import and the sweep only */
+    assert_false(exists(f.out));
+    snprintf(args, sizeof args, "--set h100 --arch sm_90a --dry-run --modes offline --out '%s'", f.out);
+    assert_int_equal(bench(&f, args), 0);
+    assert_true(hb_test_file_contains(f.log, "--modes offline --acc fp32"));
+    assert_true(hb_test_file_contains(f.log, "compare: "));
+    assert_false(hb_test_file_contains(f.log, "speedup_server.csv")); /* one mode run, one comparison */
+    assert_false(exists(f.out));
+    drop_repo(&f);
+}
+
+/* import.csv of the fake set: one row per configuration with a file, one failed. */
+static void write_import_csv(const fake *f, const char *set_dir)
+{
+    char path[PATH], row[512];
+    snprintf(path, PATH, "%.1500s/import.csv", set_dir);
+    size_t size = 1 << 16, used = 0;
+    char *text = malloc(size);
+    assert_non_null(text);
+    used += (size_t)snprintf(text, size, "m,n,k,file,kind,hopper_features,state,forms,launches_per_call,"
+                                         "no_cubin_because,reason,build_seconds,cache_key,mma_accumulators\n");
+    for (size_t i = 0; i < f->fixture.count; i += 2) {
+        const hb_mnk *c = &f->fixture.configs[i].mnk;
+        int failed = i == 0;
+        snprintf(row, sizeof row, "%ld,%ld,%ld,x.cu,%s,,%s,%s,1,%s,%s,12.5,key,%s\n", c->m, c->n, c->k,
+                 i % 4 ? "one-kernel" : "cutlass3-adapter", failed ? "failed" : "built",
+                 failed ? "" : i % 4 ? "launcher;cubin" : "launcher", i % 4 || failed ? "" : "a call launches 2 kernels",
+                 failed ? "compile: timed out after 150 s" : "", failed ? "" : "f32:HMMA.16816.F32=12");
+        used += (size_t)snprintf(text + used, size - used, "%s", row);
+    }
+    write_text(path, text);
+    free(text);
+}
+
+static void write_published(const fake *f)
+{
+    char path[PATH];
+    snprintf(path, PATH, "%.1500s/eval_results/cuda_l2_" SET "_speedup_offline.csv", f->repo);
+    size_t size = 1 << 16, used = 0;
+    char *text = malloc(size);
+    assert_non_null(text);
+    used += (size_t)snprintf(text, size, "%s\n", hb_published_header());
+    for (size_t i = 0; i < f->fixture.count; i += 2) {
+        const hb_mnk *c = &f->fixture.configs[i].mnk;
+        used += (size_t)snprintf(text + used, size - used, "%ld_%ld_%ld,1.5,1.2,1.2,1.2,1.1,1.1,1.1,1.05,1.05,1.05\n",
+                                 c->m, c->n, c->k);
+    }
+    write_text(path, text);
+    free(text);
+}
+
+/* A sweep's folder and an import's report, then --tables-only: the report,
+ * the offline comparison (the server CSV is absent: said, not failed) and
+ * the page, whose census agrees with what was written. */
+static void test_reproduce_tables_only_writes_the_summary_page(void **state)
+{
+    (void)state;
+    fake f;
+    make_repo(&f, 12, 14);
+    char set_dir[PATH], sweep_dir[PATH], page[PATH], args[PATH * 2];
+    snprintf(set_dir, PATH, "%.1500s/set", f.out);
+    snprintf(sweep_dir, PATH, "%.1500s/sweep", f.out);
+    snprintf(page, PATH, "%.1500s/summary.md", f.out);
+    char command[PATH * 2];
+    snprintf(command, sizeof command, "mkdir -p '%.2000s'", set_dir);
+    assert_int_equal(hb_test_shell(command), 0);
+    assert_int_equal(hb_fixture_write_sweep(&f.fixture, sweep_dir, set_dir, 0, 1, f.fixture.count, "Test GPU 80GB"),
+                     HB_OK);
+    write_import_csv(&f, set_dir);
+    write_published(&f);
+    snprintf(args, sizeof args, "--set h100 --tables-only --no-plots --out '%s'", f.out);
+    int rc = bench(&f, args);
+    if (rc != 0) {
+        char *log = hb_test_read_file(f.log);
+        fail_msg("reproduce --tables-only: exit %d\n%s", rc, log ? log : "");
+    }
+    assert_true(hb_test_file_contains(page, "# CUDA-L2's " SET " set reproduced on Test GPU 80GB"));
+    assert_true(hb_test_file_contains(page, "**another GPU**")); /* tuned for the H100, run on the test GPU */
+    char line[256];
+    size_t configs = f.fixture.count / 2;
+    snprintf(line, sizeof line, "%zu files selected: **%zu built**", configs, configs - 1);
+    assert_true(hb_test_file_contains(page, line));
+    assert_true(hb_test_file_contains(page, "| compile: timed out after 150 s | 1 |"));
+    assert_true(hb_test_file_contains(page, "| a call launches 2 kernels |"));
+    size_t pass[2] = {0, 0};
+    for (size_t i = 0; i < f.fixture.count; i++)
+        pass[f.fixture.configs[i].mode == HB_MODE_SERVER] += f.fixture.configs[i].verdict == HB_VERDICT_PASS;
+    snprintf(line, sizeof line, "| pass | %zu | %zu |", pass[0], pass[1]);
+    assert_true(hb_test_file_contains(page, line));
+    assert_true(hb_test_file_contains(page, "| f32:HMMA.16816.F32=12 |"));
+    assert_true(hb_test_file_contains(page, "## Ours beside the published offline figures (hgemm-bench compare"));
+    assert_true(hb_test_file_contains(page, "No comparison: "));
+    assert_true(hb_test_file_contains(page, "## The paper's tables (hgemm-bench report)"));
+    assert_true(hb_test_file_contains(page, "| torch |"));
+    drop_repo(&f);
+}
+
+hb_test_list hb_reproduce_tests(void)
+{
+    static const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reproduce_usage_errors_touch_nothing),
+        cmocka_unit_test(test_reproduce_plans_the_set_files_and_keeps_its_plan),
+        cmocka_unit_test(test_reproduce_dry_run_prints_the_stages_and_writes_nothing),
+        cmocka_unit_test(test_reproduce_tables_only_writes_the_summary_page),
+    };
+    return HB_TEST_LIST(tests);
+}
