@@ -111,13 +111,23 @@ candidates: $(CANDIDATE_CUBIN) $(CANDIDATE_MANIFESTS) $(CANDIDATE_EXTRA_MANIFEST
 $(BUILD)/hgemm-bench: $(BUILD)/obj/$(MAIN_C:.c=.o) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The CUDA-free layers (docs/architecture.md): no CUDA header, no CUDA library.
+CUDA_FREE_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/core/*.c bench/result/*.c bench/report/*.c \
+                 bench/sweep/*.c bench/analysis/*.c))
+
 # hgemm-report: the commands that need no GPU (report, compare, ...), for a
-# machine without CUDA.  Linked from an archive of the library, so only the
-# objects its command table reaches come in (a new row there brings its
-# cmd_<name>.o along), and with no CUDA library: an object that needs one is
-# a link error here.  tests/cuda_free_binary.sh checks what it loads.
-REPORT_ARCHIVE := $(BUILD)/libhgemm.a
-$(REPORT_ARCHIVE): $(filter-out $(BUILD)/obj/bench/driver/hgemm_bench_program.o,$(LIB_OBJ))
+# machine without CUDA.  Linked from an archive of the CUDA-free layers and
+# the driver's files it needs: the command tables, the options, and the
+# cmd_<name>.c of each row of bench/driver/cuda_free_commands.c (a new row
+# there brings its file along).  Nothing in it is compiled by nvcc or
+# includes a CUDA header, so `make build/hgemm-report CUDA_HOME=/nonexistent
+# NVCC=false` builds it on a machine without a CUDA toolkit; and it links no
+# CUDA library.  tests/cuda_free_binary.sh checks both.
+REPORT_DRIVER_C := bench/driver/commands.c bench/driver/options.c bench/driver/cuda_free_commands.c \
+                   $(patsubst %,bench/driver/cmd_%.c,$(shell sed -n 's/.*hb_cmd_\([a-z_]*\)}.*/\1/p' \
+                   bench/driver/cuda_free_commands.c))
+REPORT_ARCHIVE := $(BUILD)/libhgemm-report.a
+$(REPORT_ARCHIVE): $(CUDA_FREE_OBJ) $(REPORT_DRIVER_C:%.c=$(BUILD)/obj/%.o)
 	rm -f $@ && ar rcs $@ $^
 $(BUILD)/hgemm-report: $(BUILD)/obj/$(MAIN_C:.c=.o) $(BUILD)/obj/$(REPORT_PROGRAM_C:.c=.o) $(REPORT_ARCHIVE)
 	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -l:libnettle.a -lm
@@ -232,8 +242,6 @@ $(BUILD)/tests/data/launchers/%.so: tests/data/launchers/%.c bench/candidate/hge
 
 # The CUDA-free layers (docs/architecture.md) link into a program without any
 # CUDA library: a reference to one from them is a link error here.
-CUDA_FREE_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/core/*.c bench/result/*.c bench/report/*.c \
-                 bench/sweep/*.c bench/analysis/*.c))
 $(BUILD)/cuda-free-check: $(BUILD)/obj/tests/cuda_free_main.o $(CUDA_FREE_OBJ)
 	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -l:libnettle.a -lm -lpthread
 
@@ -246,6 +254,7 @@ test: $(BUILD)/hgemm-tests $(BUILD)/hgemm-bench $(BUILD)/hgemm-report $(BUILD)/c
 	BUILD=$(BUILD) CUDA_HOME=$(CUDA_HOME) tests/broken_launchers_cpu.sh $(CC) $(CXX)
 	HB_BENCH=$(BUILD)/hgemm-bench tests/slurm_dry_run.sh
 	tests/cuda_free_binary.sh $(BUILD)/hgemm-report
+	tests/demo_gpu_check.sh
 	HB_BUILD=$(BUILD) HB_BENCH=$(BUILD)/hgemm-bench HB_REPORT=$(BUILD)/hgemm-report $(BUILD)/hgemm-tests
 
 # scripts/bench_target_ci.sh: --target-ci's costs on this CPU; never run by
@@ -302,7 +311,11 @@ fuzz-ci:
 
 
 DEMO_ARGS ?= --mnk 64,64,64 --mnk 1024,1024,1024 --mnk 4096,4096,4096
-demo: all
+# A GPU first (scripts/check_gpu.sh: nvidia-smi, or the driver's /proc
+# entry), before minutes of building; then the build and the run.
+demo:
+	@scripts/check_gpu.sh
+	$(MAKE) --no-print-directory all
 	$(BUILD)/hgemm-bench run --candidate $(BUILD)/candidates/sample_mma $(DEMO_ARGS) --out results
 	plots/plot_run.sh "$$(ls -dt results/*/ | head -n 1)"
 

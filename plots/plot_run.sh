@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Makes the figures of one run from its summary.csv:
-#   <run>/speedup.png  candidate speedup over each baseline per configuration
-#                      (geometric mean of paired ratios, 95 % CI as error bars)
+#   <run>/speedup.png  candidate speedup over each baseline per configuration:
+#                      left on the headline timer (geometric mean of paired
+#                      ratios, 95 % CI as error bars), right on kernel time
+#                      alone (speedup_kernel: CUPTI's kernel medians), so a
+#                      call whose host overhead decides the event figure shows
 #   <run>/tflops.png   TFLOP/s of every participant per configuration (event median)
 #   <run>/raw/*.png    with --raw: one figure per <run>/raw/*.bin beside it, every
 #                      timed call's event time over the window (plots/plot_raw.sh)
@@ -23,6 +26,7 @@ col() { head -n 1 "$csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
 c_m=$(col m); c_n=$(col n); c_k=$(col k); c_p=$(col participant); c_v=$(col verdict); c_mode=$(col mode)
 c_g=$(col speedup_geomean); c_lo=$(col speedup_ci95_low); c_hi=$(col speedup_ci95_high)
 c_t=$(col tflops_event_median)
+c_ks=$(col speedup_kernel || true) # absent in a summary.csv from before the call monitor
 
 # summary.csv quotes only reasons, which sit in candidate rows; speedups and
 # TFLOP/s are read from measured rows, whose reason field is empty.
@@ -41,6 +45,15 @@ awk -F, -v m="$c_m" -v n="$c_n" -v k="$c_k" -v p="$c_p" -v v="$c_v" -v t="$c_t" 
         if (!(label in index_of)) index_of[label] = count++
         print index_of[label], $t > "'"$work"'/tflops_" $p ".dat"
      }' "$csv"
+if [ -n "$c_ks" ]; then
+    awk -F, -v m="$c_m" -v n="$c_n" -v k="$c_k" -v p="$c_p" -v v="$c_v" -v g="$c_g" -v ks="$c_ks" \
+        -v mode="${c_mode:-0}" \
+        'NR > 1 && ($v == "ok" || $v == "pass" || $v == "too-slow") && $g != "" {
+            label = $m "x" $n "x" $k (mode && $mode == "server" ? "-server" : "")
+            if (!(label in index_of)) index_of[label] = count++
+            if ($ks != "") print index_of[label], 100 * $ks > "'"$work"'/kernel_" $p ".dat"
+         }' "$csv"
+fi
 [ -s "$work/labels.dat" ] || { echo "plot_run.sh: no measured configuration in $csv" >&2; exit 5; }
 
 # One curve per baseline of the registry that has data, in its style, and
@@ -66,9 +79,14 @@ plot_command() { # plot_command PREFIX LIST USING STYLE: a gnuplot plot of every
 }
 plot_command speedup "$work/baselines.tsv" '($1 + OFFSET):2:3:4' yerrorbars > "$work/speedup_plot.gp"
 plot_command tflops "$work/participants.tsv" '1:2' linespoints > "$work/tflops_plot.gp"
+# the kernel-only panel: a note in place of the points where no call monitor ran
+plot_command kernel "$work/baselines.tsv" '($1 + OFFSET):2' points > "$work/kernel_plot.gp" ||
+    printf '%s\n' 'set label 1 "no kernel-only times: no call monitor ran (--no-trace, --no-isolate or no CUPTI)" at graph 0.5, graph 0.5 center' \
+        'set yrange [-1:1]' 'plot 0 with lines lt -1 notitle' > "$work/kernel_plot.gp"
 gnuplot -e "work='$work'; out='$run_dir'" "$here/run_figures.gp"
 drawn=$(grep -o 'title "[^"]*"' "$work/speedup_plot.gp" | cut -d'"' -f2 | paste -sd' ' -)
-echo "plots: $run_dir/speedup.png $run_dir/tflops.png (baselines drawn: $drawn)"
+kernel_drawn=$(grep -o 'title "[^"]*"' "$work/kernel_plot.gp" | cut -d'"' -f2 | paste -sd' ' - || true)
+echo "plots: $run_dir/speedup.png $run_dir/tflops.png (kernel-only drawn: ${kernel_drawn:-none}) (baselines drawn: $drawn)"
 
 # --raw runs: each configuration's samples file gets its own figure beside it.
 if [ -d "$run_dir/raw" ]; then

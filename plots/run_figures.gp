@@ -2,7 +2,7 @@
 # and the plot commands it wrote from `hgemm-bench baselines`) and `out` (the
 # run folder) set.  Which baselines are drawn, and how, comes from the
 # baseline registry (bench/result/baseline_registry.c), not from this file.
-set terminal pngcairo size 1200,650 noenhanced font ",11"
+set terminal pngcairo size 1800,650 noenhanced font ",11"
 set datafile separator whitespace
 set key outside right top
 set grid ytics
@@ -14,12 +14,20 @@ labels = system("awk '{printf \"%s\\\"%s\\\" %s\", (NR>1?\", \":\"\"), $2, $1}' 
 eval "set xtics (".labels.")"
 
 set output out."/speedup.png"
-set title "Candidate speedup per configuration (geometric mean of paired per-round ratios, 95% CI)"
 set ylabel "speedup over baseline (%)"
 set xlabel "M x N x K"
 set xzeroaxis lt -1
+set yrange [*<0:0<*] # both panels hold 0: the sign is the finding
+set multiplot layout 1,2 title "Candidate speedup per configuration over each baseline"
+set title "headline timer (CUDA events; wall clock where summary.csv's headline_timer says)\ngeometric mean of paired per-round ratios, 95% CI"
 load work."/speedup_plot.gp"
+set title "kernel time only (CUPTI: baseline's kernel median / candidate's, speedup_kernel)\nhost overhead (launch, synchronization) left out"
+load work."/kernel_plot.gp"
+unset multiplot
+unset label 1
+set autoscale y
 
+set terminal pngcairo size 1200,650 noenhanced font ",11"
 set output out."/tflops.png"
 set title "Throughput per configuration (CUDA-event median time)"
 set ylabel "TFLOP/s"

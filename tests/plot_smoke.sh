@@ -2,13 +2,21 @@
 # The plotting script on a small summary.csv in the run's format: both
 # figures must appear and be non-empty PNG files, and the speedup figure must
 # draw every baseline and -max figure the CSV has measured rows of (the list
-# comes from the baseline registry through `hgemm-bench baselines`, not from
-# the script).
+# the script); its kernel-only panel draws every baseline with a
+# speedup_kernel.  Then `report --plots` on a result folder: every figure as
+# PNG and SVG, its axis fitted to the data.  Without gnuplot (CI installs it:
+# scripts/install_deps.sh) there is nothing to draw with: skipped.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+command -v gnuplot >/dev/null || { echo "plot_smoke: skipped (gnuplot not installed)"; exit 0; }
 run=$(mktemp -d)
 trap 'rm -rf "$run"' EXIT
-cp "$here/data/summary_sample.csv" "$run/summary.csv"
+# the sample with kernel-only speedups appended (its harness had no call
+# monitor): torch's kernel slower than the candidate's, as make demo's 64^3
+awk -F, 'BEGIN { OFS = "," }
+         NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print $0, "speedup_kernel"; next }
+         { v = $c["role"] ~ /^baseline/ && $c["speedup_geomean"] != "" ? ($c["participant"] == "torch" ? -0.31 : 0.2) : ""
+           print $0, v }' "$here/data/summary_sample.csv" > "$run/summary.csv"
 said=$("$here/../plots/plot_run.sh" "$run")
 for f in speedup.png tflops.png; do
     [ -s "$run/$f" ] || { echo "plot_smoke: $f missing"; exit 1; }
@@ -20,4 +28,27 @@ measured=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
                 "$run/summary.csv" | sort -u)
 [ -n "$measured" ] && [ "$drawn" = "$measured" ] ||
     { echo "plot_smoke: drew '$(echo $drawn)', the CSV measured '$(echo $measured)'"; exit 1; }
-echo "plot_smoke: ok ($(echo "$measured" | wc -l) baselines and -max figures drawn)"
+kernel=$(printf '%s\n' "$said" | sed -n 's/.*(kernel-only drawn: \([^)]*\)).*/\1/p' | tr ' ' '\n' | sort)
+[ "$kernel" = "$measured" ] ||
+    { echo "plot_smoke: kernel-only panel drew '$(echo $kernel)', the CSV has '$(echo $measured)'"; exit 1; }
+# without speedup_kernel the panel says so and draws nothing
+cp "$here/data/summary_sample.csv" "$run/summary.csv"
+"$here/../plots/plot_run.sh" "$run" | grep -q '(kernel-only drawn: none)' ||
+    { echo "plot_smoke: a summary.csv without speedup_kernel drew kernel-only points"; exit 1; }
+
+# report --plots on a result folder made of the same sample (hgemm-report reads a run's folder)
+report=${HB_REPORT:-$here/../build/hgemm-report}
+out="$run/report"
+"$report" report "$run" --out "$out" --plots > /dev/null
+for mode in offline; do
+    for f in report_speedup_vs_size_$mode report_ecdf_$mode; do
+        [ -s "$out/$f.png" ] && [ -s "$out/$f.svg" ] || { echo "plot_smoke: report drew no $f.png/.svg"; exit 1; }
+    done
+done
+# its ratio axis holds every point drawn, and is not the old fixed 0.1..10
+range=$(sed -n 's/^set yrange \[\(.*\):\(.*\)\]$/\1 \2/p' "$out/report_figures.gp" | head -n 1)
+awk -v range="$range" 'BEGIN { split(range, r, " ") }
+     $1 !~ /^#/ && NF == 2 && $2 != "NaN" { if ($2 < r[1] || $2 > r[2]) bad++; n++ }
+     END { if (!n || bad || (r[1] <= 0.1 && r[2] >= 10)) exit 1 }' "$out/report_size_offline.dat" ||
+    { echo "plot_smoke: report's y range [$range] does not fit its data"; exit 1; }
+echo "plot_smoke: ok ($(echo "$measured" | wc -l) baselines and -max figures drawn, kernel-only beside; report's figures fitted)"

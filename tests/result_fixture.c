@@ -14,9 +14,12 @@
 #include "bench/core/rng.h"
 #include "bench/core/version.h"
 #include "bench/report/csv_writer.h"
+#include "bench/report/env_json.h"
 #include "bench/result/baseline_registry.h"
 #include "bench/result/config_result.h"
 #include "bench/result/max_rows.h"
+#include "bench/result/run_record.h"
+#include "bench/result/timer_check.h"
 #include "bench/sweep/journal.h"
 #include "bench/sweep/plan_file.h"
 #include "bench/sweep/sweep_store.h"
@@ -130,6 +133,7 @@ static void record_rows(const hb_config_result *r, hb_fixture_config *c)
         row->geomean = speedups ? p->speedup_event.geomean + 1.0 : NAN;
         row->paper_wall = speedups ? p->speedup_wall.paper + 1.0 : NAN;
         row->geomean_wall = speedups ? p->speedup_wall.geomean + 1.0 : NAN;
+        row->kernel = hb_kernel_speedup(r, p) + 1.0; /* written whether timed or not: NaN where untraced */
     }
 }
 
@@ -153,6 +157,56 @@ static hb_status keep_csv_rows(const hb_config_result *r, hb_fixture_config *c)
         return hb_fail(HB_ERR_INTERNAL, "out of host memory");
     hb_status status = hb_csv_write_config(text, "20260101T000000Z-f1x7", "fp32", r);
     return fclose(text) == 0 ? status : hb_fail(HB_ERR_INTERNAL, "out of host memory");
+}
+
+hb_status hb_fixture_set_timing(hb_fixture_config *c, const char *trace_note, unsigned timer_reasons)
+{
+    hb_config_result *r = c->result;
+    snprintf(r->trace_note, sizeof r->trace_note, "%s", trace_note);
+    r->timer_reasons = timer_reasons;
+    r->headline_timer = timer_reasons ? HB_TIMER_WALL : HB_TIMER_EVENT;
+    if (timer_reasons)
+        snprintf(r->timer_why, sizeof r->timer_why, "generated: the work left the events");
+    return hb_fixture_rewrite(c);
+}
+
+hb_status hb_fixture_set_kernel(hb_fixture_config *c)
+{
+    hb_config_result *r = c->result;
+    for (size_t i = 0; i < r->count; i++) {
+        hb_participant_result *p = &r->participants[i];
+        p->kernel.traced = 1;
+        p->kernel.calls = 1000;
+        p->kernel.from_timed = 1;
+        p->kernel.span_us = p->event_ms.median * 1e3 * (p->is_candidate ? 0.9 : 0.6);
+    }
+    return hb_fixture_rewrite(c);
+}
+
+hb_status hb_fixture_write_env(const char *folder, const char *gpu_name, const char *candidate, int traced,
+                               unsigned long long seed, const char *command_line)
+{
+    static hb_run_options options;
+    static hb_device_info device;
+    memset(&options, 0, sizeof options);
+    memset(&device, 0, sizeof device);
+    snprintf(device.name, sizeof device.name, "%s", gpu_name);
+    options.candidate_path = candidate;
+    options.trace = traced;
+    options.isolate = 1;
+    options.seed = seed;
+    options.seed_given = 1;
+    options.warmup_s = 0.25;
+    options.time_s = 1.5;
+    options.mean_gap_ms = 1.0;
+    hb_run_record run = {.command = "run", .run_id = "20260101T000000Z-f1x7", .run_path = folder,
+                         .command_line = command_line, .started_utc = "2026-01-01T00:00:00Z",
+                         .options = &options, .device = &device};
+    char path[4200];
+    if (mkdir(folder, 0755) != 0 && errno != EEXIST)
+        return hb_fail(HB_ERR_IO, "cannot create %s: %s", folder, strerror(errno));
+    snprintf(path, sizeof path, "%s/env.json", folder);
+    return hb_env_json_write(path, &run);
 }
 
 hb_status hb_fixture_make(uint64_t seed, size_t count, const hb_mode *modes, size_t n_modes, double failed_share,
@@ -312,10 +366,13 @@ static hb_status sweep_plan_of(const hb_fixture *f, const char *candidate, hb_sh
     plan->shard = shard;
     snprintf(plan->harness_commit, sizeof plan->harness_commit, "%s", hb_harness_commit());
     snprintf(plan->created_utc, sizeof plan->created_utc, "2026-11-23T00:00:00Z");
-    snprintf(plan->command_line, sizeof plan->command_line, "fixture");
     char modes[32];
     snprintf(modes, sizeof modes, "%s%s%s", hb_mode_name(p->modes[0]), p->n_modes > 1 ? "," : "",
              p->n_modes > 1 ? hb_mode_name(p->modes[1]) : "");
+    /* as typed: the paper's grid, sampled down to the fixture's sizes */
+    snprintf(plan->command_line, sizeof plan->command_line,
+             "hgemm-bench sweep --candidate %s --grid paper --sample %zu --seed 1 --modes %s --out sweep", candidate,
+             p->n_configs, modes);
     char *words[] = {"--candidate", (char *)candidate, "--modes", modes};
     HB_TRY(hb_plan_file_set_words(plan, words, 4));
     hb_plan_file_identify(plan);

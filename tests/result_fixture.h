@@ -21,6 +21,7 @@
 typedef struct hb_fixture_row {
     char name[48];
     double paper, geomean, paper_wall, geomean_wall;
+    double kernel; /* t_b / t_c on kernel time (speedup_kernel + 1); NaN where untraced */
 } hb_fixture_row;
 
 typedef struct hb_fixture_config {
@@ -70,5 +71,23 @@ hb_status hb_fixture_write_plan(const hb_fixture *f, size_t extra, const char *f
  * i is item i of the plan. */
 hb_status hb_fixture_write_sweep(const hb_fixture *f, const char *folder, const char *candidate, size_t shard_index,
                                  size_t shard_count, size_t done, const char *gpu_name);
+
+/* Sets how configuration `c` was timed, as a run would have recorded it:
+ * `trace_note` ("" for a call monitor that ran whole; "--no-trace") and
+ * `timer_reasons` (HB_TIMER_REASON_*: the work left the events, so the
+ * headline goes on the wall clock); its summary.csv rows are written again. */
+hb_status hb_fixture_set_timing(hb_fixture_config *c, const char *trace_note, unsigned timer_reasons);
+
+/* Gives every participant of `c` a kernel time from the call monitor, 0.6 x
+ * its event median (the candidate's 0.9 x: a kernel speedup unlike the
+ * event one); its records and summary.csv rows are written again. */
+hb_status hb_fixture_set_kernel(hb_fixture_config *c);
+
+/* Writes `folder`/env.json through the run's own writer (bench/report/env_json.h):
+ * the GPU `gpu_name`, the candidate `candidate`, the call monitor on or off
+ * (`traced`), seed `seed`, warm-up and timed window of 0.25 s and 1.5 s,
+ * and `command_line` as typed. */
+hb_status hb_fixture_write_env(const char *folder, const char *gpu_name, const char *candidate, int traced,
+                               unsigned long long seed, const char *command_line);
 
 #endif

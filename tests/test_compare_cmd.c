@@ -188,10 +188,13 @@ static const json_t *cell(const json_t *table, size_t row, const char *column)
     return json_array_get(json_array_get(json_object_get(table, "rows"), row), column_of(table, column));
 }
 
+/* A number of the JSON; a `_pct` column's as a fraction (JSON holds percent: docs/reports.md, "Output"). */
 static double number_at(const json_t *table, size_t row, const char *column)
 {
     const json_t *v = cell(table, row, column);
-    return json_is_number(v) ? json_number_value(v) : NAN;
+    size_t length = strlen(column);
+    double scale = length > 4 && !strcmp(column + length - 4, "_pct") ? 0.01 : 1.0;
+    return json_is_number(v) ? json_number_value(v) * scale : NAN;
 }
 
 static const char *text_at(const json_t *table, size_t row, const char *column)

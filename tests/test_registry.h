@@ -48,6 +48,8 @@ hb_test_list hb_sweep_tests(void);
 hb_test_list hb_gpu_sweep_tests(void);
 hb_test_list hb_report_command_tests(void);
 hb_test_list hb_reproduce_tests(void);
+hb_test_list hb_timing_doubt_tests(void);
+hb_test_list hb_report_header_tests(void);
 hb_test_list hb_trace_tests(void);
 hb_test_list hb_timer_tests(void);
 hb_test_list hb_gpu_trace_tests(void);

@@ -153,6 +153,12 @@ static double number_at(const json_t *table, size_t row, const char *column)
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* A `_pct` column as a fraction: JSON holds percent (docs/reports.md, "Output"). */
+static double fraction_at(const json_t *table, size_t row, const char *column)
+{
+    return number_at(table, row, column) / 100.0;
+}
+
 static size_t row_count(const json_t *table) { return json_array_size(json_object_get(table, "rows")); }
 
 static void assert_close(double got, double want, const char *what)
@@ -244,11 +250,11 @@ static expected expect(const hb_fixture *f, const char *baseline, int capped, in
 static void check_row(const json_t *t, size_t row, const expected *e, const char *what)
 {
     assert_int_equal((size_t)number_at(t, row, "configs"), e->n);
-    assert_close(number_at(t, row, "paper_mean_pct"), e->paper_mean, what);
-    assert_close(number_at(t, row, "paper_wins_pct"), e->paper_wins, what);
-    assert_close(number_at(t, row, "geomean_pct"), e->geomean, what);
-    assert_close(number_at(t, row, "wins_pct"), e->wins, what);
-    double low = number_at(t, row, "ci95_low_pct"), high = number_at(t, row, "ci95_high_pct");
+    assert_close(fraction_at(t, row, "paper_mean_pct"), e->paper_mean, what);
+    assert_close(fraction_at(t, row, "paper_wins_pct"), e->paper_wins, what);
+    assert_close(fraction_at(t, row, "geomean_pct"), e->geomean, what);
+    assert_close(fraction_at(t, row, "wins_pct"), e->wins, what);
+    double low = fraction_at(t, row, "ci95_low_pct"), high = fraction_at(t, row, "ci95_high_pct");
     if (e->n >= 2 && !(low <= e->geomean + TOLERANCE && e->geomean - TOLERANCE <= high && low < high))
         fail_msg("%s: CI [%g, %g] does not hold the geometric mean %g", what, low, high, e->geomean);
 }
@@ -549,9 +555,9 @@ static void test_compare_on_a_subset(void **state)
         mean_ours += ours[i];
         mean_theirs += theirs[i];
     }
-    assert_close(number_at(summary, 0, "both_win_pct"), both / (double)n, "both win");
-    assert_close(number_at(summary, 0, "ours_mean_pct"), mean_ours / (double)n - 1, "our mean");
-    assert_close(number_at(summary, 0, "published_mean_pct"), mean_theirs / (double)n - 1, "published mean");
+    assert_close(fraction_at(summary, 0, "both_win_pct"), both / (double)n, "both win");
+    assert_close(fraction_at(summary, 0, "ours_mean_pct"), mean_ours / (double)n - 1, "our mean");
+    assert_close(fraction_at(summary, 0, "published_mean_pct"), mean_theirs / (double)n - 1, "published mean");
     /* the other columns are constant on the published side: no rank correlation */
     assert_true(isnan(number_at(summary, 1, "spearman")));
 
@@ -603,7 +609,7 @@ static void test_compare_with_the_report_itself(void **state)
     const json_t *summary = table_named(doc, "compare_summary");
     for (size_t row = 0; row < row_count(summary); row++) {
         assert_true(number_at(summary, row, "spearman") > 0.999); /* not 1: the file rounds to 3 decimals */
-        assert_true(fabs(number_at(summary, row, "ours_mean_pct") - number_at(summary, row, "published_mean_pct")) <
+        assert_true(fabs(fraction_at(summary, row, "ours_mean_pct") - fraction_at(summary, row, "published_mean_pct")) <
                     1e-3);
     }
     const json_t *missing = table_named(doc, "compare_missing");

@@ -147,11 +147,20 @@ hb_status hb_doc_write_csv(FILE *out, const hb_doc *doc)
 
 /* --- JSON ----------------------------------------------------------------------------- */
 
-static json_t *json_cell(const hb_doc_cell *cell)
+/* A cell as JSON: as its column's name says.  A `_pct` column (a speedup
+ * or a share) holds percent, as in markdown and CSV but in full precision;
+ * a count is an integer. */
+static json_t *json_cell(const hb_doc_cell *cell, hb_doc_format format)
 {
     if (cell->text)
         return json_string(cell->text);
-    return isnan(cell->number) || isinf(cell->number) ? json_null() : json_real(cell->number);
+    if (isnan(cell->number) || isinf(cell->number))
+        return json_null();
+    if (format == HB_DOC_COUNT)
+        return json_integer((json_int_t)llround(cell->number));
+    if (format == HB_DOC_SPEEDUP || format == HB_DOC_PERCENT)
+        return json_real(cell->number * 100.0);
+    return json_real(cell->number);
 }
 
 static json_t *json_table(const hb_doc_table *t)
@@ -162,7 +171,7 @@ static json_t *json_table(const hb_doc_table *t)
     for (size_t r = 0; r < t->n_rows; r++) {
         json_t *row = json_array();
         for (size_t c = 0; c < t->n_columns; c++)
-            json_array_append_new(row, json_cell(hb_doc_cell_at(t, r, c)));
+            json_array_append_new(row, json_cell(hb_doc_cell_at(t, r, c), t->format[c]));
         json_array_append_new(rows, row);
     }
     return json_pack("{s:s, s:s, s:s?, s:b, s:o, s:o}", "name", t->name, "title", t->title, "caption", t->caption,
@@ -176,7 +185,7 @@ static json_t *json_doc(const hb_doc *doc)
         json_array_append_new(notes, json_string(doc->notes[i]));
     for (size_t i = 0; i < doc->n_tables; i++)
         json_array_append_new(tables, json_table(doc->tables[i]));
-    return json_pack("{s:s, s:s, s:o, s:o}", "format", "hgemm-bench-report/1", "title", doc->title, "notes", notes,
+    return json_pack("{s:s, s:s, s:o, s:o}", "format", "hgemm-bench-report/2", "title", doc->title, "notes", notes,
                      "tables", tables);
 }
 

@@ -9,19 +9,23 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "bench/analysis/figure_extent.h"
 #include "bench/analysis/paper_tables.h"
 #include "bench/core/diag.h"
 
 static const hb_mode modes[] = {HB_MODE_OFFLINE, HB_MODE_SERVER};
 #define MODE_COUNT (sizeof modes / sizeof modes[0])
 
-/* The terminals every figure is drawn in: the file's extension and the set-up. */
+/* The terminals every figure is drawn in: the file's extension, the driver and its set-up after the size. */
 static const struct {
-    const char *extension, *terminal;
+    const char *extension, *driver, *options;
 } terminals[] = {
-    {"png", "pngcairo size 1200,700 noenhanced font ',11'"},
-    {"svg", "svg size 1200,700 noenhanced font ',11' background '#ffffff'"},
+    {"png", "pngcairo", "noenhanced font ',11'"},
+    {"svg", "svg", "noenhanced font ',11' background '#ffffff'"},
 };
+/* Pixels: one panel, and the report's two side by side. */
+#define FIGURE_SIZE "1200,700"
+#define WIDE_FIGURE_SIZE "1800,750"
 #define TERMINAL_COUNT (sizeof terminals / sizeof terminals[0])
 
 int hb_gnuplot_available(void)
@@ -58,8 +62,8 @@ static void write_styles(FILE *gp)
 static void write_figure(FILE *gp, const char *stem, const char *setup, const char *plot)
 {
     for (size_t t = 0; t < TERMINAL_COUNT; t++)
-        fprintf(gp, "set terminal %s\nset output '%s.%s'\n%s\n%s\n", terminals[t].terminal, stem,
-                terminals[t].extension, setup, plot);
+        fprintf(gp, "set terminal %s size " FIGURE_SIZE " %s\nset output '%s.%s'\n%s\n%s\n", terminals[t].driver,
+                terminals[t].options, stem, terminals[t].extension, setup, plot);
     fputs("reset\nset grid\nset key outside right top\n", gp);
 }
 
@@ -120,6 +124,100 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* What a mode's figures are fitted to and say in their titles. */
+typedef struct mode_figure {
+    hb_mode mode;
+    size_t configs;            /* configurations that count, with a figure */
+    hb_figure_extent extent;   /* the ratio axis and the outlier fences */
+    double size_low, size_high; /* the log2(M*N*K) axis */
+} mode_figure;
+
+/* An outlier to be labelled: where it is drawn, and how far beyond its fence (in logs). */
+typedef struct outlier {
+    double x, r, beyond;
+    size_t column;
+    const hb_config_entry *entry;
+} outlier;
+
+static double size_of(const hb_config_entry *e)
+{
+    return log2((double)e->key.m) + log2((double)e->key.n) + log2((double)e->key.k);
+}
+
+/* The figure's ratio of entry `e` in column `c`, NaN where it is not drawn. */
+static double drawn_ratio(const hb_config_entry *e, hb_timer timer, hb_mode mode, size_t c)
+{
+    double r = hb_config_ratio(e, timer, HB_EST_PAPER, c);
+    return e->key.mode == mode && hb_config_counts(e) && r > 0 ? r : NAN;
+}
+
+/* The extent of every drawn point of the mode, and the size axis. */
+static hb_status fit_mode(const hb_result_set *set, hb_timer timer, mode_figure *f)
+{
+    size_t cap = set->count * hb_speedup_column_count() + 1, n = 0;
+    double *ratios = malloc(cap * sizeof *ratios);
+    if (!ratios)
+        return hb_fail(HB_ERR_INTERNAL, "out of host memory drawing %zu configurations", set->count);
+    f->configs = 0;
+    f->size_low = INFINITY;
+    f->size_high = -INFINITY;
+    for (size_t i = 0; i < set->count; i++) {
+        size_t before = n;
+        for (size_t c = 0; c < hb_speedup_column_count(); c++) {
+            double r = drawn_ratio(&set->entries[i], timer, f->mode, c);
+            if (r > 0)
+                ratios[n++] = r;
+        }
+        if (n > before) {
+            double x = size_of(&set->entries[i]);
+            f->configs++;
+            f->size_low = x < f->size_low ? x : f->size_low;
+            f->size_high = x > f->size_high ? x : f->size_high;
+        }
+    }
+    hb_status status = hb_figure_extent_of(ratios, n, &f->extent);
+    free(ratios);
+    return status;
+}
+
+static int farther(const void *a, const void *b)
+{
+    double x = ((const outlier *)a)->beyond, y = ((const outlier *)b)->beyond;
+    return (x < y) - (x > y);
+}
+
+/* The labels of one panel (the baselines, or the -max figures: is_max):
+ * its HB_FIGURE_MAX_LABELS outliers farthest beyond their fence,
+ * "x r M_N_K column".  No line at all where there is none: gnuplot 5.4
+ * crashes on labels whose every point is undefined, and only warns on a
+ * file without points. */
+static hb_status write_labels(const hb_result_set *set, hb_timer timer, const mode_figure *f, int is_max,
+                              FILE *labels)
+{
+    size_t n = 0, cap = set->count * hb_speedup_column_count() + 1;
+    outlier *found = malloc(cap * sizeof *found);
+    if (!found)
+        return hb_fail(HB_ERR_INTERNAL, "out of host memory drawing %zu configurations", set->count);
+    for (size_t i = 0; i < set->count; i++)
+        for (size_t c = 0; c < hb_speedup_column_count(); c++) {
+            double r = drawn_ratio(&set->entries[i], timer, f->mode, c);
+            if (!(r > 0) || !hb_figure_outlier(&f->extent, r) || hb_speedup_column_at(c)->is_max != is_max)
+                continue;
+            double beyond = r > f->extent.fence_high ? log(r / f->extent.fence_high) : log(f->extent.fence_low / r);
+            found[n++] = (outlier){size_of(&set->entries[i]), r, beyond, c, &set->entries[i]};
+        }
+    qsort(found, n, sizeof *found, farther);
+    fprintf(labels, "# log2(MNK) t_base/t_cand M_N_K column: the outliers of the %s labelled (Tukey's fences on log r, "
+                    "at most %d)\n", is_max ? "-max figures" : "baselines", HB_FIGURE_MAX_LABELS);
+    for (size_t i = 0; i < n && i < HB_FIGURE_MAX_LABELS; i++) {
+        char mnk[64];
+        hb_config_key_mnk(&found[i].entry->key, mnk, sizeof mnk);
+        fprintf(labels, "%.6f %.6g %s %zu\n", found[i].x, found[i].r, mnk, found[i].column + 1);
+    }
+    free(found);
+    return HB_OK;
+}
+
 /* One data block per column (gnuplot's `index`), each ended by two blank
  * lines; a column without data gets one NaN line, so the indices stay put. */
 static hb_status write_mode_data(const hb_result_set *set, hb_timer timer, hb_mode mode, FILE *size, FILE *ecdf)
@@ -132,11 +230,10 @@ static hb_status write_mode_data(const hb_result_set *set, hb_timer timer, hb_mo
         fprintf(size, "# %s\n", hb_speedup_column_at(c)->name);
         fprintf(ecdf, "# %s\n", hb_speedup_column_at(c)->name);
         for (size_t i = 0; i < set->count; i++) {
-            const hb_config_entry *e = &set->entries[i];
-            double r = hb_config_ratio(e, timer, HB_EST_PAPER, c);
-            if (e->key.mode != mode || !hb_config_counts(e) || !(r > 0))
+            double r = drawn_ratio(&set->entries[i], timer, mode, c);
+            if (!(r > 0))
                 continue;
-            fprintf(size, "%.6f %.6g\n", log2((double)e->key.m) + log2((double)e->key.n) + log2((double)e->key.k), r);
+            fprintf(size, "%.6f %.6g\n", size_of(&set->entries[i]), r);
             values[n++] = r;
         }
         qsort(values, n, sizeof *values, by_value);
@@ -153,45 +250,134 @@ static hb_status write_mode_data(const hb_result_set *set, hb_timer timer, hb_mo
     return HB_OK;
 }
 
-static hb_status write_data_files(const hb_result_set *set, hb_timer timer, hb_mode mode, const hb_output_folder *out)
+/* Opens the staged data file `PREFIX_MODE.dat`. */
+static FILE *open_data(const hb_output_folder *out, const char *prefix, hb_mode mode, char *name, size_t size)
 {
-    char size_name[64], ecdf_name[64];
-    snprintf(size_name, sizeof size_name, "report_size_%s.dat", hb_mode_name(mode));
-    snprintf(ecdf_name, sizeof ecdf_name, "report_ecdf_%s.dat", hb_mode_name(mode));
-    FILE *size = hb_output_open(out, size_name);
-    FILE *ecdf = size ? hb_output_open(out, ecdf_name) : NULL;
-    hb_status status = size && ecdf ? write_mode_data(set, timer, mode, size, ecdf) : HB_ERR_IO;
-    hb_status closed = size ? hb_output_close(size, size_name) : HB_OK;
-    if (ecdf && hb_output_close(ecdf, ecdf_name) != HB_OK && closed == HB_OK)
+    snprintf(name, size, "%s_%s.dat", prefix, hb_mode_name(mode));
+    return hb_output_open(out, name);
+}
+
+static hb_status write_data_files(const hb_result_set *set, hb_timer timer, const mode_figure *f,
+                                  const hb_output_folder *out)
+{
+    char size_name[64], ecdf_name[64], label_name[64], max_label_name[64];
+    FILE *size = open_data(out, "report_size", f->mode, size_name, sizeof size_name);
+    FILE *ecdf = size ? open_data(out, "report_ecdf", f->mode, ecdf_name, sizeof ecdf_name) : NULL;
+    FILE *labels = ecdf ? open_data(out, "report_labels", f->mode, label_name, sizeof label_name) : NULL;
+    FILE *max_labels = labels ? open_data(out, "report_labels_max", f->mode, max_label_name, sizeof max_label_name)
+                              : NULL;
+    hb_status status = max_labels ? write_mode_data(set, timer, f->mode, size, ecdf) : HB_ERR_IO;
+    if (status == HB_OK)
+        status = write_labels(set, timer, f, 0, labels);
+    if (status == HB_OK)
+        status = write_labels(set, timer, f, 1, max_labels);
+    hb_status closed = HB_OK;
+    if (size && hb_output_close(size, size_name) != HB_OK)
+        closed = HB_ERR_IO;
+    if (ecdf && hb_output_close(ecdf, ecdf_name) != HB_OK)
+        closed = HB_ERR_IO;
+    if (labels && hb_output_close(labels, label_name) != HB_OK)
+        closed = HB_ERR_IO;
+    if (max_labels && hb_output_close(max_labels, max_label_name) != HB_OK)
         closed = HB_ERR_IO;
     return status != HB_OK ? status : closed;
 }
 
-static void write_report_plots(FILE *gp, hb_mode mode, hb_timer timer)
+/* `text` inside a gnuplot double-quoted string: '"' and '\\' escaped, line breaks as spaces. */
+static void quoted(const char *text, char *out, size_t size)
 {
-    const char *m = hb_mode_name(mode);
-    char stem[64], setup[512], plot[512];
+    size_t used = 0;
+    for (const char *c = text; *c && used + 3 < size; c++) {
+        if (*c == '"' || *c == '\\')
+            out[used++] = '\\';
+        out[used++] = *c == '\n' || *c == '\r' ? ' ' : *c;
+    }
+    out[used] = '\0';
+}
+
+/* The second line of every report figure's title: GPU, candidate, n, estimator and timer. */
+static void title_facts(const hb_result_set *set, const mode_figure *f, hb_timer timer, char *out, size_t size)
+{
+    char gpus[512] = "", candidates[512] = "", text[1200];
+    for (size_t i = 0; i < set->n_gpus; i++)
+        snprintf(gpus + strlen(gpus), sizeof gpus - strlen(gpus), "%s%s", i ? "; " : "", set->gpus[i]);
+    for (size_t i = 0; i < set->n_candidates; i++) {
+        const char *slash = strrchr(set->candidates[i], '/');
+        const char *name = slash && slash[1] ? slash + 1 : set->candidates[i];
+        snprintf(candidates + strlen(candidates), sizeof candidates - strlen(candidates), "%s%s", i ? "; " : "",
+                 name);
+    }
+    snprintf(text, sizeof text, "GPU: %s; candidate: %s; n = %zu configurations; paper estimator, %s",
+             gpus[0] ? gpus : "not recorded", candidates[0] ? candidates : "not recorded", f->configs,
+             hb_timer_words(timer));
+    quoted(text, out, size);
+}
+
+/* "1 2 3 5": the 1-based indices of the columns that are (is_max 1) or are not -max figures. */
+static void column_list(int is_max, char *out, size_t size)
+{
+    out[0] = '\0';
+    for (size_t c = 0; c < hb_speedup_column_count(); c++)
+        if (hb_speedup_column_at(c)->is_max == is_max)
+            snprintf(out + strlen(out), size - strlen(out), "%s%zu", out[0] ? " " : "", c + 1);
+}
+
+/* Two panels, the baselines and the -max figures, so the thick -max series
+ * (in their NN row's colour) are not drawn over the others. */
+static void two_panels(FILE *gp, const char *stem, const char *title, const char *axes, const char *series,
+                       const char *extra)
+{
+    char base[128], maxes[128];
+    column_list(0, base, sizeof base);
+    column_list(1, maxes, sizeof maxes);
+    for (size_t t = 0; t < TERMINAL_COUNT; t++) {
+        fprintf(gp, "set terminal %s size " WIDE_FIGURE_SIZE " %s\nset output '%s.%s'\n%s\n"
+                    "set multiplot layout 1,2 title \"%s\"\n",
+                terminals[t].driver, terminals[t].options, stem, terminals[t].extension, axes, title);
+        fprintf(gp, "base = \"%s\"\npanel_max = 0\nset title 'each baseline'\n"
+                    "plot for [j=1:words(base)] %s%s%s\n",
+                base, series, extra[0] ? ", " : "", extra);
+        fprintf(gp, "maxes = \"%s\"\nset title '-max: over the faster of NN and TN per configuration'\n", maxes);
+        /* the same series over the -max columns: `base` names the list the series loop reads */
+        fprintf(gp, "base = maxes\npanel_max = 1\nplot for [j=1:words(base)] %s%s%s\nunset multiplot\n", series,
+                extra[0] ? ", " : "", extra);
+    }
+    fputs("reset\nset grid\nset key outside right top\n", gp);
+}
+
+static void write_report_plots(FILE *gp, const hb_result_set *set, const mode_figure *f, hb_timer timer)
+{
+    const char *m = hb_mode_name(f->mode);
+    char facts[1400], stem[64], title[1700], axes[800], series[400], extra[400], tics[300];
+    title_facts(set, f, timer, facts, sizeof facts);
+    hb_figure_log_tics(f->extent.low, f->extent.high, tics, sizeof tics);
     snprintf(stem, sizeof stem, "report_speedup_vs_size_%s", m);
-    snprintf(setup, sizeof setup,
-             "set title 'Speedup over each baseline by problem size, %s mode (paper estimator, %s)'\n"
-             "set xlabel 'log2(M*N*K)'\nset ylabel 't_base / t_cand (log scale)'\nset logscale y",
-             m, hb_timer_words(timer));
-    snprintf(plot, sizeof plot,
-             "plot for [i=1:words(names)] 'report_size_%s.dat' index (i-1) using 1:2 with points lt i ps 0.6 "
-             "title word(names, i), 1 with lines lt -1 lw 1 notitle",
+    snprintf(title, sizeof title, "Speedup over each baseline by problem size, %s mode\\n%s", m, facts);
+    snprintf(axes, sizeof axes,
+             "set xlabel 'log2(M*N*K)'\nset ylabel 't_base / t_cand (log scale)'\nset logscale y\n"
+             "set yrange [%.6g:%.6g]\nset ytics %s\nset xrange [%.6g:%.6g]",
+             f->extent.low, f->extent.high, tics, f->size_low - 0.5, f->size_high + 0.5);
+    snprintf(series, sizeof series,
+             "'report_size_%s.dat' index (int(word(base,j))-1) using 1:2 with points lt int(word(base,j)) ps 0.6 "
+             "title word(names, int(word(base,j)))",
              m);
-    write_figure(gp, stem, setup, plot);
+    snprintf(extra, sizeof extra,
+             "1 with lines lt -1 lw 1 notitle, (panel_max ? 'report_labels_max_%s.dat' : 'report_labels_%s.dat') "
+             "using 1:2:3 with labels left offset char 0.6,0.4 font ',8' notitle",
+             m, m);
+    two_panels(gp, stem, title, axes, series, extra);
     snprintf(stem, sizeof stem, "report_ecdf_%s", m);
-    snprintf(setup, sizeof setup,
-             "set title 'ECDF of the per-configuration speedups, %s mode (paper estimator, %s)'\n"
+    snprintf(title, sizeof title, "ECDF of the per-configuration speedups, %s mode\\n%s", m, facts);
+    snprintf(axes, sizeof axes,
              "set xlabel 't_base / t_cand (log scale)'\nset ylabel 'share of configurations <= x'\nset logscale x\n"
-             "set yrange [0:1]\nset arrow from 1, graph 0 to 1, graph 1 nohead lt -1",
-             m, hb_timer_words(timer));
-    snprintf(plot, sizeof plot,
-             "plot for [i=1:words(names)] 'report_ecdf_%s.dat' index (i-1) using 1:2 with steps lt i "
-             "title word(names, i)",
+             "set xrange [%.6g:%.6g]\nset xtics %s\nset yrange [0:1]\nset arrow from 1, graph 0 to 1, graph 1 "
+             "nohead lt -1",
+             f->extent.low, f->extent.high, tics);
+    snprintf(series, sizeof series,
+             "'report_ecdf_%s.dat' index (int(word(base,j))-1) using 1:2 with steps lt int(word(base,j)) "
+             "title word(names, int(word(base,j)))",
              m);
-    write_figure(gp, stem, setup, plot);
+    two_panels(gp, stem, title, axes, series, "");
 }
 
 hb_status hb_draw_report_figures(const hb_result_set *set, hb_timer timer, const hb_output_folder *out)
@@ -203,13 +389,12 @@ hb_status hb_draw_report_figures(const hb_result_set *set, hb_timer timer, const
     write_styles(gp);
     hb_status status = HB_OK;
     for (size_t m = 0; m < MODE_COUNT && status == HB_OK; m++) {
-        int present = 0;
-        for (size_t i = 0; i < set->count; i++)
-            present |= set->entries[i].key.mode == modes[m] && hb_config_counts(&set->entries[i]);
-        if (!present)
+        mode_figure f = {.mode = modes[m]};
+        status = fit_mode(set, timer, &f);
+        if (status != HB_OK || f.configs == 0)
             continue;
-        status = write_data_files(set, timer, modes[m], out);
-        write_report_plots(gp, modes[m], timer);
+        status = write_data_files(set, timer, &f, out);
+        write_report_plots(gp, set, &f, timer);
     }
     hb_status closed = hb_output_close(gp, script);
     HB_TRY(status);

@@ -9,7 +9,9 @@
 #include <sys/stat.h>
 
 #include "bench/analysis/bad_results.h"
+#include "bench/analysis/build_reasons.h"
 #include "bench/analysis/plan_missing.h"
+#include "bench/analysis/run_protocol.h"
 #include "bench/analysis/summary_reader.h"
 #include "bench/core/diag.h"
 #include "bench/core/input_file.h"
@@ -59,8 +61,27 @@ static hb_status check_folder(const char *folder)
     return HB_OK;
 }
 
-/* The GPU of env.json's "gpu": {"name": ...}; a note where it is not known. */
-static hb_status read_gpu(const char *folder, hb_result_set *set)
+/* What env.json says of the configurations read from a folder (entries
+ * `first` on): their candidate; and of the folder, its GPU and the
+ * protocol line (bench/analysis/run_protocol.h). */
+static hb_status use_env(const char *folder, const char *path, const json_t *env, const hb_plan_file *plan,
+                         size_t first, hb_result_set *set)
+{
+    const char *candidate = json_string_value(json_object_get(env, "candidate"));
+    const char *kept = candidate && candidate[0] ? hb_result_set_add_candidate(set, candidate) : NULL;
+    if (candidate && candidate[0] && !kept)
+        return HB_ERR_INTERNAL;
+    for (size_t i = first; i < set->count; i++)
+        set->entries[i].candidate = kept;
+    HB_TRY(hb_run_protocol_note(folder, env, plan, set));
+    const char *name = json_string_value(json_object_get(json_object_get(env, "gpu"), "name"));
+    return name ? hb_result_set_add_gpu(set, name)
+                : hb_result_set_note(set, "%s records no GPU (the run never opened one)", path);
+}
+
+/* env.json: the GPU of its "gpu": {"name": ...}, the candidate and the
+ * protocol; a note where there is none. */
+static hb_status read_env(const char *folder, const hb_plan_file *plan, size_t first, hb_result_set *set)
 {
     char path[PATH_SIZE], *text;
     size_t size;
@@ -79,9 +100,7 @@ static hb_status read_gpu(const char *folder, hb_result_set *set)
     if (!env)
         return hb_bad_results(path, (size_t)(error.line > 0 ? error.line : 0),
                               (size_t)(error.column > 0 ? error.column : 0), NULL, "not valid JSON: %s", error.text);
-    const char *name = json_string_value(json_object_get(json_object_get(env, "gpu"), "name"));
-    hb_status status = name ? hb_result_set_add_gpu(set, name)
-                            : hb_result_set_note(set, "%s records no GPU (the run never opened one)", path);
+    hb_status status = use_env(folder, path, env, plan, first, set);
     json_decref(env);
     return status;
 }
@@ -89,12 +108,11 @@ static hb_status read_gpu(const char *folder, hb_result_set *set)
 /* A sweep's folder: its journal and summary.csv checked against each other
  * (bench/sweep/sweep_files.h), then the rows the journal vouches for read;
  * rows after them (an item in flight) are left out, with a note. */
-static hb_status read_sweep(const char *folder, hb_result_set *set)
+static hb_status read_sweep(const char *folder, hb_plan_file *plan, hb_result_set *set)
 {
-    static hb_plan_file plan;
     static hb_sweep_files files;
-    HB_TRY(hb_plan_file_read(folder, &plan));
-    hb_status status = hb_sweep_files_read(folder, &plan, 0, &files);
+    HB_TRY(hb_plan_file_read(folder, plan));
+    hb_status status = hb_sweep_files_read(folder, plan, 0, &files);
     if (status == HB_OK && files.has_csv)
         status = hb_read_summary_text(files.csv_path, files.csv, files.vouched, set);
     if (status == HB_OK && files.csv_size > files.vouched)
@@ -107,14 +125,14 @@ static hb_status read_sweep(const char *folder, hb_result_set *set)
 
 static hb_status read_folder(const char *folder, hb_result_set *set)
 {
-    char summary[PATH_SIZE], plan[PATH_SIZE], journal[PATH_SIZE];
+    char summary[PATH_SIZE], plan_path[PATH_SIZE], journal[PATH_SIZE];
     int has_summary, has_plan, has_journal;
     HB_TRY(check_folder(folder));
     HB_TRY(join(summary, folder, "summary.csv"));
-    HB_TRY(join(plan, folder, "plan.json"));
+    HB_TRY(join(plan_path, folder, "plan.json"));
     HB_TRY(join(journal, folder, HB_JOURNAL_NAME));
     HB_TRY(probe(summary, &has_summary));
-    HB_TRY(probe(plan, &has_plan));
+    HB_TRY(probe(plan_path, &has_plan));
     HB_TRY(probe(journal, &has_journal));
     if (has_journal && !has_plan)
         return hb_bad_results(folder, 0, 0, NULL, "a sweep folder without its plan.json (it has %s): put the "
@@ -123,11 +141,13 @@ static hb_status read_folder(const char *folder, hb_result_set *set)
         return hb_bad_results(folder, 0, 0, NULL,
                               "not a result folder: it has neither summary.csv (a run's or a sweep's results) nor "
                               "plan.json (a sweep's plan)");
+    static hb_plan_file plan;
+    size_t first = set->count;
     if (has_plan)
-        HB_TRY(read_sweep(folder, set));
+        HB_TRY(read_sweep(folder, &plan, set));
     else
         HB_TRY(hb_read_summary(summary, set));
-    return read_gpu(folder, set);
+    return read_env(folder, has_plan ? &plan : NULL, first, set);
 }
 
 hb_status hb_read_result_folders(const char *const *folders, size_t count, hb_result_set *set)
@@ -145,5 +165,9 @@ hb_status hb_read_result_folders(const char *const *folders, size_t count, hb_re
     }
     if (set->n_gpus > 1)
         HB_TRY(hb_result_set_note(set, "the folders ran on %zu different GPUs: the tables mix them", set->n_gpus));
+    if (set->n_candidates > 1)
+        HB_TRY(hb_result_set_note(set, "the folders ran %zu different candidates: the tables mix them",
+                                  set->n_candidates));
+    HB_TRY(hb_apply_build_reasons(set));
     return hb_result_set_sort(set);
 }

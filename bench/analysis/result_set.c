@@ -39,10 +39,13 @@ static int compare_nodes(const void *a, const void *b)
 
 int hb_timer_parse(const char *text, hb_timer *out)
 {
-    if (!strcmp(text, "event") || !strcmp(text, "wall")) {
-        *out = text[0] == 'w' ? HB_TIMER_WALL : HB_TIMER_EVENT;
-        return 1;
-    }
+    static const char *const names[HB_TIMER_COUNT] = {
+        [HB_TIMER_EVENT] = "event", [HB_TIMER_WALL] = "wall", [HB_TIMER_KERNEL] = "kernel"};
+    for (int t = 0; t < HB_TIMER_COUNT; t++)
+        if (!strcmp(text, names[t])) {
+            *out = (hb_timer)t;
+            return 1;
+        }
     return 0;
 }
 
@@ -50,8 +53,9 @@ void hb_result_set_init(hb_result_set *set) { memset(set, 0, sizeof *set); }
 
 void hb_result_set_free(hb_result_set *set)
 {
-    for (size_t i = 0; i < set->count; i++)
+    for (size_t i = 0; i < set->count; i++) {
         free(set->entries[i].reason);
+    }
     free(set->entries);
     tdestroy(set->index, free);
     for (size_t i = 0; i < set->n_texts; i++)
@@ -59,6 +63,7 @@ void hb_result_set_free(hb_result_set *set)
     free(set->texts);
     free(set->notes);
     free(set->gpus);
+    free(set->candidates);
     free(set->missing);
     memset(set, 0, sizeof *set);
 }
@@ -175,6 +180,18 @@ hb_status hb_result_set_add_gpu(hb_result_set *set, const char *name)
     HB_TRY(grow((void **)&set->gpus, &set->cap_gpus, set->n_gpus, sizeof *set->gpus));
     set->gpus[set->n_gpus++] = kept;
     return HB_OK;
+}
+
+const char *hb_result_set_add_candidate(hb_result_set *set, const char *path)
+{
+    for (size_t i = 0; i < set->n_candidates; i++)
+        if (!strcmp(set->candidates[i], path))
+            return set->candidates[i];
+    const char *kept = hb_result_set_keep(set, path);
+    if (!kept || grow((void **)&set->candidates, &set->cap_candidates, set->n_candidates, sizeof *set->candidates))
+        return NULL;
+    set->candidates[set->n_candidates++] = kept;
+    return kept;
 }
 
 hb_status hb_result_set_add_missing(hb_result_set *set, const hb_config_key *key, const char *plan)

@@ -27,11 +27,14 @@ typedef enum hb_estimator {
     HB_EST_COUNT
 } hb_estimator;
 
-/* The timer behind them: CUDA events (speedup_paper, speedup_geomean) or the
- * host's wall clock (speedup_paper_wall, speedup_geomean_wall). */
-typedef enum hb_timer { HB_TIMER_EVENT, HB_TIMER_WALL, HB_TIMER_COUNT } hb_timer;
+/* The timer behind them: CUDA events (speedup_paper, speedup_geomean: on
+ * each configuration's headline timer, which is the wall clock where the
+ * work left the events), the host's wall clock (speedup_paper_wall,
+ * speedup_geomean_wall), or CUPTI's kernel-only time (speedup_kernel: the
+ * ratio of the kernel medians, the same figure for both estimators). */
+typedef enum hb_timer { HB_TIMER_EVENT, HB_TIMER_WALL, HB_TIMER_KERNEL, HB_TIMER_COUNT } hb_timer;
 
-/* "event" or "wall" (--timer): 1 if `text` names one. */
+/* "event", "wall" or "kernel" (--timer): 1 if `text` names one. */
 int hb_timer_parse(const char *text, hb_timer *out);
 
 /* What `compare` reads besides the speedups above (docs/reports.md,
@@ -49,6 +52,7 @@ typedef struct hb_config_timers {
     char headline_timer[8];  /* "event", "wall", or "" */
     char timer_reason[64];   /* why a wall headline: "other-stream,host-gap" */
     char trace_note[160];    /* why the call monitor did not run whole ("": it did) */
+    int trace_recorded;      /* 1: the file has a trace_note column (a harness with the call monitor) */
     char acc_class[16];      /* the run's accumulator class: "fp32", "fp16" */
 } hb_config_timers;
 
@@ -58,6 +62,7 @@ typedef struct hb_config_entry {
     char check[32];
     char *reason;
     const char *source;   /* the summary.csv it came from (owned by the set) */
+    const char *candidate; /* its folder's env.json "candidate" (owned by the set); NULL: not recorded */
     size_t line;          /* the line of its first row there */
     size_t candidate_line; /* the line of the candidate's row; 0: none read */
     /* t_b / t_c per timer, estimator and column; NaN where the file has no figure */
@@ -82,6 +87,8 @@ typedef struct hb_result_set {
     size_t n_notes, cap_notes;
     const char **gpus;    /* the GPU names the folders record, each once (in texts) */
     size_t n_gpus, cap_gpus;
+    const char **candidates; /* the candidates the folders record, each once (in texts) */
+    size_t n_candidates, cap_candidates;
     hb_missing_config *missing;
     size_t n_missing, cap_missing;
 } hb_result_set;
@@ -101,6 +108,8 @@ hb_config_entry *hb_result_set_find(const hb_result_set *set, const hb_config_ke
 
 hb_status hb_result_set_note(hb_result_set *set, const char *fmt, ...) HB_PRINTF(2, 3);
 hb_status hb_result_set_add_gpu(hb_result_set *set, const char *name);
+/* The candidate's path as the set keeps it (added once; NULL: out of memory, reported). */
+const char *hb_result_set_add_candidate(hb_result_set *set, const char *path);
 hb_status hb_result_set_add_missing(hb_result_set *set, const hb_config_key *key, const char *plan);
 
 /* 1 if the configuration's candidate was measured and passed every check

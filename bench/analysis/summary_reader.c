@@ -28,10 +28,12 @@ static const unsigned char optional[C_COUNT] = {
     [C_CI_LOW] = 1, [C_CI_HIGH] = 1, [C_HEADLINE_TIMER] = 1, [C_TIMER_REASON] = 1, [C_TRACE_NOTE] = 1,
     [C_ACC_CLASS] = 1};
 
-/* Where each estimator and timer is read from. */
+/* Where each estimator and timer is read from.  The kernel time has one
+ * figure, the ratio of the kernel medians, for both (an optional column). */
 static const int speedup_column[HB_TIMER_COUNT][HB_EST_COUNT] = {
     [HB_TIMER_EVENT] = {[HB_EST_PAPER] = C_SPEEDUP_PAPER, [HB_EST_GEOMEAN] = C_SPEEDUP_GEOMEAN},
     [HB_TIMER_WALL] = {[HB_EST_PAPER] = C_SPEEDUP_PAPER_WALL, [HB_EST_GEOMEAN] = C_SPEEDUP_GEOMEAN_WALL},
+    [HB_TIMER_KERNEL] = {[HB_EST_PAPER] = C_SPEEDUP_KERNEL, [HB_EST_GEOMEAN] = C_SPEEDUP_KERNEL},
 };
 
 const char *const *hb_summary_reader_columns(size_t *count)
@@ -122,6 +124,7 @@ static hb_status read_candidate_timers(const hb_csv_row *row, hb_config_timers *
     copy_optional(row, C_HEADLINE_TIMER, x->headline_timer, sizeof x->headline_timer);
     copy_optional(row, C_TIMER_REASON, x->timer_reason, sizeof x->timer_reason);
     copy_optional(row, C_TRACE_NOTE, x->trace_note, sizeof x->trace_note);
+    x->trace_recorded = row->text[C_TRACE_NOTE] != NULL;
     copy_optional(row, C_ACC_CLASS, x->acc_class, sizeof x->acc_class);
     return HB_OK;
 }
@@ -170,7 +173,7 @@ static hb_status read_baseline(const hb_csv_row *row, hb_config_entry *e)
     e->ratio_line[column] = row->line;
     for (int t = 0; t < HB_TIMER_COUNT; t++)
         for (int s = 0; s < HB_EST_COUNT; s++)
-            HB_TRY(read_ratio(row, speedup_column[t][s], &e->ratio[t][s][column]));
+            HB_TRY(read_optional_ratio(row, speedup_column[t][s], &e->ratio[t][s][column]));
     return read_baseline_timers(row, column, e->ratio[HB_TIMER_EVENT][HB_EST_GEOMEAN][column], &e->timers);
 }
 

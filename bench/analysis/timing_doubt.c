@@ -19,3 +19,16 @@ int hb_timing_doubt(const char *headline_timer, const char *timer_reason, const 
         snprintf(why, size, "not traced: %s", trace_note);
     return wall || untraced;
 }
+
+int hb_config_in_doubt(const hb_config_entry *entry, char *why, size_t size)
+{
+    const hb_config_timers *t = &entry->timers;
+    const char *note = t->trace_recorded ? t->trace_note
+                                         : "summary.csv has no trace_note column (a harness before the call monitor)";
+    return hb_timing_doubt(t->headline_timer, t->timer_reason, note, why, size);
+}
+
+int hb_config_traced(const hb_config_entry *entry)
+{
+    return entry->timers.trace_recorded && !entry->timers.trace_note[0];
+}

@@ -12,9 +12,19 @@
 
 #include <stddef.h>
 
+#include "bench/analysis/result_set.h"
+
 /* 1 if in doubt, with why in `why` ("wall headline: other-stream; not
  * traced: --no-trace"); 0 and "" if not.  Any argument may be NULL or "". */
 int hb_timing_doubt(const char *headline_timer, const char *timer_reason, const char *trace_note, char *why,
                     size_t size);
+
+/* The rule on a configuration as summary.csv gave it: also in doubt where
+ * the file has no trace_note column at all (a harness before the call
+ * monitor: it was never traced). */
+int hb_config_in_doubt(const hb_config_entry *entry, char *why, size_t size);
+
+/* 1 if a call monitor watched the configuration whole (its conduct was checked). */
+int hb_config_traced(const hb_config_entry *entry);
 
 #endif

@@ -7,6 +7,11 @@
  * while the timing thread does, and neither may garble the other's reason. */
 static _Thread_local char last_error[1024];
 static int quiet_mode;
+/* Who speaks: hgemm-bench, or hgemm-report (bench/driver/main.c sets it). */
+static const char *program = "hgemm-bench";
+
+void hb_diag_set_program(const char *name) { program = name; }
+const char *hb_diag_program(void) { return program; }
 
 hb_status hb_fail_at(const char *file, int line, hb_status status, const char *fmt, ...)
 {
@@ -15,7 +20,7 @@ hb_status hb_fail_at(const char *file, int line, hb_status status, const char *f
     vsnprintf(last_error, sizeof last_error, fmt, args);
     va_end(args);
     if (!quiet_mode)
-        fprintf(stderr, "hgemm-bench: error: %s [%s:%d]\n", last_error, file, line);
+        fprintf(stderr, "%s: error: %s [%s:%d]\n", program, last_error, file, line);
     return status;
 }
 
@@ -25,7 +30,7 @@ void hb_warn(const char *fmt, ...)
         return;
     va_list args;
     va_start(args, fmt);
-    fputs("hgemm-bench: warning: ", stderr);
+    fprintf(stderr, "%s: warning: ", program);
     vfprintf(stderr, fmt, args);
     fputc('\n', stderr);
     va_end(args);

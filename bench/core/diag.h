@@ -25,6 +25,10 @@ const char *hb_last_error(void);
 
 /* Tests silence stderr output of expected failures with this. */
 void hb_diag_set_quiet(int quiet);
+/* The program named at the head of errors and warnings ("hgemm-bench"
+ * until set; the string must outlive every message). */
+void hb_diag_set_program(const char *name);
+const char *hb_diag_program(void);
 int hb_diag_is_quiet(void);
 
 #define hb_fail(status, ...) hb_fail_at(__FILE__, __LINE__, (status), __VA_ARGS__)

@@ -5,7 +5,7 @@
 #include "bench/driver/commands.h"
 
 const hb_command_entry hb_cuda_free_commands[] = {
-    {"report", HB_CMD_REPORT, "report DIR... [--format md|csv|json] [--timer event|wall] [--out DIR [--plots]]",
+    {"report", HB_CMD_REPORT, "report DIR... [--format md|csv|json] [--timer event|wall|kernel] [--out DIR [--plots]]",
      "the paper's tables from result folders (no GPU)",
      "Reads one or more result folders (a run's results/<run-id>/, or a sweep's folder) and prints the paper's "
      "tables: the candidate's mean speedup over each baseline, offline and server, with win rates, by the "

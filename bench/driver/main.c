@@ -4,6 +4,7 @@
  * the command. */
 #include <stdio.h>
 
+#include "bench/core/diag.h"
 #include "bench/core/version.h"
 #include "bench/driver/commands.h"
 #include "bench/driver/options.h"
@@ -23,6 +24,7 @@ static void join_command_line(int argc, char **argv, char *out, size_t size)
 int main(int argc, char **argv)
 {
     static hb_cli cli;
+    hb_diag_set_program(hb_this_program.name);
     hb_status status = hb_cli_parse(argc, argv, &cli);
     if (status != HB_OK)
         return status;

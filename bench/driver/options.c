@@ -288,7 +288,8 @@ static const option_spec table[] = {
     {"format", "FORMAT", READING_CMDS, REPORTING, "md", "stdout's format: md, csv or json", parse_format,
      format_text, FIELD(report.format), 0, 0, 0},
     {"timer", "TIMER", READING_CMDS, REPORTING, "event",
-     "the times behind every speedup: event (CUDA events) or wall (the host's wall clock)", parse_timer, format_text,
+     "the times behind every speedup: event (CUDA events), wall (the host's wall clock) or kernel (CUPTI's "
+     "kernel-only time: the ratio of the kernel medians)", parse_timer, format_text,
      FIELD(report.timer), 0, 0, 0},
     {"plots", NULL, READING_CMDS, REPORTING, NULL, "also draw the figures into --out DIR (gnuplot: PNG and SVG)",
      parse_switch, format_switch, FIELD(report.plots), 0, 0, 1},
@@ -593,7 +594,7 @@ static hb_status parse_timer(const option_spec *o, const char *text, hb_run_opti
 {
     hb_timer timer;
     if (!hb_timer_parse(text, &timer))
-        return usage_error("--%s expects event or wall, got '%s'", o->flag, text);
+        return usage_error("--%s expects event, wall or kernel, got '%s'", o->flag, text);
     run->report.timer = text;
     return HB_OK;
 }
@@ -972,6 +973,8 @@ static hb_status parse_help(int argc, char **argv, hb_cli *cli)
     cli->help_for = HB_CMD_NONE;
     if (argc > 3)
         return usage_error("help takes one command name, got '%s' too", argv[3]);
+    if (argc == 3 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")))
+        return HB_OK; /* `help --help`: the overview, as `help` */
     if (argc == 3) {
         const hb_command_entry *c = hb_command_find(argv[2]);
         if (!c)

@@ -80,11 +80,11 @@ static hb_status read_source(shard_source *src)
     const hb_sweep_files *f = &src->files;
     HB_TRY(hb_sweep_files_read(src->folder, &src->plan, HB_SWEEP_FILES_OUR_HEADER, &src->files));
     if (f->journal_tail)
-        fprintf(stderr, "hgemm-bench: merge: %s ends in a line cut short (%lld bytes): its item counts as not run\n",
-                f->journal_path, f->journal_tail);
+        fprintf(stderr, "%s: merge: %s ends in a line cut short (%lld bytes): its item counts as not run\n",
+                hb_diag_program(), f->journal_path, f->journal_tail);
     if (f->csv_size > f->vouched)
-        fprintf(stderr, "hgemm-bench: merge: %s: the rows of %s after the journal's last line (%zu bytes, an item "
-                "in flight) are left out\n", f->csv_path, f->tail_config, f->csv_size - f->vouched);
+        fprintf(stderr, "%s: merge: %s: the rows of %s after the journal's last line (%zu bytes, an item "
+                "in flight) are left out\n", hb_diag_program(), f->csv_path, f->tail_config, f->csv_size - f->vouched);
     return read_environment(src);
 }
 
@@ -256,7 +256,7 @@ static hb_status merge_into(merge_state *m, const char *out)
     if (status == HB_OK && rename(partial, out) != 0)
         status = hb_fail(HB_ERR_IO, "cannot rename %s to %s: %s", partial, out, strerror(errno));
     if (status != HB_OK)
-        fprintf(stderr, "hgemm-bench: merge failed; the unfinished folder %s is left for inspection\n", partial);
+        fprintf(stderr, "%s: merge failed; the unfinished folder %s is left for inspection\n", hb_diag_program(), partial);
     return status;
 }
 

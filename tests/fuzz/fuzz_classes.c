@@ -160,9 +160,9 @@ static void resume(const char *dir, const char *folder, fuzz_outcome *out)
 
 static void report(const char *dir, const char *operand, hb_rng *rng, fuzz_outcome *out, const char *name)
 {
-    static const char *const formats[] = {"md", "csv", "json"}, *const timers[] = {"event", "wall"};
+    static const char *const formats[] = {"md", "csv", "json"}, *const timers[] = {"event", "wall", "kernel"};
     const char *argv[] = {"hgemm-bench", "report", operand, "--format", formats[below(rng, 3)], "--timer",
-                          timers[below(rng, 2)], NULL};
+                          timers[below(rng, 3)], NULL};
     char path[FUZZ_PATH];
     join(path, dir, operand);
     uint64_t before = fuzz_tree_digest(path);
