@@ -21,6 +21,7 @@
 #include "bench/import/import_item.h"
 #include "bench/import/import_report.h"
 #include "bench/import/job_pool.h"
+#include "bench/import/sass_audit.h"
 
 /* A CUDA-L2 kernel file is tens of KiB: 16 MiB is far beyond any of them. */
 #define HB_L2_SOURCE_MAX ((size_t)16 << 20)
@@ -361,6 +362,18 @@ static hb_status build_all(import_run *r)
 
 /* --- the set's files ------------------------------------------------------------------- */
 
+/* The accumulator audit of the entry's launcher library (the cubin form holds
+ * the same kernel), cached in the entry (docs/importer.md, import.csv's
+ * mma_accumulators). */
+static void audit_accumulators(hb_import_item *item)
+{
+    char library[HB_PATH_MAX], cache[HB_PATH_MAX];
+    snprintf(library, sizeof library, "%.3900s/%s", item->entry_dir, HB_ENTRY_LIBRARY);
+    snprintf(cache, sizeof cache, "%.3900s/%s", item->entry_dir, HB_ENTRY_MMA_AUDIT);
+    hb_sass_audit_file(library, cache, &item->mma, NULL, 0);
+    item->mma_audited = 1;
+}
+
 static hb_status publish(import_run *r, hb_import_item *item)
 {
     if (item->state == HB_ITEM_SKIPPED || (item->state == HB_ITEM_FAILED && !item->entry_dir[0]))
@@ -379,7 +392,30 @@ static hb_status publish(import_run *r, hb_import_item *item)
     char json[HB_PATH_MAX];
     snprintf(json, sizeof json, "%.3900s/%s", item->entry_dir, HB_ENTRY_RECORDING);
     HB_TRY(hb_launch_recording_read(json, &item->launches, &item->cubin));
+    audit_accumulators(item);
     return hb_candidate_files_write(&r->context, item);
+}
+
+/* A line naming the built files whose SASS contradicts the set's class
+ * (hb_mma_findings: fp16-mma-only, fp16-simt-only); nothing when none does. */
+static void print_accumulator_findings(FILE *out, const import_run *r)
+{
+    size_t found = 0, audited = 0;
+    char names[1024] = "";
+    for (size_t i = 0; i < r->n_items; i++) {
+        const hb_import_item *item = &r->items[i];
+        hb_conduct findings = {0};
+        audited += item->mma_audited && item->mma.known;
+        if (!item->mma_audited || !hb_mma_findings(&item->mma, r->context.accumulator, &findings))
+            continue;
+        size_t used = strlen(names);
+        if (found++ < 20)
+            snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", item->name);
+    }
+    if (found)
+        fprintf(out, "import: %zu of %zu audited files claim %s but accumulate in fp16 only (fp16-mma-only or "
+                     "fp16-simt-only; import.csv's mma_accumulators): %s%s\n",
+                found, audited, hb_acc_class_name(r->context.accumulator), names, found > 20 ? ", ..." : "");
 }
 
 hb_status hb_cuda_l2_import(const hb_l2_import_options *o)
@@ -401,6 +437,7 @@ hb_status hb_cuda_l2_import(const hb_l2_import_options *o)
         status = hb_import_report_write(o->out_dir, r->items, r->n_items);
     if (status == HB_OK) {
         hb_import_report_print(stdout, r->items, r->n_items);
+        print_accumulator_findings(stdout, r);
         printf("import: launcher forms in %s, cubin forms in %s/%s; the report is %s/%s\n", o->out_dir, o->out_dir,
                HB_CUBIN_SET_FOLDER, o->out_dir, HB_IMPORT_REPORT_FILE);
         if (hb_import_count(r->items, r->n_items, HB_ITEM_FAILED) + hb_import_count(r->items, r->n_items, HB_ITEM_SKIPPED))

@@ -11,6 +11,7 @@
 #include "bench/import/content_hash.h"
 #include "bench/import/l2_source.h"
 #include "bench/import/launch_recording.h"
+#include "bench/result/mma_audit.h"
 
 typedef enum hb_item_state {
     HB_ITEM_SELECTED, /* not looked at yet */
@@ -36,6 +37,8 @@ typedef struct hb_import_item {
     hb_build_outcome outcome;
     hb_launch_summary launches;
     hb_cubin_form cubin;
+    int mma_audited;                    /* 1: its launcher library was audited (bench/import/sass_audit.h) */
+    hb_mma_audit mma;                   /* its tensor-core instructions by accumulator */
 } hb_import_item;
 
 #endif

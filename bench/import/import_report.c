@@ -50,6 +50,12 @@ static void cell_seconds(const hb_import_item *i, char *o, size_t s)
     snprintf(o, s, "%.1f", i->outcome.seconds);
 }
 static void cell_key(const hb_import_item *i, char *o, size_t s) { snprintf(o, s, "%s", i->key); }
+static void cell_mma(const hb_import_item *i, char *o, size_t s)
+{
+    snprintf(o, s, "%s", "");
+    if (i->mma_audited)
+        hb_mma_audit_format(&i->mma, o, s);
+}
 
 static const struct {
     const char *name;
@@ -62,6 +68,7 @@ static const struct {
     {"launches_per_call", cell_launches}, {"no_cubin_because", cell_no_cubin},
     {"reason", cell_reason}, {"build_seconds", cell_seconds},
     {"cache_key", cell_key},
+    {"mma_accumulators", cell_mma},
 };
 #define N_COLUMNS (sizeof columns / sizeof columns[0])
 

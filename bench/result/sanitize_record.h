@@ -1,0 +1,39 @@
+/* What `--sanitize` ran on a configuration and what each tool found
+ * (docs/validation.md, "Sanitizers"): compute-sanitizer's memcheck,
+ * racecheck and synccheck, each a separate pass of the configuration's
+ * checks.  Plain data and the tool list's text: no CUDA. */
+#ifndef HB_SANITIZE_RECORD_H
+#define HB_SANITIZE_RECORD_H
+
+#include <stddef.h>
+
+typedef enum hb_sanitizer_tool {
+    HB_SANITIZE_MEMCHECK,  /* out-of-bounds and misaligned accesses, leaks: any error fails the configuration */
+    HB_SANITIZE_RACECHECK, /* shared-memory data races (hazards): any hazard fails it */
+    HB_SANITIZE_SYNCCHECK, /* barriers misused (divergent __syncthreads, bad masks): any error fails it */
+    HB_N_SANITIZER_TOOLS
+} hb_sanitizer_tool;
+
+#define HB_SANITIZE_BIT(t) (1u << (unsigned)(t))
+
+/* "memcheck", "racecheck", "synccheck": compute-sanitizer's own --tool names. */
+const char *hb_sanitizer_tool_name(hb_sanitizer_tool tool);
+
+/* A comma-separated list of tool names as a mask; 0, with `bad` the first
+ * unknown name, on error.  An empty list is an error too. */
+unsigned hb_sanitizer_parse_list(const char *list, char *bad, size_t bad_size);
+
+/* The mask's names, "memcheck,racecheck", in the tools' order. */
+void hb_sanitizer_list(unsigned mask, char *out, size_t size);
+
+typedef struct hb_sanitize_record {
+    unsigned ran;                        /* HB_SANITIZE_BIT of each tool that ran to its end */
+    unsigned failed;                     /* ... and of each that reported errors */
+    long errors[HB_N_SANITIZER_TOOLS];   /* errors (racecheck: hazards) each tool counted */
+} hb_sanitize_record;
+
+/* The `sanitize` cell: "tool=errors" for each tool that ran, ";"-joined, in
+ * the tools' order ("memcheck=0;racecheck=18"); "" when none ran. */
+void hb_sanitize_cell(const hb_sanitize_record *record, char *out, size_t size);
+
+#endif
