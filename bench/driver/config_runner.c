@@ -55,8 +55,11 @@ hb_status hb_config_run(const hb_run_options *options, const char *sanitizer, co
     *cut = 0;
     if (options->sanitize)
         HB_TRY(hb_sanitize_config(options, sanitizer, index, run_path, r, &status));
-    if (status == HB_OK)
+    if (status == HB_OK) {
+        const hb_sanitize_record tools = r->sanitize; /* the evaluation writes r afresh */
         evaluate(options, run_path, index, r, cut);
+        r->sanitize = tools;
+    }
     return HB_OK;
 }
 

@@ -13,7 +13,7 @@
 #include "bench/result/device_info.h"
 #include "bench/result/run_options.h"
 
-/* The memcheck pass (--sanitize, `sanitizer` the tool's path), then the
+/* The sanitizer passes (--sanitize [TOOLS], `sanitizer` compute-sanitizer's path), then the
  * evaluation of options->configs[index] in a child of its own (or in this
  * process with --no-isolate), into r; the child writes
  * <run_path>/trace/ (bench/driver/config_eval.h).  *cut = 1 when a caught signal

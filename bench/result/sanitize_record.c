@@ -1,6 +1,7 @@
 #include "bench/result/sanitize_record.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const tool_names[HB_N_SANITIZER_TOOLS] = {
@@ -47,4 +48,31 @@ void hb_sanitize_cell(const hb_sanitize_record *r, char *out, size_t size)
     for (int t = 0; t < HB_N_SANITIZER_TOOLS && used < size; t++)
         if (r->ran & HB_SANITIZE_BIT(t))
             used += (size_t)snprintf(out + used, size - used, "%s%s=%ld", used ? ";" : "", tool_names[t], r->errors[t]);
+}
+
+/* The number before `word` in "... (18 errors, 0 warnings)", the word singular or plural; -1 when absent. */
+static long number_before(const char *text, const char *word)
+{
+    for (const char *p = strstr(text, word); p; p = strstr(p + 1, word)) {
+        const char *digits = p;
+        while (digits > text && digits[-1] == ' ')
+            digits--;
+        const char *start = digits;
+        while (start > text && start[-1] >= '0' && start[-1] <= '9')
+            start--;
+        if (start < digits)
+            return strtol(start, NULL, 10);
+    }
+    return -1;
+}
+
+long hb_sanitizer_summary_errors(const char *line)
+{
+    const char *race = strstr(line, "RACECHECK SUMMARY:");
+    if (race) {
+        long errors = number_before(race, " error");
+        return errors >= 0 ? errors : number_before(race, " hazard");
+    }
+    const char *summary = strstr(line, "ERROR SUMMARY:");
+    return summary ? number_before(summary, " error") : -1;
 }

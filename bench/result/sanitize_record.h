@@ -32,6 +32,13 @@ typedef struct hb_sanitize_record {
     long errors[HB_N_SANITIZER_TOOLS];   /* errors (racecheck: hazards) each tool counted */
 } hb_sanitize_record;
 
+/* The errors a compute-sanitizer summary line counts, or -1 when `line` is
+ * none: "========= ERROR SUMMARY: 3 errors" (memcheck, synccheck) gives 3,
+ * "========= RACECHECK SUMMARY: 18 hazards displayed (18 errors, 0 warnings)"
+ * gives 18 (racecheck's warnings are hazards it cannot call races: not
+ * counted). */
+long hb_sanitizer_summary_errors(const char *line);
+
 /* The `sanitize` cell: "tool=errors" for each tool that ran, ";"-joined, in
  * the tools' order ("memcheck=0;racecheck=18"); "" when none ran. */
 void hb_sanitize_cell(const hb_sanitize_record *record, char *out, size_t size);
