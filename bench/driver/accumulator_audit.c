@@ -1,5 +1,9 @@
+#define _POSIX_C_SOURCE 200809L /* access */
 #include "bench/driver/accumulator_audit.h"
 
+#include <unistd.h>
+
+#include "bench/core/diag.h"
 #include "bench/candidate/manifest.h"
 #include "bench/import/sass_audit.h"
 
@@ -15,10 +19,14 @@ void hb_accumulator_audit(const hb_run_options *options, const hb_device_info *d
     if (options->aa || !r->manifest_path[0])
         return;
     static hb_manifest manifest; /* 8 KiB of entry name and more: not on the stack */
-    if (hb_manifest_load(r->manifest_path, &manifest) != HB_OK)
-        return;
-    const hb_arch_file *file = file_for(&manifest, device);
-    if (!file)
+    /* A manifest or file the evaluation could not use has its verdict and
+     * message already: said again here, it would only repeat them. */
+    int quiet = hb_diag_is_quiet();
+    hb_diag_set_quiet(1);
+    hb_status loaded = hb_manifest_load(r->manifest_path, &manifest);
+    hb_diag_set_quiet(quiet);
+    const hb_arch_file *file = loaded == HB_OK ? file_for(&manifest, device) : NULL;
+    if (!file || access(file->path, R_OK) != 0)
         return;
     hb_sass_audit_file(file->path, NULL, &r->mma, NULL, 0);
     r->mma_audited = 1;
