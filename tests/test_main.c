@@ -44,7 +44,7 @@ int main(void)
                                            hb_gpu_integrity_tests, hb_gpu_fault_tests, hb_gpu_sweep_tests,
                                            hb_gpu_trace_tests, hb_gpu_launcher_tests, hb_gpu_conduct_tests,
                                            hb_gpu_params_tests, hb_output_watch_tests, hb_gpu_output_scan_tests,
-                                           hb_damage_tests,   hb_mma_audit_tests, hb_gpu_sanitize_tests};
+                                           hb_damage_tests,   hb_mma_audit_tests, hb_sanitize_tests, hb_gpu_sanitize_tests};
     size_t total = 0;
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         total += files[i]().count;
