@@ -234,7 +234,7 @@ static const option_spec table[] = {
      parse_switch, format_switch, FIELD(strict), 0, 0, 1},
     {"forbid", "LIST", CMD(HB_CMD_GATE), GATE, NULL,
      "refuse these conduct findings (exit 12): other-stream, alloc, sync, create, first-call, device-state, "
-     "multi-kernel",
+     "multi-kernel, library-kernel, fp16-mma-only, fp16-simt-only",
      parse_forbid, format_text, FIELD(forbid), 0, 0, 0},
 
     {"kernels", "DIR", IMPORTS, INPUT, NULL, "the set's folder in a CUDA-L2 clone: kernels/<gpu>_<class>/ (required)",
