@@ -90,7 +90,7 @@ static void test_mma_audit_simt_fixtures(void **state)
     assert_cell(&f64, "simt-f64;simt.f64=13");
 }
 
-/* Spellings the fixtures lack: a predicate, BF16 and TF32 inputs, integer MMA. */
+/* Spellings the fixtures lack: a predicate, BF16 and TF32 inputs, integer MMA, moves. */
 static void test_mma_audit_other_spellings(void **state)
 {
     (void)state;
@@ -105,6 +105,7 @@ static void test_mma_audit_other_spellings(void **state)
         "        /*0160*/                   HADD2.F32 R5, -RZ, R6.H0_H0 ;                 /* 0x20000006ff057230 */",
         "\t\tFunction : HMMA.16816.F16_looking_name",
         "        /*0170*/                   NOP ;                                         /* 0x0000000000007918 */",
+        "        /*0180*/                   FFMA R3, R4, RZ, R5 ;                         /* 0x000000ff04037223 */",
     };
     hb_mma_audit a = {.known = 1};
     for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++)
@@ -113,6 +114,7 @@ static void test_mma_audit_other_spellings(void **state)
     assert_int_equal(a.count[HB_MMA_HGMMA_F32], 1);
     assert_int_equal(a.count[HB_MMA_HMMA_F16], 1);
     assert_int_equal(a.count[HB_SIMT_F16], 1); /* the HADD2.F32 from -RZ is a conversion */
+    assert_int_equal(a.count[HB_SIMT_F32], 0); /* a multiply by RZ moves R5 */
     assert_cell(&a, "f16+f32;hmma.f32=2;hmma.f16=1;hgmma.f32=1;simt.f16=1");
 }
 

@@ -1,6 +1,7 @@
 #include "bench/result/mma_audit.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,7 @@ static int operand_is_zero(const char *ops, int index)
     if (!p)
         return 0;
     p += strspn(p, " \t-|");
-    return !strncmp(p, "RZ", 2) && strchr(" \t,;|.", p[2]) && p[2] != '\0';
+    return !strncmp(p, "RZ", 2) && (p[2] == '\0' || strchr(" \t\r\n,;|.", p[2]));
 }
 
 /* A multiply-add by zero, "HFMA2.MMA R79, -RZ, RZ, 0, 0": the compiler's
@@ -149,7 +150,7 @@ static int parse_count(const char *part, size_t len, hb_mma_audit *out)
             snprintf(digits, sizeof digits, "%.*s", (int)(len - n - 1), part + n + 1);
             char *end;
             long v = strtol(digits, &end, 10);
-            if (*end || v <= 0 || out->count[k])
+            if (*end || v <= 0 || v == LONG_MAX || out->count[k]) /* LONG_MAX: out of range */
                 return 0;
             out->count[k] = v;
             return 1;
