@@ -260,28 +260,34 @@ static void write_text(const char *path, const char *text)
 static void test_sass_audit_runs_cuobjdump_and_caches(void **state)
 {
     (void)state;
-    char dir[512], tool[1024], file[1024], cache[1100], note[640];
+    char dir[512], tool[1024], file[1024], note[640];
     hb_test_make_temp_dir("hb-sass", dir, sizeof dir);
     snprintf(file, sizeof file, "%s/kernel.cubin", dir);
     write_text(file, "not really a cubin: the stand-in does not read it");
     fake_cuobjdump(dir, "tests/data/sass/hmma_f16_launcher.sm_90a.txt", 0, tool, sizeof tool);
     setenv("HB_CUOBJDUMP", tool, 1);
     hb_mma_audit a;
-    hb_sass_audit_file(file, NULL, &a, note, sizeof note);
+    hb_sass_audit_file(file, dir, &a, note, sizeof note);
     assert_string_equal(note, "");
     assert_cell(&a, "f16;hmma.f16=5");
-    snprintf(cache, sizeof cache, "%s%s", file, HB_SASS_AUDIT_SUFFIX);
+    /* the cache: named by the SHA-256 of the file's bytes (sha256sum of the text above) */
+    char cache[1100];
+    snprintf(cache, sizeof cache, "%s/mma-%s.txt", dir,
+             "af9f1001fbd580fee7406d80ed6d4f8f1e8df80b99300e6f4cf62f859e2d2d5e");
     assert_true(hb_test_file_contains(cache, "f16;hmma.f16=5"));
 
-    /* The cache answers while the file is unchanged, even with a cuobjdump that fails... */
+    /* The cache answers for the same bytes, even with a cuobjdump that fails... */
     fake_cuobjdump(dir, "", 1, tool, sizeof tool);
-    hb_sass_audit_file(file, NULL, &a, note, sizeof note);
+    hb_sass_audit_file(file, dir, &a, note, sizeof note);
     assert_cell(&a, "f16;hmma.f16=5");
-    /* ...and not once the file changed: then the failure shows, as unknown with cuobjdump's words. */
-    write_text(file, "another build, another size");
-    hb_sass_audit_file(file, NULL, &a, note, sizeof note);
+    /* ...and not for other bytes: then the failure shows, as unknown with cuobjdump's words. */
+    write_text(file, "another build");
+    hb_sass_audit_file(file, dir, &a, note, sizeof note);
     assert_cell(&a, "unknown");
     assert_non_null(strstr(note, "Could not open input file"));
+    /* Without a cache folder every audit runs cuobjdump. */
+    hb_sass_audit_file(file, NULL, &a, note, sizeof note);
+    assert_cell(&a, "unknown");
     unsetenv("HB_CUOBJDUMP");
     hb_test_remove_tree(dir);
 }
@@ -293,11 +299,11 @@ static void test_sass_audit_without_cuobjdump(void **state)
     char note[640];
     setenv("HB_CUOBJDUMP", "/nonexistent/cuobjdump", 1);
     hb_mma_audit a;
-    hb_sass_audit_file("tests/data/sass/hmma_f32.sm_80.txt", "/nonexistent/cache", &a, note, sizeof note);
+    hb_sass_audit_file("tests/data/sass/hmma_f32.sm_80.txt", "/nonexistent", &a, note, sizeof note);
     unsetenv("HB_CUOBJDUMP");
     assert_int_equal(a.known, 0);
     assert_non_null(strstr(note, "HB_CUOBJDUMP"));
-    hb_sass_audit_file("/nonexistent/kernel.cubin", "/nonexistent/cache", &a, note, sizeof note);
+    hb_sass_audit_file("/nonexistent/kernel.cubin", "/nonexistent", &a, note, sizeof note);
     assert_int_equal(a.known, 0);
     assert_non_null(strstr(note, "/nonexistent/kernel.cubin"));
 }
@@ -306,14 +312,13 @@ static void test_sass_audit_without_cuobjdump(void **state)
 static void test_sass_audit_real_cuobjdump(void **state)
 {
     (void)state;
-    char tool[4096], dir[512], cache[1024], note[640];
+    char tool[4096], dir[512], note[640];
     hb_test_make_temp_dir("hb-sass-real", dir, sizeof dir);
-    snprintf(cache, sizeof cache, "%s/audit", dir);
     const char *build = getenv("HB_BUILD") ? getenv("HB_BUILD") : "build";
     char cubin[1024];
     snprintf(cubin, sizeof cubin, "%s/test-fixtures/hgemm_mma_pipelined.sm_80.cubin", build);
     hb_mma_audit a;
-    hb_sass_audit_file(cubin, cache, &a, note, sizeof note);
+    hb_sass_audit_file(cubin, dir, &a, note, sizeof note);
     if (hb_cuobjdump_find(tool, sizeof tool)) {
         assert_string_equal(note, "");
         assert_string_equal(hb_mma_audit_class(&a), "f32"); /* mma.sync m16n8k16 with fp32 accumulators */

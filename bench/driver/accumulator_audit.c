@@ -3,9 +3,38 @@
 
 #include <unistd.h>
 
+#include <stdio.h>
+#include <string.h>
+
+#include "baselines/autotune_cache.h"
 #include "bench/core/diag.h"
+#include "bench/core/folders.h"
 #include "bench/candidate/manifest.h"
 #include "bench/import/sass_audit.h"
+
+/* The harness's own cache folder (the autotune cache's, baselines/autotune_cache.h)
+ * with mma-audit/ below it, made when missing; NULL when there is none. */
+static const char *cache_folder(void)
+{
+    static char folder[4200];
+    static int ready;
+    if (!ready) {
+        ready = 1;
+        char file[4096];
+        int quiet = hb_diag_is_quiet();
+        hb_diag_set_quiet(1); /* no cache is no error: the audit runs each time */
+        if (hb_autotune_cache_default_path(file, sizeof file) == HB_OK) {
+            char *slash = strrchr(file, '/');
+            if (slash)
+                *slash = '\0';
+            snprintf(folder, sizeof folder, "%s/mma-audit", file);
+            if (hb_make_folders(folder, "accumulator audit cache") != HB_OK)
+                folder[0] = '\0';
+        }
+        hb_diag_set_quiet(quiet);
+    }
+    return folder[0] ? folder : NULL;
+}
 
 /* The manifest's file for this GPU; its only file when the GPU is unknown. */
 static const hb_arch_file *file_for(const hb_manifest *m, const hb_device_info *device)
@@ -28,7 +57,7 @@ void hb_accumulator_audit(const hb_run_options *options, const hb_device_info *d
     const hb_arch_file *file = loaded == HB_OK ? file_for(&manifest, device) : NULL;
     if (!file || access(file->path, R_OK) != 0)
         return;
-    hb_sass_audit_file(file->path, NULL, &r->mma, NULL, 0);
+    hb_sass_audit_file(file->path, cache_folder(), &r->mma, NULL, 0);
     r->mma_audited = 1;
     hb_mma_findings(&r->mma, manifest.accumulator, &r->conduct);
 }

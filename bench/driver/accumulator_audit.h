@@ -1,7 +1,9 @@
 /* The accumulator audit of a configuration's candidate (docs/validation.md,
  * "Accumulator audit"), in the parent after the evaluation: its file for
  * this GPU (the cubin, or the launcher's library) read with cuobjdump
- * (bench/import/sass_audit.h, cached beside the file), its instructions by
+ * (bench/import/sass_audit.h, cached in mma-audit/ of the harness's cache
+ * folder, the autotune cache's: $HGEMM_BENCH_CACHE_DIR, $XDG_CACHE_HOME/hgemm-bench
+ * or ~/.cache/hgemm-bench), its instructions by
  * accumulator into r->mma, and the findings fp16-mma-only and
  * fp16-simt-only into r->conduct when it claims fp32.  Needs no GPU and
  * never fails a configuration: without cuobjdump the audit is unknown. */

@@ -21,7 +21,6 @@
 #define HB_ENTRY_RECORDING "recording.json"
 #define HB_ENTRY_LOG "build.log"
 #define HB_ENTRY_OUTCOME "outcome.json"
-#define HB_ENTRY_MMA_AUDIT "mma_audit.txt" /* the launcher library's accumulator audit (bench/import/sass_audit.h) */
 
 typedef struct hb_build_settings {
     const hb_toolchain *toolchain;

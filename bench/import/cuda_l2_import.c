@@ -367,10 +367,9 @@ static hb_status build_all(import_run *r)
  * mma_accumulators). */
 static void audit_accumulators(hb_import_item *item)
 {
-    char library[HB_PATH_MAX], cache[HB_PATH_MAX];
+    char library[HB_PATH_MAX];
     snprintf(library, sizeof library, "%.3900s/%s", item->entry_dir, HB_ENTRY_LIBRARY);
-    snprintf(cache, sizeof cache, "%.3900s/%s", item->entry_dir, HB_ENTRY_MMA_AUDIT);
-    hb_sass_audit_file(library, cache, &item->mma, NULL, 0);
+    hb_sass_audit_file(library, item->entry_dir, &item->mma, NULL, 0);
     item->mma_audited = 1;
 }
 

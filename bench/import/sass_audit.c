@@ -1,15 +1,15 @@
-#define _POSIX_C_SOURCE 200809L /* mkstemp, strdup, st_mtim */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, strdup */
 #include "bench/import/sass_audit.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench/core/diag.h"
 #include "bench/import/command_run.h"
+#include "bench/import/content_hash.h"
 
 #define CACHE_HEADER "hgemm-bench mma audit 1" /* the cache file's first line: its format */
 #define AUDIT_TIMEOUT_S 300 /* cuobjdump on a large launcher library takes seconds */
@@ -51,31 +51,20 @@ int hb_cuobjdump_find(char *path, size_t size)
     return search_path(path, size);
 }
 
-/* The file's identity for the cache: its size and modification time. */
-static int file_stamp(const char *file, char *out, size_t size)
-{
-    struct stat st;
-    if (stat(file, &st) != 0)
-        return 0;
-    snprintf(out, size, "%lld %lld.%09ld", (long long)st.st_size, (long long)st.st_mtim.tv_sec,
-             (long)st.st_mtim.tv_nsec);
-    return 1;
-}
-
-static int read_cache(const char *cache, const char *stamp, hb_mma_audit *out)
+static int read_cache(const char *cache, const char *sha, hb_mma_audit *out)
 {
     FILE *f = fopen(cache, "r");
     if (!f)
         return 0;
-    char header[64] = "", line_stamp[96] = "", cell[HB_MMA_CELL] = "";
-    int ok = fgets(header, sizeof header, f) && fgets(line_stamp, sizeof line_stamp, f) && fgets(cell, sizeof cell, f);
+    char header[64] = "", line_sha[96] = "", cell[HB_MMA_CELL] = "";
+    int ok = fgets(header, sizeof header, f) && fgets(line_sha, sizeof line_sha, f) && fgets(cell, sizeof cell, f);
     fclose(f);
-    header[strcspn(header, "\n")] = line_stamp[strcspn(line_stamp, "\n")] = cell[strcspn(cell, "\n")] = '\0';
-    return ok && !strcmp(header, CACHE_HEADER) && !strcmp(line_stamp, stamp) && hb_mma_audit_parse_cell(cell, out);
+    header[strcspn(header, "\n")] = line_sha[strcspn(line_sha, "\n")] = cell[strcspn(cell, "\n")] = '\0';
+    return ok && !strcmp(header, CACHE_HEADER) && !strcmp(line_sha, sha) && hb_mma_audit_parse_cell(cell, out);
 }
 
 /* Best effort, written whole or not at all: a read-only folder only costs a second audit. */
-static void write_cache(const char *cache, const char *stamp, const hb_mma_audit *audit)
+static void write_cache(const char *cache, const char *sha, const hb_mma_audit *audit)
 {
     char tmp[4200], cell[HB_MMA_CELL];
     snprintf(tmp, sizeof tmp, "%.4000s.%ld.tmp", cache, (long)getpid());
@@ -83,7 +72,7 @@ static void write_cache(const char *cache, const char *stamp, const hb_mma_audit
     FILE *f = fopen(tmp, "w");
     if (!f)
         return;
-    int failed = fprintf(f, "%s\n%s\n%s\n", CACHE_HEADER, stamp, cell) < 0;
+    int failed = fprintf(f, "%s\n%s\n%s\n", CACHE_HEADER, sha, cell) < 0;
     failed |= fclose(f) != 0;
     if (failed || rename(tmp, cache) != 0)
         remove(tmp);
@@ -155,23 +144,28 @@ static void run_cuobjdump(const char *cuobjdump, const char *file, hb_mma_audit 
     remove(log);
 }
 
-void hb_sass_audit_file(const char *file, const char *cache, hb_mma_audit *out, char *note, size_t note_size)
+void hb_sass_audit_file(const char *file, const char *cache_dir, hb_mma_audit *out, char *note, size_t note_size)
 {
     static int told; /* the note once per process: every file of a set would repeat it */
-    char own_note[640] = "", cache_path[4200], stamp[96], cuobjdump[4096];
+    char own_note[640] = "", cache[4400] = "", sha[HB_SHA256_HEX], cuobjdump[4096];
     memset(out, 0, sizeof *out);
-    snprintf(cache_path, sizeof cache_path, "%.4000s%s", cache ? cache : file, cache ? "" : HB_SASS_AUDIT_SUFFIX);
-    if (!file_stamp(file, stamp, sizeof stamp))
-        snprintf(own_note, sizeof own_note, "cannot read %.400s: %s", file, strerror(errno));
-    else if (read_cache(cache_path, stamp, out))
+    int quiet = hb_diag_is_quiet();
+    hb_diag_set_quiet(1); /* an unreadable file is the note's to say, once */
+    hb_status hashed = hb_sha256_file_hex(file, sha);
+    hb_diag_set_quiet(quiet);
+    if (hashed == HB_OK && cache_dir)
+        snprintf(cache, sizeof cache, "%.4000s/mma-%s.txt", cache_dir, sha);
+    if (hashed != HB_OK)
+        snprintf(own_note, sizeof own_note, "cannot read %.400s", file);
+    else if (cache[0] && read_cache(cache, sha, out))
         ;
     else if (!hb_cuobjdump_find(cuobjdump, sizeof cuobjdump))
         snprintf(own_note, sizeof own_note, "no cuobjdump (looked at $HB_CUOBJDUMP, $CUDA_HOME/bin, "
                  "/usr/local/cuda/bin and PATH): install the CUDA Toolkit's cuobjdump or set HB_CUOBJDUMP");
     else {
         run_cuobjdump(cuobjdump, file, out, own_note, sizeof own_note);
-        if (out->known)
-            write_cache(cache_path, stamp, out);
+        if (out->known && cache[0])
+            write_cache(cache, sha, out);
     }
     if (note)
         snprintf(note, note_size, "%s", own_note);
