@@ -75,7 +75,7 @@ static void test_sanitize_tool_command(void **state)
     assert_int_equal(hb_sanitize_tool_command(&cli->run, "/opt/cs", HB_SANITIZE_RACECHECK, "/x/hgemm-bench", 0,
                                               "o/r/racecheck", "o/r/racecheck/64_64_64.log", &argv),
                      HB_OK);
-    const char *const head[] = {"/opt/cs", "--tool", "racecheck", "--error-exitcode", "86", "--print-limit", "20",
+    const char *const head[] = {"/opt/cs", "--tool", "racecheck", "--error-exitcode", "86", "--print-limit", "1000",
                                 "--log-file", "o/r/racecheck/64_64_64.log", "/x/hgemm-bench", "check"};
     for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
         assert_string_equal(argv.word[i], head[i]);
@@ -101,6 +101,66 @@ static void test_sanitize_summary_lines(void **state)
     assert_int_equal(hb_sanitizer_summary_errors("========= Target application returned an error"), -1);
 }
 
+static hb_sanitizer_log read_lines(const char *const *lines, size_t n)
+{
+    hb_sanitizer_log log;
+    hb_sanitizer_log_init(&log);
+    for (size_t i = 0; i < n; i++)
+        hb_sanitizer_log_line(&log, lines[i]);
+    return log;
+}
+
+/* racecheck's reports in cuBLAS's Hopper kernels are the baselines', not the candidate's
+ * (lines as compute-sanitizer printed them on an H100 for `check` of sample_mma at 1024^3). */
+static void test_sanitize_log_leaves_library_kernels_out(void **state)
+{
+    (void)state;
+    static const char *const baselines_only[] = {
+        "========= COMPUTE-SANITIZER\n",
+        "========= Error: Race reported between Read access at nvjet_sm90_hsh_128x64_64x8_1x2_h_bz_NNT+0xa50\n",
+        "=========     and Write access at nvjet_sm90_hsh_128x64_64x8_1x2_h_bz_NNT+0x34f0 [512 hazards]\n",
+        "========= \n",
+        "========= Error: Race reported between Read access at nvjet_sm90_hsh_64x128_64x8_2x1_v_bz_TNN+0xa60\n",
+        "=========     and Write access at nvjet_sm90_hsh_64x128_64x8_2x1_v_bz_TNN+0x33d0 [512 hazards]\n",
+        "========= \n",
+        "========= RACECHECK SUMMARY: 2 hazards displayed (2 errors, 0 warnings)\n",
+    };
+    hb_sanitizer_log log = read_lines(baselines_only, sizeof baselines_only / sizeof baselines_only[0]);
+    assert_int_equal(log.summary_errors, 2);
+    assert_int_equal(log.library_reports, 2);
+    assert_int_equal(hb_sanitizer_log_candidate_errors(&log), 0);
+    assert_string_equal(log.first, "");
+
+    /* The candidate's own race beside a baseline's (its kernel as the smem_race reading named it). */
+    static const char *const both[] = {
+        "========= Error: Race reported between Read access at nvjet_sm90_hsh_128x64_64x8_1x2_h_bz_NNT+0xa50\n",
+        "=========     and Write access at nvjet_sm90_hsh_128x64_64x8_1x2_h_bz_NNT+0x34f0 [512 hazards]\n",
+        "========= Error: Race reported between Write access at k+0x3d0\n",
+        "=========     and Read access at k+0x400 [249864 hazards]\n",
+        "========= RACECHECK SUMMARY: 2 hazards displayed (2 errors, 0 warnings)\n",
+    };
+    log = read_lines(both, sizeof both / sizeof both[0]);
+    assert_int_equal(hb_sanitizer_log_candidate_errors(&log), 1);
+    assert_string_equal(log.first, "Error: Race reported between Write access at k+0x3d0");
+
+    /* memcheck: the kernel on the line after the report's; a report naming none is the candidate's. */
+    static const char *const memcheck[] = {
+        "========= Invalid __global__ write of size 2 bytes\n",
+        "=========     at hgemm_writes_past_c(const __half *, const __half *, int)+0x2d0\n",
+        "=========     by thread (0,0,0) in block (0,0,0)\n",
+        "========= Program hit cudaErrorLaunchFailure (error 719) due to \"unspecified launch failure\"\n",
+        "========= ERROR SUMMARY: 2 errors\n",
+    };
+    log = read_lines(memcheck, sizeof memcheck / sizeof memcheck[0]);
+    assert_int_equal(log.library_reports, 0);
+    assert_int_equal(hb_sanitizer_log_candidate_errors(&log), 2);
+    assert_string_equal(log.first, "Invalid __global__ write of size 2 bytes");
+
+    hb_sanitizer_log none;
+    hb_sanitizer_log_init(&none);
+    assert_int_equal(hb_sanitizer_log_candidate_errors(&none), -1); /* no summary: the exit status decides */
+}
+
 static void test_sanitize_cell(void **state)
 {
     (void)state;
@@ -119,7 +179,7 @@ hb_test_list hb_sanitize_tests(void)
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sanitize_tool_list),     cmocka_unit_test(test_sanitize_flag_forms),
         cmocka_unit_test(test_sanitize_tool_command),  cmocka_unit_test(test_sanitize_summary_lines),
-        cmocka_unit_test(test_sanitize_cell),
+        cmocka_unit_test(test_sanitize_log_leaves_library_kernels_out), cmocka_unit_test(test_sanitize_cell),
     };
     return HB_TEST_LIST(tests);
 }

@@ -62,6 +62,9 @@ const char *const hb_sanitize_pass_flags[] = {"mnk", "seed", "out", "no-isolate"
                                               "autotune-cache", "no-autotune-search", "retune", "sanitize",
                                               "verdict", NULL};
 
+/* Reports printed in full: every one must be, for those in the library's kernels to be told apart. */
+#define HB_SANITIZE_PRINT_LIMIT_TEXT "1000"
+
 typedef struct sanitize_job {
     char log[4200], out[4200];
     hb_argv argv;
@@ -95,8 +98,8 @@ hb_status hb_sanitize_tool_command(const hb_run_options *o, const char *sanitize
     snprintf(mnk, sizeof mnk, "%ld,%ld,%ld", c->m, c->n, c->k);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)hb_config_seed(o->seed, index));
     const char *const command[] = {sanitizer, "--tool", hb_sanitizer_tool_name(tool), "--error-exitcode",
-                                   HB_MEMCHECK_ERROR_EXIT_TEXT, "--print-limit", "20", "--log-file", log, self, "check",
-                                   NULL};
+                                   HB_MEMCHECK_ERROR_EXIT_TEXT, "--print-limit", HB_SANITIZE_PRINT_LIMIT_TEXT,
+                                   "--log-file", log, self, "check", NULL};
     for (const char *const *word = command; *word; word++)
         hb_argv_add(argv, *word);
     HB_TRY(hb_argv_add_options(argv, o, HB_CMD_CHECK, hb_sanitize_pass_flags));
@@ -120,32 +123,18 @@ hb_status hb_sanitize_command(const hb_run_options *o, const char *sanitizer, co
     return hb_sanitize_tool_command(o, sanitizer, HB_SANITIZE_MEMCHECK, self, index, out_dir, log, argv);
 }
 
-/* The first line of the log that names an error, for the verdict's reason,
- * and the errors its summary line counts (-1 when it has none). */
-static long read_log(const char *log, char *first, size_t size)
+/* The tool's log, read whole (bench/result/sanitize_record.h): its summary,
+ * and which reports are in the library's kernels. */
+static void read_log(const char *path, hb_sanitizer_log *log)
 {
-    snprintf(first, size, "see the log");
-    FILE *f = fopen(log, "r");
+    hb_sanitizer_log_init(log);
+    FILE *f = fopen(path, "r");
     if (!f)
-        return -1;
-    char line[512];
-    long errors = -1;
-    int have_first = 0;
-    while (fgets(line, sizeof line, f)) {
-        long counted = hb_sanitizer_summary_errors(line);
-        if (counted >= 0) {
-            errors = counted;
-            continue;
-        }
-        if (!have_first && (strstr(line, "Invalid") || strstr(line, "rror") || strstr(line, "hazard") ||
-                            strstr(line, "Race"))) {
-            line[strcspn(line, "\r\n")] = '\0';
-            snprintf(first, size, "%s", line + strspn(line, "= "));
-            have_first = 1;
-        }
-    }
+        return;
+    char line[1024];
+    while (fgets(line, sizeof line, f))
+        hb_sanitizer_log_line(log, line);
     fclose(f);
-    return errors;
 }
 
 static hb_status prepare_job(const hb_run_options *o, const char *sanitizer, hb_sanitizer_tool tool, size_t index,
@@ -200,18 +189,22 @@ static hb_status run_tool(const hb_run_options *options, const char *sanitizer, 
         return hb_fail(HB_ERR_INTERNAL, "could not start %s", job.argv.word[0]);
     }
     *stop = 0;
-    char line[400];
-    long errors = read_log(job.log, line, sizeof line);
+    static hb_sanitizer_log log;
+    read_log(job.log, &log);
+    long errors = hb_sanitizer_log_candidate_errors(&log);
     const int flagged = outcome.end == HB_CHILD_EXITED && outcome.exit_code == HB_MEMCHECK_ERROR_EXIT;
-    /* The exit status says errors were found; the summary says how many (racecheck's warnings alone are none). */
+    /* The exit status says errors were found; the summary says how many (racecheck's warnings alone are none),
+     * and those in the library's kernels (the baselines') are not the candidate's. */
     if (flagged && errors < 0)
         errors = 1;
     r->sanitize.ran |= bit;
     r->sanitize.errors[tool] = errors > 0 ? errors : 0;
+    r->sanitize.library_errors[tool] = log.library_reports;
     if (flagged && errors > 0) {
         r->sanitize.failed |= bit;
         if (r->status == HB_OK) /* the first tool that found errors gives the verdict */
-            fail_config(r, HB_ERR_INCORRECT, HB_VERDICT_INCORRECT, tool, hb_sanitizer_tool_name(tool), line, job.log);
+            fail_config(r, HB_ERR_INCORRECT, HB_VERDICT_INCORRECT, tool, hb_sanitizer_tool_name(tool),
+                        log.first[0] ? log.first : "see the log", job.log);
     }
     /* Anything else (clean, or a failure the normal evaluation will name in detail) goes on. */
     return HB_OK;
