@@ -11,6 +11,7 @@
 #include "baselines/baseline_factory.h"
 #include "bench/candidate/cubin_candidate.h"
 #include "bench/core/diag.h"
+#include "bench/driver/sanitize_pass.h"
 #include "bench/gpu/device.h"
 #include "bench/gpu/driver_api.h"
 #include "bench/result/run_options.h"
@@ -377,8 +378,17 @@ static void test_gpu_broken_set_verdicts(void **state)
         int code;
         if (!read_broken_row(line, name, verdict, check, &code, gate_args))
             continue;
-        char candidate[1024];
+        char candidate[1024], sanitizer[4096];
         snprintf(candidate, sizeof candidate, "%s/candidates/broken/%s", hb_test_build_dir(), name);
+        rows++;
+        int quiet = hb_diag_is_quiet();
+        hb_diag_set_quiet(1);
+        int no_sanitizer = strstr(gate_args, "--sanitize") && hb_sanitizer_available(sanitizer, sizeof sanitizer) != HB_OK;
+        hb_diag_set_quiet(quiet);
+        if (no_sanitizer) { /* a GPU machine without compute-sanitizer: that row cannot be judged here */
+            printf("  broken %-17s not judged: it needs compute-sanitizer, which this machine lacks\n", name);
+            continue;
+        }
         json_t *v = NULL;
         int rc = gate_broken_row(candidate, gate_args, out, &v);
         const char *got_verdict = v ? json_string_value(json_object_get(v, "verdict")) : "(no file)";
@@ -387,11 +397,10 @@ static void test_gpu_broken_set_verdicts(void **state)
         printf("  broken %-17s expected %s/%s/%d, got %s/%s/%d %s\n", name, verdict, check, code,
                got_verdict ? got_verdict : "?", got_check, rc, ok ? "ok" : "MISMATCH");
         wrong += !ok;
-        rows++;
         json_decref(v);
     }
     fclose(table);
-    assert_int_equal(rows, 15);
+    assert_int_equal(rows, 16);
     assert_int_equal(wrong, 0);
     hb_test_remove_tree(out);
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -185,6 +186,24 @@ static void cubin_form_b_layout_follows_the_b_the_kernel_gets(void **state)
 
 /* --- whole imports (need nvcc, no GPU) ---------------------------------------------------- */
 
+/* A stand-in cuobjdump at DIR/cuobjdump for the accumulator audit: prints an fp16
+ * kernel's SASS (a real excerpt, tests/data/sass/), or fails. */
+static void stand_in_cuobjdump(const char *dir, int fail)
+{
+    char tool[600], cwd[1024];
+    snprintf(tool, sizeof tool, "%s/cuobjdump", dir);
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    FILE *f = fopen(tool, "w");
+    assert_non_null(f);
+    if (fail)
+        fprintf(f, "#!/bin/sh\nexit 1\n");
+    else
+        fprintf(f, "#!/bin/sh\ncat '%s/tests/data/sass/hmma_f16_launcher.sm_90a.txt'\n", cwd);
+    fclose(f);
+    assert_int_equal(chmod(tool, 0755), 0);
+    setenv("HB_CUOBJDUMP", tool, 1);
+}
+
 static int have_nvcc(void)
 {
     const char *home = getenv("CUDA_HOME");
@@ -237,16 +256,21 @@ static void import_builds_a_set_and_reports_every_file(void **state)
     snprintf(args, sizeof args, "--kernels %s/h100_F32F16F16F32 --out %s/set --arch sm_80 --cutlass %s -j 2", L2_DATA,
              dir, FAKE_CUTLASS);
     snprintf(log, sizeof log, "%s/first.txt", dir);
+    stand_in_cuobjdump(dir, 0);
     /* one file fails to compile and one is refused for sm_80: listed, and the import goes on (exit 3) */
     assert_int_equal(import(args, log), 3);
     expect_in_file(log, "5 files: 3 built (0 from the cache), 2 of them with a cubin form; 1 failed; 1 skipped");
     snprintf(path, sizeof path, "%s/set/import.csv", dir);
     expect_in_file(path, "\"32\",\"32\",\"32\"");
     expect_in_file(path, "error: expected a \"\";\"\""); /* nvcc's first error line, quoted as CSV quotes */
-    expect_in_file(path, ",\"failure_class\",\"toolkit_api\",\"nvcc\"\n");
+    expect_in_file(path, ",\"failure_class\",\"toolkit_api\",\"nvcc\",\"mma_accumulators\"\n");
     expect_in_file(path, "\"compile-error\",\"\",\"Build cuda_"); /* 32_32_32's class, no API, the toolkit */
     expect_in_file(path, "uses Hopper-only features (wgmma");
     expect_in_file(path, "\"launcher\",\"2\",\"a call launches 2 kernels\"");
+    /* the accumulator audit of each built file, and the fp32 set's fp16-only files named */
+    expect_in_file(path, ",\"mma_accumulators\"\n");
+    expect_in_file(path, ",\"f16;hmma.f16=5\"\n");
+    expect_in_file(log, "3 of 3 audited files claim fp32 but accumulate in fp16 only");
     /* the padded one: its cubin form launches at the padded sizes, parameters as recorded */
     snprintf(path, sizeof path, "%s/set/cubin/96_80_40.json", dir);
     expect_in_file(path, "\"grid\": [\n    3,\n    16,\n    1\n  ]");
@@ -262,10 +286,13 @@ static void import_builds_a_set_and_reports_every_file(void **state)
     expect_missing(path);
     snprintf(path, sizeof path, "%s/set/64_64_128/record.json", dir);
     expect_in_file(path, "\"first_call_only\": \"cudaMalloc x1\""); /* the shim caches its workspace like torch */
-    /* a second import of the same set builds nothing */
+    /* a second import of the same set builds nothing, and its audit comes from the cache entries */
     snprintf(log, sizeof log, "%s/second.txt", dir);
+    stand_in_cuobjdump(dir, 1);
     assert_int_equal(import(args, log), 3);
+    unsetenv("HB_CUOBJDUMP");
     expect_in_file(log, "3 built (3 from the cache)");
+    expect_in_file(log, "3 of 3 audited files claim fp32 but accumulate in fp16 only");
     snprintf(path, sizeof path, "rm -rf %s", dir);
     assert_int_equal(system(path), 0);
 }

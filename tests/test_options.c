@@ -25,7 +25,7 @@ static const struct {
 } samples[] = {
     {"candidate", "cands/set"},  {"mnk", "64,96,128"},     {"seed", "99"},           {"out", "o"},
     {"device", "3"},             {"no-progress", NULL},    {"verdict", "v.json"},    {"exact-reps", "5"},
-    {"exact-time-s", "2.5"},     {"spot-checks", "2"},     {"sanitize", NULL},       {"timeout-s", "7.25"},
+    {"exact-time-s", "2.5"},     {"spot-checks", "2"},     {"sanitize", "racecheck,synccheck"}, {"timeout-s", "7.25"},
     {"no-isolate", NULL},        {"acc", "fp16"},          {"workspace", "1MiB"},    {"autotune-cache", "/tmp/c.tsv"},
     {"retune", NULL},            {"no-autotune-search", NULL}, {"warmup-s", "0.1"}, {"time-s", "1e3"},
     {"mode", "server"},          {"qps", "250"},           {"mean-gap-ms", "0.3"},   {"gap", "per-round"},
@@ -213,7 +213,8 @@ static void test_options_round_trip_through_a_command_line(void **state)
                                  WORDS("hgemm-bench", "run", "--candidate", "cands/set", "--mnk", "64,96,128",
                                        "--seed", "99", "--out", "o", "--device", "3", "--no-progress", "--verdict",
                                        "v.json", "--exact-reps", "5", "--exact-time-s", "2.5", "--spot-checks", "2",
-                                       "--sanitize", "--timeout-s", "7.25", "--no-isolate", "--acc", "fp16",
+                                       "--sanitize", "racecheck,synccheck", "--timeout-s", "7.25", "--no-isolate",
+                                       "--acc", "fp16",
                                        "--workspace", "1MiB", "--autotune-cache", "/tmp/c.tsv", "--retune",
                                        "--warmup-s", "0.1", "--time-s", "1e3", "--mode", "server", "--qps", "250",
                                        "--gap", "per-round", "--l2", "warm", "--target-ci", "1.5", "--min-time-s",
@@ -229,6 +230,8 @@ static void test_options_round_trip_through_a_command_line(void **state)
     assert_true(compared >= 24);
     assert_true(child->run.mean_gap_ms == 4.0); /* --qps 250 went as --mean-gap-ms 4 */
     assert_true(child->run.target_ci == parent->run.target_ci);
+    assert_int_equal(child->run.sanitize_tools, parent->run.sanitize_tools); /* --sanitize's list, as a sweep's plan keeps it */
+    assert_int_equal(child->run.sanitize_tools, 6u);
 
     /* Options at their defaults add no flag at all. */
     hb_argv none = {0};
@@ -260,7 +263,7 @@ static void test_sanitize_pass_carries_every_flag(void **state)
     assert_int_equal(hb_sanitize_command(&outer->run, "/opt/cs", "/x/hgemm-bench", 1, "o/r/memcheck", "o/r/m.log",
                                          &argv),
                      HB_OK);
-    const char *const tool[] = {"/opt/cs", "--tool", "memcheck", "--error-exitcode", "86", "--print-limit", "20",
+    const char *const tool[] = {"/opt/cs", "--tool", "memcheck", "--error-exitcode", "86", "--print-limit", "1000",
                                 "--log-file", "o/r/m.log", "/x/hgemm-bench", "check"};
     for (size_t i = 0; i < sizeof tool / sizeof tool[0]; i++)
         assert_string_equal(argv.word[i], tool[i]);

@@ -19,6 +19,9 @@ typedef struct hb_test_list {
 /* One function per test file. */
 hb_test_list hb_cli_tests(void);
 hb_test_list hb_manifest_tests(void);
+hb_test_list hb_mma_audit_tests(void);
+hb_test_list hb_gpu_sanitize_tests(void);
+hb_test_list hb_sanitize_tests(void);
 hb_test_list hb_stats_tests(void);
 hb_test_list hb_shuffle_tests(void);
 hb_test_list hb_report_tests(void);

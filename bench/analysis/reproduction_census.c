@@ -28,6 +28,17 @@ static double number(const char *field)
     return end && *end == '\0' ? value : NAN;
 }
 
+/* The audit's class of an mma_accumulators cell, "f32;hmma.f32=32" -> "f32"
+ * (bench/result/mma_audit.h: the class, then the counts). */
+static void accumulator_class(const char *cell, char *out, size_t size)
+{
+    if (!present(cell)) {
+        snprintf(out, size, "unknown");
+        return;
+    }
+    snprintf(out, size, "%.*s", (int)strcspn(cell, ";"), cell);
+}
+
 /* --- import.csv ---------------------------------------------------------------------- */
 
 enum { I_M, I_N, I_K, I_KIND, I_STATE, I_FORMS, I_NO_CUBIN, I_REASON, I_SECONDS, I_MMA, I_FAILURE_CLASS, I_COUNT };
@@ -95,8 +106,10 @@ static hb_status import_row(void *context, const hb_csv_row *row)
     }
     if (row->text[I_MMA]) {
         c->has_accumulators = 1;
+        char cls[64];
+        accumulator_class(row->text[I_MMA], cls, sizeof cls);
         if (built)
-            HB_TRY(hb_label_add(&c->accumulators, present(row->text[I_MMA]) ? row->text[I_MMA] : "unknown", 0));
+            HB_TRY(hb_label_add(&c->accumulators, cls, 0));
     }
     double seconds = number(row->text[I_SECONDS]);
     if (!strcmp(state, "built") && isfinite(seconds))
@@ -272,11 +285,15 @@ static hb_status candidate_row(sweep_reading *r, const hb_csv_row *row, size_t m
     doubt_of(row, doubt, sizeof doubt);
     if (doubt[0] && !strcmp(verdict, "pass"))
         HB_TRY(hb_label_add(&c->doubt, doubt, mode));
-    const char *mma = row->text[S_MMA] ? row->text[S_MMA]
-                                        : mma_of(r->mma, atol(row->text[S_M]), atol(row->text[S_N]), atol(row->text[S_K]));
+    /* summary.csv's own cell where the run audited, else the import's of the same file */
+    const char *mma = present(row->text[S_MMA]) && strcmp(row->text[S_MMA], "unknown")
+                          ? row->text[S_MMA]
+                          : mma_of(r->mma, atol(row->text[S_M]), atol(row->text[S_N]), atol(row->text[S_K]));
     if (mma && mode == 0) {
         c->has_audit = 1;
-        HB_TRY(hb_label_add(&c->audit, present(mma) ? mma : "unknown", audit_column(verdict, check)));
+        char cls[64];
+        accumulator_class(mma, cls, sizeof cls);
+        HB_TRY(hb_label_add(&c->audit, cls, audit_column(verdict, check)));
     }
     return HB_OK;
 }

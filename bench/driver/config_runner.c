@@ -7,6 +7,7 @@
 #include "bench/driver/child_verdict.h"
 #include "bench/driver/config_eval.h"
 #include "bench/driver/isolate.h"
+#include "bench/driver/accumulator_audit.h"
 #include "bench/driver/sanitize_pass.h"
 #include "bench/result/gate.h"
 #include "bench/result/telemetry_summary.h"
@@ -54,8 +55,11 @@ hb_status hb_config_run(const hb_run_options *options, const char *sanitizer, co
     *cut = 0;
     if (options->sanitize)
         HB_TRY(hb_sanitize_config(options, sanitizer, index, run_path, r, &status));
-    if (status == HB_OK)
+    if (status == HB_OK) {
+        const hb_sanitize_record tools = r->sanitize; /* the evaluation writes r afresh */
         evaluate(options, run_path, index, r, cut);
+        r->sanitize = tools;
+    }
     return HB_OK;
 }
 
@@ -94,6 +98,7 @@ void hb_config_finish(const hb_run_options *options, const hb_device_info *devic
     warn_telemetry(r);
     if (device)
         hb_plausibility_pass(once, r, device, options->peak_tflops);
+    hb_accumulator_audit(options, device, r); /* before the gate: --forbid takes its findings */
     if (options->gate) {
         hb_gate_apply(r, options->vs, options->min_speedup);
         hb_gate_apply_conduct(r, hb_gate_forbidden_findings(options->strict, options->forbid));

@@ -13,7 +13,7 @@
 #include "bench/result/device_info.h"
 #include "bench/result/run_options.h"
 
-/* The memcheck pass (--sanitize, `sanitizer` the tool's path), then the
+/* The sanitizer passes (--sanitize [TOOLS], `sanitizer` compute-sanitizer's path), then the
  * evaluation of options->configs[index] in a child of its own (or in this
  * process with --no-isolate), into r; the child writes
  * <run_path>/trace/ (bench/driver/config_eval.h).  *cut = 1 when a caught signal
@@ -27,8 +27,9 @@ hb_status hb_config_run(const hb_run_options *options, const char *sanitizer, co
 /* What the parent adds to an evaluated configuration before it is
  * recorded: the timing settings, the GPU it ran on, a warning where the
  * clocks dropped, the plausibility verdict (before the threshold: an
- * implausible time must not count as fast enough), and for `gate` the
- * threshold. */
+ * implausible time must not count as fast enough), the accumulator audit
+ * of the candidate's file (bench/driver/accumulator_audit.h), and for `gate`
+ * the threshold. */
 void hb_config_finish(const hb_run_options *options, const hb_device_info *device, hb_plausibility_warnings *once,
                       hb_config_result *r);
 

@@ -16,6 +16,7 @@
 #include "bench/result/baseline_registry.h"
 #include "bench/result/call_trace.h"
 #include "bench/result/conduct.h"
+#include "bench/result/sanitize_record.h"
 
 /* --- the table ---------------------------------------------------------------- */
 
@@ -75,6 +76,7 @@ static hb_status parse_l2(const option_spec *o, const char *text, hb_run_options
 static hb_status parse_rule(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_stream(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_forbid(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_sanitize(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_vs(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_aa(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_format(const option_spec *o, const char *text, hb_run_options *run);
@@ -96,6 +98,7 @@ static int format_l2(const option_spec *o, const hb_run_options *run, char *out,
 static int format_rule(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 static int format_stream(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 static int format_positive(const option_spec *o, const hb_run_options *run, char *out, size_t size);
+static int format_sanitize(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 
 /* Every flag, once.  Seconds lie in 0..86400 (a day); counts are bounded so
  * a typo cannot ask for a month of repetitions. */
@@ -154,8 +157,11 @@ static const option_spec table[] = {
      parse_rule, format_rule, FIELD(deviation_rule), 0, 0, 0},
     {"spot-checks", "N", TIMING_CMDS | REPRODUCES, CHECKS, "4", "timed calls whose output is checked", parse_count, format_int,
      FIELD(spot_checks), 0, 1000, 0},
-    {"sanitize", NULL, EVALUATING | REPRODUCES, CHECKS, NULL, "also run each configuration's checks under compute-sanitizer memcheck",
-     parse_switch, format_switch, FIELD(sanitize), 0, 0, 1},
+    /* "[TOOLS]": the value is optional (--sanitize alone is memcheck), given as --sanitize=TOOLS or --sanitize TOOLS. */
+    {"sanitize", "[TOOLS]", EVALUATING | REPRODUCES, CHECKS, NULL,
+     "also run each configuration's checks under compute-sanitizer, once per tool: memcheck (alone, the default), "
+     "racecheck, synccheck, comma-separated",
+     parse_sanitize, format_sanitize, FIELD(sanitize), 0, 0, 0},
     {"timeout-s", "S", EVALUATING | REPRODUCES, CHECKS, "60", "kill a configuration that shows no progress for S seconds",
      parse_seconds, format_double, FIELD(timeout_s), 1, 86400, 0},
     {"no-isolate", NULL, EVALUATING, CHECKS, NULL, "evaluate in this process (debugging; a crash then ends the run)",
@@ -231,7 +237,7 @@ static const option_spec table[] = {
      parse_switch, format_switch, FIELD(strict), 0, 0, 1},
     {"forbid", "LIST", CMD(HB_CMD_GATE), GATE, NULL,
      "refuse these conduct findings (exit 12): other-stream, alloc, sync, create, first-call, device-state, "
-     "multi-kernel",
+     "multi-kernel, library-kernel, fp16-mma-only, fp16-simt-only",
      parse_forbid, format_text, FIELD(forbid), 0, 0, 0},
 
     {"kernels", "DIR", IMPORTS, INPUT, NULL, "the set's folder in a CUDA-L2 clone: kernels/<gpu>_<class>/ (required)",
@@ -559,8 +565,22 @@ static hb_status parse_forbid(const option_spec *o, const char *text, hb_run_opt
     char bad[64];
     if (!hb_finding_parse_list(text, &mask, bad, sizeof bad) || (mask & HB_FINDING_BIT(HB_FINDING_HOST_TIME)))
         return usage_error("--%s expects a comma-separated list of other-stream, alloc, sync, create, first-call, "
-                           "device-state, multi-kernel; got '%s'", o->flag, mask ? "host-time" : bad);
+                           "device-state, multi-kernel, library-kernel, fp16-mma-only, fp16-simt-only; got '%s'",
+                           o->flag, mask ? "host-time" : bad);
     run->forbid = text;
+    return HB_OK;
+}
+
+/* NULL (the flag alone): memcheck, as before the tools were a list. */
+static hb_status parse_sanitize(const option_spec *o, const char *text, hb_run_options *run)
+{
+    char bad[64];
+    unsigned tools = text ? hb_sanitizer_parse_list(text, bad, sizeof bad) : HB_SANITIZE_BIT(HB_SANITIZE_MEMCHECK);
+    if (!tools)
+        return usage_error("--%s takes memcheck, racecheck, synccheck or a comma-separated list of them; got '%s'",
+                           o->flag, bad);
+    run->sanitize = 1;
+    run->sanitize_tools = tools;
     return HB_OK;
 }
 
@@ -657,6 +677,15 @@ static int format_switch(const option_spec *o, const hb_run_options *run, char *
     (void)size;
     out[0] = '\0';
     return *(const int *)field_in(o, run) == o->sets;
+}
+
+static int format_sanitize(const option_spec *o, const hb_run_options *run, char *out, size_t size)
+{
+    (void)o;
+    if (!run->sanitize)
+        return 0;
+    hb_sanitizer_list(run->sanitize_tools, out, size);
+    return 1;
 }
 
 static int format_acc(const option_spec *o, const hb_run_options *run, char *out, size_t size)
@@ -766,6 +795,24 @@ static int first_row_of_flag(size_t i)
     return 1;
 }
 
+/* A value named "[NAME]" may be left out. */
+static int value_optional(const option_spec *o)
+{
+    return o->value && o->value[0] == '[';
+}
+
+/* 1 when `word` after a flag whose value is optional is that value, not an operand. */
+static int optional_value_word(const option_spec *o, const char *word)
+{
+    char bad[64];
+    return o->parse == parse_sanitize && hb_sanitizer_parse_list(word, bad, sizeof bad) != 0;
+}
+
+static int argument_kind(const option_spec *o)
+{
+    return !o->value ? no_argument : value_optional(o) ? optional_argument : required_argument;
+}
+
 /* getopt's table: each flag once, by its first row (the row a command reads
  * it by is then row_for's). */
 static const struct option *long_options(void)
@@ -774,8 +821,7 @@ static const struct option *long_options(void)
     size_t count = 0;
     for (size_t i = 0; i < OPTION_COUNT; i++)
         if (first_row_of_flag(i))
-            options[count++] = (struct option){table[i].flag, table[i].value ? required_argument : no_argument, NULL,
-                                               (int)(256 + i)};
+            options[count++] = (struct option){table[i].flag, argument_kind(&table[i]), NULL, (int)(256 + i)};
     options[count] = (struct option){"help", no_argument, NULL, OPT_HELP};
     options[count + 1] = (struct option){NULL, 0, NULL, 0};
     return options;
@@ -951,6 +997,9 @@ static hb_status parse_command(const hb_command_entry *c, int argc, char **argv,
             return usage_error("--%s does not apply to '%s' (it applies to %s)", table[option - 256].flag, c->name,
                                command_names_taking(&table[option - 256], takers, sizeof takers));
         seen[o - table] = 1;
+        /* An optional value in the next word ("--sanitize racecheck"), when that word is one the flag takes. */
+        if (value_optional(o) && !optarg && optind < argc && optional_value_word(o, argv[optind]))
+            optarg = argv[optind++];
         HB_TRY(o->parse(o, optarg, run));
     }
     HB_TRY(take_operands(c, argc, argv, cli));

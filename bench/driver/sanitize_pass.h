@@ -1,9 +1,12 @@
-/* The optional memcheck pass (`--sanitize`, docs/cli.md): before a
- * configuration is evaluated, this same binary runs its checks for that
+/* The optional sanitizer passes (`--sanitize [TOOLS]`, docs/cli.md): before
+ * a configuration is evaluated, this same binary runs its checks for that
  * configuration (`check --no-isolate --exact-reps 1`) under
- * `compute-sanitizer --tool memcheck`, in a watched child process.  Any
- * memcheck error fails the candidate with check "memcheck" and the first
- * error line; the full log stays in the run folder. */
+ * `compute-sanitizer --tool T`, once for each tool asked for (memcheck,
+ * racecheck, synccheck), each in a watched child process.  Every tool runs;
+ * the errors each counted go into r->sanitize (summary.csv's `sanitize`),
+ * and the first tool that found any fails the candidate with its name as the
+ * check and its first error line; the full logs stay in the run folder,
+ * <run>/<tool>/M_N_K.log. */
 #ifndef HB_SANITIZE_PASS_H
 #define HB_SANITIZE_PASS_H
 
@@ -11,9 +14,10 @@
 
 #include "bench/driver/options.h"
 #include "bench/result/config_result.h"
+#include "bench/result/sanitize_record.h"
 #include "bench/result/run_options.h"
 
-/* Exit status memcheck is told to use when it found errors. */
+/* Exit status every tool is told to use when it found errors. */
 #define HB_MEMCHECK_ERROR_EXIT 86
 #define HB_MEMCHECK_ERROR_EXIT_TEXT "86"
 
@@ -21,10 +25,11 @@
  * /usr/local/cuda/bin, then PATH.  HB_ERR_USAGE, saying so, when absent. */
 hb_status hb_sanitizer_available(char *path, size_t size);
 
-/* Runs the pass for configuration `index` with the compute-sanitizer at `sanitizer`.  *status = HB_OK when memcheck
- * found nothing (the caller then evaluates as usual); otherwise `r` holds
- * the verdict and *status its status.  Returns an error only when the
- * pass itself could not be run. */
+/* Runs the passes for configuration `index` with the compute-sanitizer at
+ * `sanitizer`.  *status = HB_OK when no tool found anything (the caller then
+ * evaluates as usual, keeping r->sanitize); otherwise `r` holds the verdict
+ * and *status its status.  Returns an error only when a pass itself could
+ * not be run. */
 hb_status hb_sanitize_config(const hb_run_options *options, const char *sanitizer, size_t index, const char *run_path,
                              hb_config_result *r, hb_status *status);
 
@@ -32,7 +37,12 @@ hb_status hb_sanitize_config(const hb_run_options *options, const char *sanitize
  * other flag `check` takes reaches the inner run as the run's options say. */
 extern const char *const hb_sanitize_pass_flags[];
 
-/* The pass's command line for configuration `index`: compute-sanitizer at
+/* One tool's command line for configuration `index`: compute-sanitizer at
+ * `sanitizer` with --tool `tool` running `self check ...`, as below. */
+hb_status hb_sanitize_tool_command(const hb_run_options *options, const char *sanitizer, hb_sanitizer_tool tool,
+                                   const char *self, size_t index, const char *out_dir, const char *log, hb_argv *argv);
+
+/* The memcheck pass's command line for configuration `index`: compute-sanitizer at
  * `sanitizer` running `self check ...` with its results in `out_dir` and its
  * log in `log`.  Built from the parsed options (bench/driver/options.h), so
  * no flag the inner check takes is lost. */

@@ -22,6 +22,7 @@
 #include "bench/import/import_progress.h"
 #include "bench/import/import_report.h"
 #include "bench/import/job_pool.h"
+#include "bench/import/sass_audit.h"
 
 /* A CUDA-L2 kernel file is tens of KiB: 16 MiB is far beyond any of them. */
 #define HB_L2_SOURCE_MAX ((size_t)16 << 20)
@@ -375,6 +376,17 @@ static void name_equal_sizes(import_run *r, hb_import_item *item)
     hb_launch_roles_from_second(status == HB_OK ? json : NULL, hb_last_error(), &item->cubin);
 }
 
+/* The accumulator audit of the entry's launcher library (the cubin form holds
+ * the same kernel), cached in the entry (docs/importer.md, import.csv's
+ * mma_accumulators). */
+static void audit_accumulators(hb_import_item *item)
+{
+    char library[HB_PATH_MAX];
+    snprintf(library, sizeof library, "%.3900s/%s", item->entry_dir, HB_ENTRY_LIBRARY);
+    hb_sass_audit_file(library, item->entry_dir, &item->mma, NULL, 0);
+    item->mma_audited = 1;
+}
+
 static hb_status publish(import_run *r, hb_import_item *item)
 {
     if (item->state == HB_ITEM_SKIPPED || (item->state == HB_ITEM_FAILED && !item->entry_dir[0]))
@@ -400,6 +412,7 @@ static hb_status publish(import_run *r, hb_import_item *item)
         item->outcome.cubin = 0; /* refused as this importer reads the recording (no B), whatever the build kept */
     if (item->outcome.cubin && hb_cubin_form_ambiguous(&item->cubin))
         name_equal_sizes(r, item);
+    audit_accumulators(item);
     return hb_candidate_files_write(&r->context, item);
 }
 
@@ -492,6 +505,28 @@ static void mark_unfinished(import_run *r, int signal_number)
     report_now(r);
 }
 
+/* A line naming the built files whose SASS contradicts the set's class
+ * (hb_mma_findings: fp16-mma-only, fp16-simt-only); nothing when none does. */
+static void print_accumulator_findings(FILE *out, const import_run *r)
+{
+    size_t found = 0, audited = 0;
+    char names[1024] = "";
+    for (size_t i = 0; i < r->n_items; i++) {
+        const hb_import_item *item = &r->items[i];
+        hb_conduct findings = {0};
+        audited += item->mma_audited && item->mma.known;
+        if (!item->mma_audited || !hb_mma_findings(&item->mma, r->context.accumulator, &findings))
+            continue;
+        size_t used = strlen(names);
+        if (found++ < 20)
+            snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", item->name);
+    }
+    if (found)
+        fprintf(out, "import: %zu of %zu audited files claim %s but accumulate in fp16 only (fp16-mma-only or "
+                     "fp16-simt-only; import.csv's mma_accumulators): %s%s\n",
+                found, audited, hb_acc_class_name(r->context.accumulator), names, found > 20 ? ", ..." : "");
+}
+
 hb_status hb_cuda_l2_import(const hb_l2_import_options *o)
 {
     import_run *r = calloc(1, sizeof *r);
@@ -513,6 +548,7 @@ hb_status hb_cuda_l2_import(const hb_l2_import_options *o)
         status = hb_import_report_write(o->out_dir, report_name(o), r->items, r->n_items);
     if (status == HB_OK || signal_number) {
         hb_import_report_print(stdout, r->items, r->n_items);
+        print_accumulator_findings(stdout, r);
         printf("import: launcher forms in %s, cubin forms in %s/%s; the report is %s/%s\n", o->out_dir, o->out_dir,
                HB_CUBIN_SET_FOLDER, o->out_dir, report_name(o));
         if (signal_number)

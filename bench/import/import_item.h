@@ -12,6 +12,7 @@
 #include "bench/import/failure_class.h"
 #include "bench/import/l2_source.h"
 #include "bench/import/launch_recording.h"
+#include "bench/result/mma_audit.h"
 
 typedef enum hb_item_state {
     HB_ITEM_SELECTED, /* not looked at yet */
@@ -41,6 +42,8 @@ typedef struct hb_import_item {
     hb_cubin_form cubin;
     hb_failure_class failure;           /* why its build failed, as a class (import.csv's failure_class) */
     char toolkit[128];                  /* nvcc --version's last line, of the toolkit that built it */
+    int mma_audited;                    /* 1: its launcher library was audited (bench/import/sass_audit.h) */
+    hb_mma_audit mma;                   /* its tensor-core instructions by accumulator */
 } hb_import_item;
 
 #endif

@@ -59,6 +59,12 @@ static void cell_api(const hb_import_item *i, char *o, size_t s)
     snprintf(o, s, "%s", i->state == HB_ITEM_FAILED ? i->failure.api : "");
 }
 static void cell_toolkit(const hb_import_item *i, char *o, size_t s) { snprintf(o, s, "%s", i->toolkit); }
+static void cell_mma(const hb_import_item *i, char *o, size_t s)
+{
+    snprintf(o, s, "%s", "");
+    if (i->mma_audited)
+        hb_mma_audit_format(&i->mma, o, s);
+}
 
 static const struct {
     const char *name;
@@ -74,6 +80,7 @@ static const struct {
     /* added for issue 23: new columns go at the end, so the earlier ones keep their positions */
     {"failure_class", cell_failure}, {"toolkit_api", cell_api},
     {"nvcc", cell_toolkit},
+    {"mma_accumulators", cell_mma},
 };
 #define N_COLUMNS (sizeof columns / sizeof columns[0])
 

@@ -10,6 +10,7 @@
 #include "bench/core/stats.h"
 #include "bench/core/version.h"
 #include "bench/result/module_state.h"
+#include "bench/result/sanitize_record.h"
 #include "bench/result/peak_throughput.h"
 
 /* cuBLAS / cuBLASLt versions: major*10000 + minor*100 + patch. */
@@ -180,6 +181,10 @@ static json_t *method_object(const hb_run_record *run)
     json_object_set_new(m, "exact_time_s", json_real(o->exact_time_s));
     json_object_set_new(m, "spot_checks", json_integer(o->spot_checks));
     json_object_set_new(m, "sanitize", json_boolean(o->sanitize));
+    char tools[64] = "";
+    if (o->sanitize)
+        hb_sanitizer_list(o->sanitize_tools, tools, sizeof tools);
+    json_object_set_new(m, "sanitize_tools", json_string(tools));
     json_object_set_new(m, "isolated", json_boolean(o->isolate));
     json_object_set_new(m, "timeout_s", json_real(o->timeout_s));
     json_object_set_new(m, "torch_acc_class", json_string("fp32 (torch.matmul accumulates fp16 in fp32 in either class)"));

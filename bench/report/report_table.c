@@ -95,13 +95,12 @@ static void print_peak(FILE *out, const hb_plausibility *p)
 /* The call monitor: the candidate's findings, one line each, or why there was none. */
 static void print_conduct(FILE *out, const hb_config_result *r)
 {
-    if (!r->conduct.traced) {
-        if (r->trace_note[0])
-            fprintf(out, "  trace: none (%s)\n", r->trace_note);
-        return;
-    }
+    if (!r->conduct.traced && r->trace_note[0])
+        fprintf(out, "  trace: none (%s)\n", r->trace_note);
+    /* Untraced, only the findings read from the candidate's file are known. */
+    const unsigned known = r->conduct.traced ? ~0u : hb_finding_static_mask();
     for (int f = 0; f < HB_N_FINDINGS; f++)
-        if (r->conduct.found & HB_FINDING_BIT(f))
+        if (r->conduct.found & known & HB_FINDING_BIT(f))
             fprintf(out, "  conduct: %s\n", r->conduct.line[f]);
 }
 

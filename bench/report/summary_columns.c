@@ -84,7 +84,13 @@ static int peak_known(const hb_row *r) { return peak_judged(r) && plaus(r)->peak
 static int peak_clocked(const hb_row *r) { return peak_judged(r) && plaus(r)->source == HB_PEAK_TABLE; }
 static int traced(const hb_row *r) { return kern(r)->traced; }
 static int timer_compared(const hb_row *r) { return measured(r) && timers(r)->compared > 0; }
-static int conduct_judged(const hb_row *r) { return candidate(r) && cfg(r)->conduct.traced; }
+/* A trace judged it, or a finding read from its file stands without one. */
+static int conduct_judged(const hb_row *r)
+{
+    return candidate(r) && (cfg(r)->conduct.traced || (cfg(r)->conduct.found & hb_finding_static_mask()));
+}
+static int mma_audited(const hb_row *r) { return candidate(r) && cfg(r)->mma_audited; }
+static int sanitized(const hb_row *r) { return candidate(r) && cfg(r)->sanitize.ran; }
 
 /* --- values that need more than an expression ----------------------------------- */
 
@@ -130,6 +136,24 @@ static hb_cell conduct_cell(const hb_row *r, int lines)
         hb_conduct_lines(c, ~0u, " | ", cell.own, sizeof cell.own);
     else
         hb_finding_names(c->found, cell.own, sizeof cell.own);
+    return cell;
+}
+
+static hb_cell mma_cell(const hb_row *r)
+{
+    if (!mma_audited(r))
+        return hb_cell_empty();
+    hb_cell cell = hb_cell_own_text();
+    hb_mma_audit_format(&cfg(r)->mma, cell.own, sizeof cell.own);
+    return cell;
+}
+
+static hb_cell sanitize_cell(const hb_row *r)
+{
+    if (!sanitized(r))
+        return hb_cell_empty();
+    hb_cell cell = hb_cell_own_text();
+    hb_sanitize_cell(&cfg(r)->sanitize, cell.own, sizeof cell.own);
     return cell;
 }
 
@@ -364,12 +388,19 @@ static hb_cell clock_warning(const hb_row *r)
     X(event_above_wall_calls, num_if(measured(r), timers(r)->above_wall))                                              \
     X(host_gap_us, num_if(measured(r), timers(r)->host_gap_us))
 
+/* What the candidate's file holds (docs/validation.md, "Accumulator audit":
+ * its tensor-core instructions by accumulator, bench/result/mma_audit.h) and
+ * what each --sanitize tool found ("memcheck=0;racecheck=18"). */
+#define AUDIT_COLUMNS(X)                                                                                               \
+    X(mma_accumulators, mma_cell(r))                                                                                   \
+    X(sanitize, sanitize_cell(r))
+
 /* New columns go at the end of the last group (or in a new group after it). */
 #define SUMMARY_COLUMNS(X)                                                                                             \
     IDENTITY_COLUMNS(X) VERDICT_COLUMNS(X) DESCRIPTION_COLUMNS(X) CHECK_COLUMNS(X) TIME_COLUMNS(X)                     \
     SPEEDUP_COLUMNS(X) BATTERY_COLUMNS(X) MAX_ROW_COLUMNS(X) ALGORITHM_COLUMNS(X) POLICY_COLUMNS(X)                    \
     WINDOW_COLUMNS(X) TELEMETRY_COLUMNS(X) INTEGRITY_COLUMNS(X) PLACEMENT_COLUMNS(X) TRACE_COLUMNS(X)                  \
-    TIMER_COLUMNS(X)
+    TIMER_COLUMNS(X) AUDIT_COLUMNS(X)
 
 /* --- the table --------------------------------------------------------------------- */
 

@@ -2,6 +2,7 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "bench/core/json_file.h"
@@ -164,6 +165,36 @@ static json_t *timers_object(const hb_config_result *r)
     return o;
 }
 
+/* The accumulator audit's cell (bench/result/mma_audit.h); null when the candidate's file was not audited. */
+static json_t *mma_value(const hb_config_result *r)
+{
+    if (!r->mma_audited)
+        return json_null();
+    char cell[HB_MMA_CELL];
+    hb_mma_audit_format(&r->mma, cell, sizeof cell);
+    return json_string(cell);
+}
+
+/* {"memcheck": 0, "racecheck": 18}: the errors each --sanitize tool counted in the candidate's kernels (and
+ * "racecheck_in_library_kernels": N where it reported some in cuBLAS's); null when none ran. */
+static json_t *sanitize_object(const hb_sanitize_record *s)
+{
+    if (!s->ran)
+        return json_null();
+    json_t *o = json_object();
+    for (int t = 0; t < HB_N_SANITIZER_TOOLS; t++)
+        if (s->ran & HB_SANITIZE_BIT(t)) {
+            const char *name = hb_sanitizer_tool_name((hb_sanitizer_tool)t);
+            json_object_set_new(o, name, json_integer(s->errors[t]));
+            if (s->library_errors[t] > 0) { /* the baselines' kernels: reported, not held against the candidate */
+                char key[64];
+                snprintf(key, sizeof key, "%s_in_library_kernels", name);
+                json_object_set_new(o, key, json_integer(s->library_errors[t]));
+            }
+        }
+    return o;
+}
+
 static json_t *config_object(const hb_config_result *r, const char *vs, unsigned forbidden)
 {
     json_t *o = json_object();
@@ -178,6 +209,8 @@ static json_t *config_object(const hb_config_result *r, const char *vs, unsigned
     json_object_set_new(o, "timers", timers_object(r));
     json_object_set_new(o, "kernel_time", kernel_object(r, vs));
     json_object_set_new(o, "conduct", conduct_object(r, forbidden));
+    json_object_set_new(o, "mma_accumulators", mma_value(r));
+    json_object_set_new(o, "sanitize", sanitize_object(&r->sanitize));
     json_object_set_new(o, "seconds", json_real(r->seconds));
     return o;
 }

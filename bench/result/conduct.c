@@ -9,7 +9,8 @@ static const char *const finding_names[HB_N_FINDINGS] = {
     [HB_FINDING_SYNC] = "sync",                 [HB_FINDING_CREATE] = "create",
     [HB_FINDING_FIRST_CALL] = "first-call",     [HB_FINDING_DEVICE_STATE] = "device-state",
     [HB_FINDING_MULTI_KERNEL] = "multi-kernel", [HB_FINDING_HOST_TIME] = "host-time",
-    [HB_FINDING_LIBRARY_KERNEL] = "library-kernel",
+    [HB_FINDING_LIBRARY_KERNEL] = "library-kernel", [HB_FINDING_FP16_MMA_ONLY] = "fp16-mma-only",
+    [HB_FINDING_FP16_SIMT_ONLY] = "fp16-simt-only",
 };
 
 const char *hb_finding_name(hb_finding finding)
@@ -31,7 +32,12 @@ unsigned hb_finding_strict_mask(void)
 {
     unsigned all = HB_FINDING_BIT(HB_N_FINDINGS) - 1u;
     return all & ~(HB_FINDING_BIT(HB_FINDING_MULTI_KERNEL) | HB_FINDING_BIT(HB_FINDING_HOST_TIME) |
-                   HB_FINDING_BIT(HB_FINDING_LIBRARY_KERNEL));
+                   HB_FINDING_BIT(HB_FINDING_LIBRARY_KERNEL) | hb_finding_static_mask());
+}
+
+unsigned hb_finding_static_mask(void)
+{
+    return HB_FINDING_BIT(HB_FINDING_FP16_MMA_ONLY) | HB_FINDING_BIT(HB_FINDING_FP16_SIMT_ONLY);
 }
 
 int hb_finding_parse_list(const char *list, unsigned *mask, char *bad, size_t bad_size)

@@ -20,22 +20,30 @@ typedef enum hb_finding {
     HB_FINDING_MULTI_KERNEL,  /* more than one kernel per call (informational) */
     HB_FINDING_HOST_TIME,     /* host time outside any kernel, wall - kernel span (informational) */
     HB_FINDING_LIBRARY_KERNEL, /* its kernels are cuBLAS's or cuBLASLt's (informational; --forbid takes it) */
+    /* Read from the candidate's file, not from its calls (bench/result/mma_audit.h): */
+    HB_FINDING_FP16_MMA_ONLY,  /* claims fp32, but every MMA of its SASS accumulates in fp16 (informational) */
+    HB_FINDING_FP16_SIMT_ONLY, /* claims fp32, has no MMA, and its only arithmetic is fp16 (HFMA2; informational) */
     HB_N_FINDINGS
 } hb_finding;
 
 #define HB_FINDING_BIT(f) (1u << (unsigned)(f))
 
 /* "other-stream", "alloc", "sync", "create", "first-call", "device-state",
- * "multi-kernel", "host-time", "library-kernel". */
+ * "multi-kernel", "host-time", "library-kernel", "fp16-mma-only",
+ * "fp16-simt-only". */
 const char *hb_finding_name(hb_finding finding);
 
 /* 1 and *out set when `name` is a finding's name. */
 int hb_finding_parse(const char *name, hb_finding *out);
 
 /* The findings `gate --strict` forbids: every kind that moves work or cost
- * outside the timed kernel (all but multi-kernel, host-time and
- * library-kernel, which describe a call rather than fault it). */
+ * outside the timed kernel (all but multi-kernel, host-time, library-kernel
+ * and the static ones, which describe a call or a file rather than fault it). */
 unsigned hb_finding_strict_mask(void);
+
+/* The findings read from the candidate's file (fp16-mma-only,
+ * fp16-simt-only): they stand without a trace. */
+unsigned hb_finding_static_mask(void);
 
 /* A comma-separated list of finding names (`--forbid`) as a mask; 0 and
  * `bad` pointing at the first unknown name on error. */

@@ -8,9 +8,11 @@
 #include "bench/core/timing_policy.h"
 #include "bench/result/battery_record.h"
 #include "bench/result/conduct.h"
+#include "bench/result/mma_audit.h"
 #include "bench/result/module_state.h"
 #include "bench/result/participant_desc.h"
 #include "bench/result/plausibility_record.h"
+#include "bench/result/sanitize_record.h"
 #include "bench/result/telemetry_summary.h"
 #include "bench/result/timer_check.h"
 #include "bench/result/verdict.h"
@@ -70,6 +72,9 @@ typedef struct hb_config_result {
     size_t count;
     hb_participant_result participants[HB_MAX_PARTICIPANTS];
     hb_module_state module_state;    /* what the candidate's cubin can keep between calls (read at load) */
+    int mma_audited;                 /* 1: the candidate's file was audited (mma; its findings are in conduct) */
+    hb_mma_audit mma;                /* its tensor-core instructions by accumulator (unknown without cuobjdump) */
+    hb_sanitize_record sanitize;     /* what each --sanitize tool found */
     hb_plausibility plausibility;    /* its time against the GPU's peak (judged after timing) */
     hb_gpu_record gpu;
     hb_conduct conduct;              /* the candidate's, from the call monitor */

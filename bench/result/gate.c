@@ -50,7 +50,10 @@ void hb_gate_apply_conduct(hb_config_result *r, unsigned forbidden)
 {
     if (!forbidden || (r->status != HB_OK && r->status != HB_ERR_TOO_SLOW))
         return;
-    if (!r->conduct.traced) {
+    /* A finding read from the candidate's file stands without a trace, and
+     * forbidding only those needs none. */
+    const unsigned from_file = hb_finding_static_mask();
+    if (!r->conduct.traced && !(r->conduct.found & forbidden & from_file) && (forbidden & ~from_file)) {
         r->status = HB_ERR_CUDA;
         r->verdict = HB_VERDICT_ERROR;
         snprintf(r->check, sizeof r->check, "conduct");

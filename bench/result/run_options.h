@@ -64,7 +64,8 @@ typedef struct hb_run_options {
     int spot_checks;       /* timed calls whose output is checked (default 4) */
     int deviation_reps;    /* deviation checks before timing, fresh inputs each (default 1) */
     hb_deviation_rule deviation_rule; /* the rule whose verdict counts (default ulp-excess) */
-    int sanitize;          /* also run the checks under compute-sanitizer memcheck */
+    int sanitize;          /* also run the checks under compute-sanitizer (--sanitize [TOOLS]) */
+    unsigned sanitize_tools; /* HB_SANITIZE_BIT of each tool (bench/result/sanitize_record.h); memcheck alone by default */
     /* isolation (docs/cli.md) */
     int isolate;           /* each configuration in a child process (default 1) */
     /* the call monitor (docs/trace.md) */
