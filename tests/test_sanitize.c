@@ -75,7 +75,8 @@ static void test_sanitize_tool_command(void **state)
     assert_int_equal(hb_sanitize_tool_command(&cli->run, "/opt/cs", HB_SANITIZE_RACECHECK, "/x/hgemm-bench", 0,
                                               "o/r/racecheck", "o/r/racecheck/64_64_64.log", &argv),
                      HB_OK);
-    const char *const head[] = {"/opt/cs", "--tool", "racecheck", "--error-exitcode", "86", "--print-limit", "1000",
+    const char *const head[] = {"/opt/cs", "--tool", "racecheck", "--report-api-errors", "no", "--error-exitcode", "86",
+                                "--print-limit", "1000",
                                 "--log-file", "o/r/racecheck/64_64_64.log", "/x/hgemm-bench", "check"};
     for (size_t i = 0; i < sizeof head / sizeof head[0]; i++)
         assert_string_equal(argv.word[i], head[i]);

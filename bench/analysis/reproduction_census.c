@@ -111,8 +111,8 @@ static hb_status import_row(void *context, const hb_csv_row *row)
         if (built)
             HB_TRY(hb_label_add(&c->accumulators, cls, 0));
     }
-    double seconds = number(row->text[I_SECONDS]);
-    if (!strcmp(state, "built") && isfinite(seconds))
+    double seconds = number(row->text[I_SECONDS]); /* a cached row keeps its build's time */
+    if (built && isfinite(seconds))
         HB_TRY(keep_seconds(r, seconds));
     return HB_OK;
 }
@@ -216,6 +216,11 @@ static const unsigned char summary_optional[S_COUNT] = {
 typedef struct sweep_reading {
     hb_sweep_census *c;
     const mma_table *mma;
+    /* the configuration of the last candidate row, and whether it passed: a
+     * configuration's baseline rows follow its candidate row */
+    long m, n, k;
+    char mode[16];
+    int passed;
 } sweep_reading;
 
 static size_t mode_column(hb_sweep_census *c, const char *mode)
@@ -271,6 +276,9 @@ static hb_status candidate_row(sweep_reading *r, const hb_csv_row *row, size_t m
 {
     hb_sweep_census *c = r->c;
     const char *verdict = row->text[S_VERDICT], *check = row->text[S_CHECK];
+    r->m = atol(row->text[S_M]), r->n = atol(row->text[S_N]), r->k = atol(row->text[S_K]);
+    snprintf(r->mode, sizeof r->mode, "%.15s", row->text[S_MODE]);
+    r->passed = !strcmp(verdict, "pass");
     char label[128];
     snprintf(label, sizeof label, "%.40s%s%.60s", verdict, present(check) ? " / " : "", check);
     c->configs[mode]++;
@@ -327,7 +335,10 @@ static hb_status summary_row(void *context, const hb_csv_row *row)
     size_t mode = mode_column(r->c, row->text[S_MODE]);
     if (!strcmp(row->text[S_ROLE], "candidate"))
         return candidate_row(r, row, mode);
-    baseline_row(r->c, row, mode);
+    int same = atol(row->text[S_M]) == r->m && atol(row->text[S_N]) == r->n && atol(row->text[S_K]) == r->k &&
+               !strcmp(row->text[S_MODE], r->mode);
+    if (same && r->passed) /* the speedups of passing configurations only, as the paper's tables */
+        baseline_row(r->c, row, mode);
     return HB_OK;
 }
 
@@ -343,7 +354,7 @@ hb_status hb_sweep_census_read(const char *summary_csv, const hb_import_census *
         for (size_t i = 0; i < n_reports && status == HB_OK; i++)
             status = hb_csv_read(reports[i], &spec);
     }
-    sweep_reading r = {out, &mma};
+    sweep_reading r = {.c = out, .mma = &mma};
     hb_csv_spec spec = {.what = "an hgemm-bench summary.csv", .wanted = summary_columns, .n_wanted = S_COUNT,
                         .optional = summary_optional, .row = summary_row, .context = &r};
     if (status == HB_OK)
