@@ -263,8 +263,8 @@ static void test_sanitize_pass_carries_every_flag(void **state)
     assert_int_equal(hb_sanitize_command(&outer->run, "/opt/cs", "/x/hgemm-bench", 1, "o/r/memcheck", "o/r/m.log",
                                          &argv),
                      HB_OK);
-    const char *const tool[] = {"/opt/cs", "--tool", "memcheck", "--error-exitcode", "86", "--print-limit", "1000",
-                                "--log-file", "o/r/m.log", "/x/hgemm-bench", "check"};
+    const char *const tool[] = {"/opt/cs", "--tool", "memcheck", "--report-api-errors", "no", "--error-exitcode", "86",
+                                "--print-limit", "1000", "--log-file", "o/r/m.log", "/x/hgemm-bench", "check"};
     for (size_t i = 0; i < sizeof tool / sizeof tool[0]; i++)
         assert_string_equal(argv.word[i], tool[i]);
     assert_null(argv.word[argv.count]);
