@@ -62,7 +62,9 @@ hb_status hb_build_adapter(const hb_build_settings *s, const char *entry_name, c
     add(&w, define);
     add_pair(&w, "-c", s->data->adapter);
     char partial[HB_PATH_MAX + 16];
-    snprintf(partial, sizeof partial, "%.4000s.partial", path); /* renamed when whole: a killed build leaves no object */
+    /* renamed when whole: a killed build leaves no object; the pid keeps two
+     * imports sharing one cache (the shards of a reproduction) off each other's file */
+    snprintf(partial, sizeof partial, "%.4000s.partial-%ld", path, (long)getpid());
     add_pair(&w, "-o", partial);
     hb_command_end end;
     HB_TRY(hb_command_run(w.word, NULL, NULL, log_path, s->build_timeout_s, &end));
