@@ -256,8 +256,8 @@ void hb_launch_roles_from_second(const char *json_path, const char *why_not, hb_
         snprintf(note, sizeof note, "%s, so their values cannot tell their roles: named by a second recording at "
                  "M, N, K = %ld, %ld, %ld", which, sizes[0], sizes[1], sizes[2]);
     } else {
-        snprintf(note, sizeof note, "%s, so their values cannot tell their roles, and a second recording at distinct "
-                 "sizes could not either (%s): named in the kernel's declared order; the role is ambiguous, and "
+        snprintf(note, sizeof note, "%.100s, so their values cannot tell their roles, and a second recording at distinct "
+                 "sizes could not either (%.150s): named in the kernel's declared order; the role is ambiguous, and "
                  "safe at this configuration only, where those sizes are equal and any order passes the same values",
                  which, why);
     }

@@ -138,7 +138,7 @@ static void run_cuobjdump(const char *cuobjdump, const char *file, hb_mma_audit 
         char how[128], first[256];
         hb_command_end_text(&end, AUDIT_TIMEOUT_S, how, sizeof how);
         first_said(log, first, sizeof first);
-        snprintf(note, size, "cuobjdump -sass %.300s: %s%s%s", file, how, first[0] ? ": " : "", first);
+        snprintf(note, size, "cuobjdump -sass %.200s: %.100s%s%.200s", file, how, first[0] ? ": " : "", first);
     }
     remove(sass);
     remove(log);
