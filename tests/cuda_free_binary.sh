@@ -13,8 +13,11 @@ if printf '%s\n' "$needed" | grep -Ei '^lib(cuda|cudart|cublas|cublaslt|nvidia-m
     exit 1
 fi
 # and it works without them: with no library path to CUDA at all
-LD_LIBRARY_PATH= "$binary" --help | grep -q '^  report ' || { echo "cuda_free_binary: no report command" >&2; exit 1; }
-LD_LIBRARY_PATH= "$binary" --help | grep -q '^  compare ' || { echo "cuda_free_binary: no compare command" >&2; exit 1; }
+# (grep reads a here-string, not a pipe: under pipefail a grep -q that stops at its
+# first match can fail the pipeline by the writer's SIGPIPE)
+overview=$(LD_LIBRARY_PATH= "$binary" --help)
+grep -q '^  report ' <<<"$overview" || { echo "cuda_free_binary: no report command" >&2; exit 1; }
+grep -q '^  compare ' <<<"$overview" || { echo "cuda_free_binary: no compare command" >&2; exit 1; }
 if LD_LIBRARY_PATH= "$binary" run --help >/dev/null 2>&1; then
     echo "cuda_free_binary: $binary offers run, which needs a GPU" >&2
     exit 1
@@ -28,7 +31,8 @@ hgemm-report:\ error:*) ;;
 esac
 for help in -h --help "help --help" "help -h"; do
     # shellcheck disable=SC2086 # the words of $help are separate arguments
-    LD_LIBRARY_PATH= "$binary" $help | grep -q '^usage: hgemm-report ' ||
+    said=$(LD_LIBRARY_PATH= "$binary" $help)
+    grep -q '^usage: hgemm-report ' <<<"$said" ||
         { echo "cuda_free_binary: '$help' does not print hgemm-report's usage" >&2; exit 1; }
 done
 # its make target builds without a CUDA toolkit: what make would run for it in
@@ -39,7 +43,7 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 plan=$(make -C "$root" -n --no-print-directory BUILD="$scratch/build" CUDA_HOME=/nonexistent NVCC=false \
        "$scratch/build/hgemm-report")
-printf '%s\n' "$plan" | grep -q -- "-o $scratch/build/hgemm-report " ||
+grep -q -- "-o $scratch/build/hgemm-report " <<<"$plan" ||
     { echo "cuda_free_binary: make's plan for hgemm-report does not link it" >&2; exit 1; }
 if printf '%s\n' "$plan" | grep -E '^(false|nvcc|/nonexistent/bin/nvcc)( |$)|-lcu|-lnvidia|\.cu( |$)' >&2; then
     echo "cuda_free_binary: make's plan for hgemm-report (above) needs the CUDA toolkit" >&2

@@ -17,14 +17,15 @@ printf '#!/bin/sh\necho "NVIDIA-SMI has failed because it could not communicate 
 printf '#!/bin/sh\necho "No devices found."\n' > "$work/smi-none"
 chmod +x "$work"/smi-*
 
-HB_NVIDIA_SMI=$work/smi-ok "$check" | grep -q 'GPU 0: NVIDIA H100' || fail "a listed GPU did not pass"
+listed=$(HB_NVIDIA_SMI=$work/smi-ok "$check") || fail "a listed GPU did not pass"
+grep -q 'GPU 0: NVIDIA H100' <<<"$listed" || fail "a listed GPU did not pass"
 if err=$(HB_NVIDIA_SMI=$work/smi-broken "$check" 2>&1); then fail "a driver that does not answer passed"; fi
-printf '%s' "$err" | grep -q 'driver does not answer' || fail "no word on the driver: $err"
+grep -q 'driver does not answer' <<<"$err" || fail "no word on the driver: $err"
 if err=$(HB_NVIDIA_SMI=$work/smi-none "$check" 2>&1); then fail "a driver with no GPU passed"; fi
-printf '%s' "$err" | grep -q 'lists no GPU' || fail "no word on the missing GPU: $err"
+grep -q 'lists no GPU' <<<"$err" || fail "no word on the missing GPU: $err"
 if err=$(HB_NVIDIA_SMI=/nonexistent HB_NVIDIA_PROC=$work/no-proc "$check" 2>&1); then fail "no driver at all passed"; fi
-printf '%s' "$err" | grep -q 'no NVIDIA driver on this machine' || fail "no word on the missing driver: $err"
-printf '%s' "$err" | grep -q 'hgemm-report' || fail "no word on what runs without a GPU: $err"
+grep -q 'no NVIDIA driver on this machine' <<<"$err" || fail "no word on the missing driver: $err"
+grep -q 'hgemm-report' <<<"$err" || fail "no word on what runs without a GPU: $err"
 # make demo stops there, before building: its plan's first command is the check
 make -C "$here/.." -n --no-print-directory demo BUILD="$work/build" > "$work/plan"
 first=$(head -n 1 "$work/plan")

@@ -33,7 +33,8 @@ kernel=$(printf '%s\n' "$said" | sed -n 's/.*(kernel-only drawn: \([^)]*\)).*/\1
     { echo "plot_smoke: kernel-only panel drew '$(echo $kernel)', the CSV has '$(echo $measured)'"; exit 1; }
 # without speedup_kernel the panel says so and draws nothing
 cp "$here/data/summary_sample.csv" "$run/summary.csv"
-"$here/../plots/plot_run.sh" "$run" | grep -q '(kernel-only drawn: none)' ||
+drawn=$("$here/../plots/plot_run.sh" "$run")
+grep -q '(kernel-only drawn: none)' <<<"$drawn" ||
     { echo "plot_smoke: a summary.csv without speedup_kernel drew kernel-only points"; exit 1; }
 
 # report --plots on a result folder made of the same sample (hgemm-report reads a run's folder)
