@@ -21,6 +21,7 @@
 #define _POSIX_C_SOURCE 200809L /* glob */
 #include <errno.h>
 #include <glob.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -165,6 +166,26 @@ static hb_status target(repro *r)
         for (r->workers = 1; *d; d++)
             r->workers += *d == ',';
     return HB_OK;
+}
+
+/* --tables-only's target: --arch, else what the import recorded (the
+ * "arch" of a built file's record.json), else "as imported". */
+static void recorded_arch(repro *r, const char *typed)
+{
+    snprintf(r->arch, sizeof r->arch, "%.15s", typed ? typed : "as imported");
+    if (typed)
+        return;
+    char pattern[3200];
+    snprintf(pattern, sizeof pattern, "%s/*/record.json", r->set_dir);
+    glob_t g;
+    if (glob(pattern, 0, NULL, &g) != 0)
+        return;
+    json_t *record = json_load_file(g.gl_pathv[0], 0, NULL);
+    const char *arch = json_string_value(json_object_get(record, "arch"));
+    if (arch)
+        snprintf(r->arch, sizeof r->arch, "%.15s", arch);
+    json_decref(record);
+    globfree(&g);
 }
 
 /* --- progress ---------------------------------------------------------------------- */
@@ -454,14 +475,15 @@ static hb_status prepare(repro *r, hb_cli *cli)
         if (r->sharded)
             return hb_fail(HB_ERR_USAGE, "reproduce: --tables-only writes the tables of the whole reproduction: "
                            "drop --shard");
-        snprintf(r->arch, sizeof r->arch, "%.15s", run->import.arch ? run->import.arch : "as imported");
+        recorded_arch(r, run->import.arch);
     } else {
         HB_TRY(target(r));
     }
     if (run->dry_run)
         return HB_OK;
     HB_TRY(hb_make_folders(r->out, "the reproduction's folder (--out)"));
-    return hb_repro_plan_write(&r->plan, &(hb_shard){0, 1}, r->plan_path);
+    /* --tables-only measures nothing: it reads what the folder holds, planned as it was */
+    return run->reproduce.tables_only ? HB_OK : hb_repro_plan_write(&r->plan, &(hb_shard){0, 1}, r->plan_path);
 }
 
 /* The stages that need the GPU: the import (cached) and the sweep (resumed). */
