@@ -24,11 +24,6 @@
 #define TOLERANCE 1e-7 /* summary.csv keeps 9 digits */
 #define GPU_NAME "Test GPU 80GB"
 
-static const char *report_binary(void)
-{
-    const char *path = getenv("HB_REPORT");
-    return path && *path ? path : "build/hgemm-report";
-}
 
 /* A root with one offline run folder. */
 typedef struct folder {
@@ -62,9 +57,9 @@ static void drop_folder(folder *f)
 /* `compare RUN --published PUBLISHED EXTRA` with stdout and stderr into the folder's files; its exit status. */
 static int compare(const folder *f, const char *published, const char *extra)
 {
-    char command[4 * PATH];
-    snprintf(command, sizeof command, "'%s' compare '%s' --published '%s' %s > '%s' 2> '%s'", report_binary(), f->run,
-             published, extra, f->stdout_path, f->stderr_path);
+    char command[8 * PATH];
+    snprintf(command, sizeof command, "'%.1000s' compare '%s' --published '%.1000s' %.1000s > '%s' 2> '%s'",
+             hb_test_report(), f->run, published, extra, f->stdout_path, f->stderr_path);
     return hb_test_shell(command);
 }
 
@@ -163,35 +158,13 @@ static const double same[COLUMNS] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 
 /* --- reading the JSON ----------------------------------------------------------------------------- */
 
-static const json_t *table_named(const json_t *doc, const char *name)
-{
-    const json_t *tables = json_object_get(doc, "tables");
-    for (size_t i = 0; i < json_array_size(tables); i++)
-        if (!strcmp(json_string_value(json_object_get(json_array_get(tables, i), "name")), name))
-            return json_array_get(tables, i);
-    fail_msg("the comparison has no table %s", name);
-    return NULL;
-}
 
-static size_t column_of(const json_t *table, const char *name)
-{
-    const json_t *columns = json_object_get(table, "columns");
-    for (size_t i = 0; i < json_array_size(columns); i++)
-        if (!strcmp(json_string_value(json_array_get(columns, i)), name))
-            return i;
-    fail_msg("table %s has no column %s", json_string_value(json_object_get(table, "name")), name);
-    return 0;
-}
 
-static const json_t *cell(const json_t *table, size_t row, const char *column)
-{
-    return json_array_get(json_array_get(json_object_get(table, "rows"), row), column_of(table, column));
-}
 
 /* A number of the JSON; a `_pct` column's as a fraction (JSON holds percent: docs/reports.md, "Output"). */
 static double number_at(const json_t *table, size_t row, const char *column)
 {
-    const json_t *v = cell(table, row, column);
+    const json_t *v = hb_test_json_cell(table, row, column);
     size_t length = strlen(column);
     double scale = length > 4 && !strcmp(column + length - 4, "_pct") ? 0.01 : 1.0;
     return json_is_number(v) ? json_number_value(v) * scale : NAN;
@@ -199,7 +172,7 @@ static double number_at(const json_t *table, size_t row, const char *column)
 
 static const char *text_at(const json_t *table, size_t row, const char *column)
 {
-    return json_string_value(cell(table, row, column));
+    return json_string_value(hb_test_json_cell(table, row, column));
 }
 
 static size_t row_count(const json_t *table) { return json_array_size(json_object_get(table, "rows")); }
@@ -252,7 +225,7 @@ static void test_compare_timers_match_an_independent_computation(void **state)
     for (int col = 0; col < COLUMNS; col++) {
         char name[96];
         snprintf(name, sizeof name, "compare_timers_%s", column_names[col]);
-        const json_t *t = table_named(doc, name);
+        const json_t *t = hb_test_json_table(doc, name);
         size_t all = row_where(t, "bin", "all", NULL, NULL);
         double sum[4] = {0}, published_sum = 0;
         for (size_t i = 0; i < f.fixture.count; i++) {
@@ -283,7 +256,7 @@ static void test_compare_timers_match_an_independent_computation(void **state)
         assert_true(low < g && g < high);
     }
     /* the repo's -max is the smaller of TN and NN; the timers differ from each other in the fixture */
-    const json_t *configs = table_named(doc, "compare_timer_configs");
+    const json_t *configs = hb_test_json_table(doc, "compare_timer_configs");
     assert_int_equal(row_count(configs), n * COLUMNS);
     for (size_t i = 0; i < f.fixture.count; i++) {
         const hb_fixture_config *c = &f.fixture.configs[i];
@@ -318,7 +291,7 @@ static void test_compare_status_and_threshold(void **state)
     size_t n = write_published(&f, published, factor, 0);
     assert_int_equal(compare(&f, published, "--format json"), 0);
     json_t *doc = hb_test_load_json(f.stdout_path);
-    const json_t *status = table_named(doc, "compare_status");
+    const json_t *status = hb_test_json_table(doc, "compare_status");
     size_t torch = row_where(status, "baseline", "torch", NULL, NULL);
     assert_int_equal((size_t)number_at(status, torch, "configs"), n);
     assert_int_equal((size_t)number_at(status, torch, "slower"), n);
@@ -326,7 +299,7 @@ static void test_compare_status_and_threshold(void **state)
     for (size_t row = 0; row < row_count(status); row++)
         if (row != torch)
             assert_int_equal((size_t)number_at(status, row, "same"), n);
-    const json_t *configs = table_named(doc, "compare_timer_configs");
+    const json_t *configs = hb_test_json_table(doc, "compare_timer_configs");
     size_t row = row_where(configs, "baseline", "torch", NULL, NULL);
     assert_string_equal(text_at(configs, row, "status"), "slower");
     assert_true(fabs(number_at(configs, row, "diff_pct") + 0.1) < 2e-3); /* -10 %, to the file's 3 decimals */
@@ -339,7 +312,7 @@ static void test_compare_status_and_threshold(void **state)
     assert_int_equal(compare(&f, published, "--threshold 20"), 0);
     assert_int_equal(compare(&f, published, "--threshold 5 --noise 15 --format json"), 0);
     doc = hb_test_load_json(f.stdout_path);
-    status = table_named(doc, "compare_status");
+    status = hb_test_json_table(doc, "compare_status");
     assert_int_equal((size_t)number_at(status, torch, "same"), n);
     assert_int_equal((size_t)number_at(status, torch, "below_threshold"), 0);
     json_decref(doc);
@@ -371,7 +344,7 @@ static void test_compare_refuses_another_mode(void **state)
     assert_int_equal(compare(&f, published, "--mode offline --format json"), 0);
     json_t *doc = hb_test_load_json(f.stdout_path);
     assert_true(notes_contain(doc, "--mode offline"));
-    assert_int_equal((size_t)number_at(table_named(doc, "compare_summary"), 0, "configs"), 10);
+    assert_int_equal((size_t)number_at(hb_test_json_table(doc, "compare_summary"), 0, "configs"), 10);
     json_decref(doc);
     /* --mode naming a mode the folders lack is refused too: nothing to compare */
     assert_int_equal(compare(&f, published, "--mode server"), HB_ERR_PUBLISHED_MISMATCH);
@@ -475,7 +448,7 @@ static void test_compare_marks_timing_in_doubt(void **state)
     write_published(&f, published, same, 0);
     assert_int_equal(compare(&f, published, "--format json"), 0);
     json_t *doc = hb_test_load_json(f.stdout_path);
-    const json_t *configs = table_named(doc, "compare_timer_configs");
+    const json_t *configs = hb_test_json_table(doc, "compare_timer_configs");
     char mnk[64];
     const hb_fixture_config *c = &f.fixture.configs[2];
     snprintf(mnk, sizeof mnk, "%ld_%ld_%ld", c->mnk.m, c->mnk.n, c->mnk.k);
@@ -487,9 +460,9 @@ static void test_compare_marks_timing_in_doubt(void **state)
     row = row_where(configs, "mnk", mnk, "baseline", "torch");
     assert_string_equal(text_at(configs, row, "doubt"), "not traced: --no-trace");
     assert_true(isnan(number_at(configs, row, "kernel")));
-    const json_t *status = table_named(doc, "compare_status");
+    const json_t *status = hb_test_json_table(doc, "compare_status");
     assert_int_equal((size_t)number_at(status, 0, "in_doubt"), 2);
-    const json_t *timers = table_named(doc, "compare_timers_torch");
+    const json_t *timers = hb_test_json_table(doc, "compare_timers_torch");
     size_t all = row_where(timers, "bin", "all", NULL, NULL);
     assert_int_equal((size_t)number_at(timers, all, "in_doubt"), 2);
     assert_int_equal((size_t)number_at(timers, all, "kernel_configs"), 9);

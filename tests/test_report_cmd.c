@@ -29,44 +29,8 @@
 
 /* --- running the binaries ------------------------------------------------------------- */
 
-static const char *report_binary(void)
-{
-    const char *path = getenv("HB_REPORT");
-    return path && *path ? path : "build/hgemm-report";
-}
 
-static const char *bench_binary(void)
-{
-    const char *path = getenv("HB_BENCH");
-    return path && *path ? path : "build/hgemm-bench";
-}
 
-/* Runs `binary` with `words` (NULL-terminated, without argv[0]), stdout into
- * `out` and stderr into `err` (NULL: /dev/null); its exit status. */
-static int run(const char *binary, const char *const *words, const char *out, const char *err)
-{
-    char *argv[64];
-    size_t n = 0;
-    argv[n++] = (char *)binary;
-    for (; *words && n < 63; words++)
-        argv[n++] = (char *)*words;
-    argv[n] = NULL;
-    fflush(NULL);
-    pid_t child = fork();
-    assert_true(child >= 0);
-    if (child == 0) {
-        int o = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int e = open(err ? err : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (o < 0 || e < 0 || dup2(o, STDOUT_FILENO) < 0 || dup2(e, STDERR_FILENO) < 0)
-            _exit(126);
-        execv(binary, argv);
-        _exit(127);
-    }
-    int status;
-    assert_true(waitpid(child, &status, 0) == child);
-    assert_true(WIFEXITED(status));
-    return WEXITSTATUS(status);
-}
 
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
@@ -122,34 +86,16 @@ static int holds_nothing(const char *folder)
 
 /* --- reading the report's JSON ---------------------------------------------------------------- */
 
-static const json_t *table_named(const json_t *doc, const char *name)
-{
-    const json_t *tables = json_object_get(doc, "tables");
-    for (size_t i = 0; i < json_array_size(tables); i++)
-        if (!strcmp(json_string_value(json_object_get(json_array_get(tables, i), "name")), name))
-            return json_array_get(tables, i);
-    fail_msg("the report has no table %s", name);
-    return NULL;
-}
 
-static size_t column_of(const json_t *table, const char *name)
-{
-    const json_t *columns = json_object_get(table, "columns");
-    for (size_t i = 0; i < json_array_size(columns); i++)
-        if (!strcmp(json_string_value(json_array_get(columns, i)), name))
-            return i;
-    fail_msg("table %s has no column %s", json_string_value(json_object_get(table, "name")), name);
-    return 0;
-}
 
 static const char *text_at(const json_t *table, size_t row, const char *column)
 {
-    return json_string_value(json_array_get(json_array_get(json_object_get(table, "rows"), row), column_of(table, column)));
+    return json_string_value(json_array_get(json_array_get(json_object_get(table, "rows"), row), hb_test_json_column(table, column)));
 }
 
 static double number_at(const json_t *table, size_t row, const char *column)
 {
-    const json_t *v = json_array_get(json_array_get(json_object_get(table, "rows"), row), column_of(table, column));
+    const json_t *v = json_array_get(json_array_get(json_object_get(table, "rows"), row), hb_test_json_column(table, column));
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
@@ -262,7 +208,7 @@ static void check_row(const json_t *t, size_t row, const expected *e, const char
 /* Tables 1 and 2: a row per mode and baseline. */
 static void check_speedup_table(const json_t *doc, const char *name, const folders *f, int capped, int wall)
 {
-    const json_t *t = table_named(doc, name);
+    const json_t *t = hb_test_json_table(doc, name);
     assert_int_equal(row_count(t), 2 * 10); /* two modes, seven baselines and three -max figures */
     for (size_t row = 0; row < row_count(t); row++) {
         int server = !strcmp(text_at(t, row, "mode"), "server");
@@ -276,7 +222,7 @@ static void check_speedup_table(const json_t *doc, const char *name, const folde
 
 static void check_size_table(const json_t *doc, const folders *f)
 {
-    const json_t *t = table_named(doc, "table3");
+    const json_t *t = hb_test_json_table(doc, "table3");
     size_t rows = 0;
     for (int m = 0; m < 2; m++)
         for (int b = 0; b < 3; b++) {
@@ -301,7 +247,7 @@ static void check_size_table(const json_t *doc, const folders *f)
 /* The excluded table lists exactly the fixture's failures, with their verdicts. */
 static void check_excluded(const json_t *doc, const folders *f)
 {
-    const json_t *t = table_named(doc, "excluded");
+    const json_t *t = hb_test_json_table(doc, "excluded");
     size_t failures = 0;
     for (int m = 0; m < 2; m++)
         for (size_t i = 0; i < f->fixture[m].count; i++) {
@@ -335,7 +281,7 @@ static void test_report_tables_match_an_independent_computation(void **state)
     char json_path[PATH], stdout_path[PATH], err[PATH];
     path_in(stdout_path, f.root, "stdout.json");
     path_in(err, f.root, "stderr.txt");
-    assert_int_equal(run(report_binary(), ARGS("report", f.offline, f.server, "--out", f.out, "--format", "json"),
+    assert_int_equal(hb_test_run(hb_test_report(), ARGS("report", f.offline, f.server, "--out", f.out, "--format", "json"),
                          stdout_path, err),
                      0);
     path_in(json_path, f.out, "report.json");
@@ -344,7 +290,7 @@ static void test_report_tables_match_an_independent_computation(void **state)
     check_speedup_table(doc, "table2", &f, 1, 0);
     check_size_table(doc, &f);
     check_excluded(doc, &f);
-    assert_int_equal(row_count(table_named(doc, "not_run")), 0);
+    assert_int_equal(row_count(hb_test_json_table(doc, "not_run")), 0);
     /* stdout in --format json is the same document */
     char *written = hb_test_read_file(json_path), *printed = hb_test_read_file(stdout_path);
     assert_string_equal(written, printed);
@@ -353,12 +299,12 @@ static void test_report_tables_match_an_independent_computation(void **state)
     json_decref(doc);
 
     /* --timer wall: the wall-clock columns feed every number */
-    assert_int_equal(run(report_binary(), ARGS("report", f.offline, f.server, "--timer", "wall", "--format", "json"),
+    assert_int_equal(hb_test_run(hb_test_report(), ARGS("report", f.offline, f.server, "--timer", "wall", "--format", "json"),
                          stdout_path, err),
                      0);
     doc = hb_test_load_json(stdout_path);
     check_speedup_table(doc, "table1", &f, 0, 1);
-    assert_non_null(strstr(json_string_value(json_object_get(table_named(doc, "table1"), "caption")),
+    assert_non_null(strstr(json_string_value(json_object_get(hb_test_json_table(doc, "table1"), "caption")),
                            "speedup_geomean_wall"));
     json_decref(doc);
     drop_folders(&f);
@@ -375,9 +321,9 @@ static void test_report_is_deterministic_in_both_binaries(void **state)
     path_in(a, f.root, "a.md");
     path_in(b, f.root, "b.md");
     path_in(c, f.root, "c.md");
-    assert_int_equal(run(report_binary(), ARGS("report", f.offline, f.server), a, NULL), 0);
-    assert_int_equal(run(bench_binary(), ARGS("report", f.offline, f.server), b, NULL), 0);
-    assert_int_equal(run(report_binary(), ARGS("report", f.offline, f.server), c, NULL), 0);
+    assert_int_equal(hb_test_run(hb_test_report(), ARGS("report", f.offline, f.server), a, NULL), 0);
+    assert_int_equal(hb_test_run(hb_test_bench(), ARGS("report", f.offline, f.server), b, NULL), 0);
+    assert_int_equal(hb_test_run(hb_test_report(), ARGS("report", f.offline, f.server), c, NULL), 0);
     char *ta = hb_test_read_file(a), *tb = hb_test_read_file(b), *tc = hb_test_read_file(c);
     assert_string_equal(ta, tb);
     assert_string_equal(ta, tc);
@@ -396,7 +342,7 @@ static void test_published_layout_round_trip(void **state)
     (void)state;
     folders f;
     make_folders(&f, 40, 0.2, 21);
-    assert_int_equal(run(report_binary(), ARGS("report", f.offline, f.server, "--out", f.out), NULL, NULL), 0);
+    assert_int_equal(hb_test_run(hb_test_report(), ARGS("report", f.offline, f.server, "--out", f.out), NULL, NULL), 0);
     const char *header = "mnk,torch.matmul,cuBLAS-tn,cuBLAS-nn,cuBLAS-max,cuBLASLt-heuristic-tn,cuBLASLt-heuristic-nn,"
                          "cuBLASLt-heuristic-max,cuBLASLt-auto-tuning-tn,cuBLASLt-auto-tuning-nn,"
                          "cuBLASLt-auto-tuning-max";
@@ -538,12 +484,12 @@ static void test_compare_on_a_subset(void **state)
     path_in(out, f.root, "compare.json");
     double ours[200], theirs[200];
     size_t n = write_subset(&f, published, ours, theirs);
-    assert_int_equal(run(report_binary(), ARGS("compare", f.offline, f.server, "--published", published, "--format",
+    assert_int_equal(hb_test_run(hb_test_report(), ARGS("compare", f.offline, f.server, "--published", published, "--format",
                                                "json", "--out", f.out),
                          out, NULL),
                      0);
     json_t *doc = hb_test_load_json(out);
-    const json_t *summary = table_named(doc, "compare_summary");
+    const json_t *summary = hb_test_json_table(doc, "compare_summary");
     assert_string_equal(text_at(summary, 0, "baseline"), "torch");
     assert_int_equal((size_t)number_at(summary, 0, "configs"), n);
     double rho = naive_spearman(ours, theirs, n);
@@ -562,7 +508,7 @@ static void test_compare_on_a_subset(void **state)
     assert_true(isnan(number_at(summary, 1, "spearman")));
 
     /* what only one side has: 8_8_8 (published), the other half (ours), the failures (left out) */
-    const json_t *missing = table_named(doc, "compare_missing");
+    const json_t *missing = hb_test_json_table(doc, "compare_missing");
     size_t published_only = 0, ours_only = 0, left_out = 0;
     for (size_t row = 0; row < row_count(missing); row++) {
         const char *only = text_at(missing, row, "only_in"), *why = text_at(missing, row, "why");
@@ -580,11 +526,11 @@ static void test_compare_on_a_subset(void **state)
     assert_int_equal(left_out, failed);
     assert_int_equal(row_count(missing), 1 + (counted - n) + failed);
     /* the largest disagreements: ten, largest first */
-    const json_t *top = table_named(doc, "compare_disagreements");
+    const json_t *top = hb_test_json_table(doc, "compare_disagreements");
     assert_int_equal(row_count(top), 10);
     for (size_t row = 1; row < 10; row++)
         assert_true(number_at(top, row - 1, "abs_log") >= number_at(top, row, "abs_log"));
-    assert_int_equal(row_count(table_named(doc, "compare_configs")), n);
+    assert_int_equal(row_count(hb_test_json_table(doc, "compare_configs")), n);
     json_decref(doc);
     char csv[PATH];
     path_in(csv, f.out, "compare_configs.csv");
@@ -598,21 +544,21 @@ static void test_compare_with_the_report_itself(void **state)
     (void)state;
     folders f;
     make_folders(&f, 30, 0.2, 41);
-    assert_int_equal(run(report_binary(), ARGS("report", f.offline, f.server, "--out", f.out), NULL, NULL), 0);
+    assert_int_equal(hb_test_run(hb_test_report(), ARGS("report", f.offline, f.server, "--out", f.out), NULL, NULL), 0);
     char published[PATH], out[PATH];
     path_in(published, f.out, "speedup_server.csv");
     path_in(out, f.root, "compare.json");
-    assert_int_equal(run(bench_binary(), ARGS("compare", f.server, "--published", published, "--format", "json"), out,
+    assert_int_equal(hb_test_run(hb_test_bench(), ARGS("compare", f.server, "--published", published, "--format", "json"), out,
                          NULL),
                      0);
     json_t *doc = hb_test_load_json(out);
-    const json_t *summary = table_named(doc, "compare_summary");
+    const json_t *summary = hb_test_json_table(doc, "compare_summary");
     for (size_t row = 0; row < row_count(summary); row++) {
         assert_true(number_at(summary, row, "spearman") > 0.999); /* not 1: the file rounds to 3 decimals */
         assert_true(fabs(fraction_at(summary, row, "ours_mean_pct") - fraction_at(summary, row, "published_mean_pct")) <
                     1e-3);
     }
-    const json_t *missing = table_named(doc, "compare_missing");
+    const json_t *missing = hb_test_json_table(doc, "compare_missing");
     for (size_t row = 0; row < row_count(missing); row++)
         assert_int_equal(strncmp(text_at(missing, row, "why"), "ours left it out", 16), 0);
     json_decref(doc);
@@ -627,7 +573,7 @@ static void expect_refusal(const folders *f, const char *const *words, int statu
 {
     char err[PATH];
     path_in(err, f->root, "stderr.txt");
-    int got = run(report_binary(), words, NULL, err);
+    int got = hb_test_run(hb_test_report(), words, NULL, err);
     char *message = hb_test_read_file(err);
     if (got != status)
         fail_msg("exit %d, not %d: %s", got, status, message);
@@ -767,9 +713,9 @@ static void test_report_lists_what_a_plan_expects_and_was_not_run(void **state)
     assert_int_equal(hb_fixture_write_plan(&f.fixture[0], 3, f.offline), HB_OK);
     char out[PATH];
     path_in(out, f.root, "report.json");
-    assert_int_equal(run(report_binary(), ARGS("report", f.offline, "--format", "json"), out, NULL), 0);
+    assert_int_equal(hb_test_run(hb_test_report(), ARGS("report", f.offline, "--format", "json"), out, NULL), 0);
     json_t *doc = hb_test_load_json(out);
-    const json_t *not_run = table_named(doc, "not_run");
+    const json_t *not_run = hb_test_json_table(doc, "not_run");
     assert_int_equal(row_count(not_run), 3);
     assert_string_equal(text_at(not_run, 0, "mnk"), "8_64_64");
     assert_string_equal(text_at(not_run, 2, "mnk"), "10_64_64");
@@ -779,9 +725,9 @@ static void test_report_lists_what_a_plan_expects_and_was_not_run(void **state)
     path_in(plan_only, f.root, "plan-only");
     assert_int_equal(mkdir(plan_only, 0755), 0);
     assert_int_equal(hb_fixture_write_plan(&f.fixture[0], 0, plan_only), HB_OK);
-    assert_int_equal(run(report_binary(), ARGS("report", plan_only, "--format", "json"), out, NULL), 0);
+    assert_int_equal(hb_test_run(hb_test_report(), ARGS("report", plan_only, "--format", "json"), out, NULL), 0);
     doc = hb_test_load_json(out);
-    assert_int_equal(row_count(table_named(doc, "not_run")), f.fixture[0].count);
+    assert_int_equal(row_count(hb_test_json_table(doc, "not_run")), f.fixture[0].count);
     json_decref(doc);
     drop_folders(&f);
 }
@@ -796,7 +742,7 @@ static void test_report_and_compare_draw_their_figures(void **state)
     }
     folders f;
     make_folders(&f, 25, 0.1, 101);
-    assert_int_equal(run(report_binary(), ARGS("report", f.offline, f.server, "--out", f.out, "--plots"), NULL, NULL),
+    assert_int_equal(hb_test_run(hb_test_report(), ARGS("report", f.offline, f.server, "--out", f.out, "--plots"), NULL, NULL),
                      0);
     static const char *const figures[] = {"report_speedup_vs_size_offline", "report_speedup_vs_size_server",
                                           "report_ecdf_offline", "report_ecdf_server"};
@@ -819,7 +765,7 @@ static void test_report_and_compare_draw_their_figures(void **state)
     path_in(published, f.out, "speedup_offline.csv");
     char compare_out[PATH];
     path_in(compare_out, f.root, "compare-figures");
-    assert_int_equal(run(report_binary(), ARGS("compare", f.offline, "--published", published, "--out", compare_out,
+    assert_int_equal(hb_test_run(hb_test_report(), ARGS("compare", f.offline, "--published", published, "--out", compare_out,
                                                "--plots"),
                          NULL, NULL),
                      0);

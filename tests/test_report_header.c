@@ -29,37 +29,13 @@
 #define PATH 1024
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
-static const char *report_binary(void)
-{
-    const char *path = getenv("HB_REPORT");
-    return path && *path ? path : "build/hgemm-report";
-}
-
-/* Runs the report binary with `words`, stdout into `out` (NULL: /dev/null); its exit status. */
+/* The report binary with `words`, stdout into `out` (NULL: /dev/null); its exit status. */
 static int run_report(const char *const *words, const char *out)
 {
-    char *argv[64];
-    size_t n = 0;
-    argv[n++] = (char *)report_binary();
-    for (; *words && n < 63; words++)
-        argv[n++] = (char *)*words;
-    argv[n] = NULL;
-    fflush(NULL);
-    pid_t child = fork();
-    assert_true(child >= 0);
-    if (child == 0) {
-        int o = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int e = open(getenv("HB_TEST_VERBOSE") ? "/dev/stderr" : "/dev/null", O_WRONLY);
-        if (o < 0 || e < 0 || dup2(o, STDOUT_FILENO) < 0 || dup2(e, STDERR_FILENO) < 0)
-            _exit(126);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    int status;
-    assert_true(waitpid(child, &status, 0) == child);
-    assert_true(WIFEXITED(status));
-    return WEXITSTATUS(status);
+    return hb_test_run(hb_test_report(), words, out, NULL);
 }
+
+
 
 static void path_in(char *out, const char *folder, const char *name)
 {
@@ -86,25 +62,7 @@ static void write_text(const char *folder, const char *name, const char *text)
 
 /* --- the report's JSON ---------------------------------------------------------------------------- */
 
-static const json_t *table_named(const json_t *doc, const char *name)
-{
-    const json_t *tables = json_object_get(doc, "tables");
-    for (size_t i = 0; i < json_array_size(tables); i++)
-        if (!strcmp(json_string_value(json_object_get(json_array_get(tables, i), "name")), name))
-            return json_array_get(tables, i);
-    fail_msg("the report has no table %s", name);
-    return NULL;
-}
 
-static const json_t *cell(const json_t *table, size_t row, const char *column)
-{
-    const json_t *columns = json_object_get(table, "columns");
-    for (size_t i = 0; i < json_array_size(columns); i++)
-        if (!strcmp(json_string_value(json_array_get(columns, i)), column))
-            return json_array_get(json_array_get(json_object_get(table, "rows"), row), i);
-    fail_msg("table %s has no column %s", json_string_value(json_object_get(table, "name")), column);
-    return NULL;
-}
 
 static size_t rows_of(const json_t *table) { return json_array_size(json_object_get(table, "rows")); }
 
@@ -112,7 +70,7 @@ static size_t rows_of(const json_t *table) { return json_array_size(json_object_
 static size_t row_with(const json_t *table, const char *column, const char *text)
 {
     for (size_t r = 0; r < rows_of(table); r++)
-        if (!strcmp(json_string_value(cell(table, r, column)), text))
+        if (!strcmp(json_string_value(hb_test_json_cell(table, r, column)), text))
             return r;
     fail_msg("table %s has no row with %s = %s", json_string_value(json_object_get(table, "name")), column, text);
     return 0;
@@ -174,32 +132,32 @@ static void test_report_marks_a_configuration_whose_timing_is_in_doubt(void **st
     assert_int_equal(hb_fixture_write_run(&f, 0, f.count, folder, "Test GPU 80GB"), HB_OK);
 
     json_t *doc = report_json(root, ARGS("report", folder, "--format", "json"));
-    const json_t *t1 = table_named(doc, "table1");
+    const json_t *t1 = hb_test_json_table(doc, "table1");
     size_t torch = row_with(t1, "baseline", "torch");
-    assert_true(json_is_integer(cell(t1, torch, "configs")));
-    assert_int_equal(json_integer_value(cell(t1, torch, "configs")), 24);
-    assert_int_equal(json_integer_value(cell(t1, torch, "in_doubt")), 2);
-    assert_int_equal(json_integer_value(cell(t1, torch, "traced")), 23);
-    const json_t *t3 = table_named(doc, "table3");
+    assert_true(json_is_integer(hb_test_json_cell(t1, torch, "configs")));
+    assert_int_equal(json_integer_value(hb_test_json_cell(t1, torch, "configs")), 24);
+    assert_int_equal(json_integer_value(hb_test_json_cell(t1, torch, "in_doubt")), 2);
+    assert_int_equal(json_integer_value(hb_test_json_cell(t1, torch, "traced")), 23);
+    const json_t *t3 = hb_test_json_table(doc, "table3");
     json_int_t doubt3 = 0;
     for (size_t r = 0; r < rows_of(t3); r++)
-        if (!strcmp(json_string_value(cell(t3, r, "binning")), "log2(MNK)"))
-            doubt3 += json_integer_value(cell(t3, r, "in_doubt"));
+        if (!strcmp(json_string_value(hb_test_json_cell(t3, r, "binning")), "log2(MNK)"))
+            doubt3 += json_integer_value(hb_test_json_cell(t3, r, "in_doubt"));
     assert_int_equal(doubt3, 2); /* each bin of a binning holds its own */
 
     /* the doubtful ones, each with why */
-    const json_t *doubt = table_named(doc, "timing_doubt");
+    const json_t *doubt = hb_test_json_table(doc, "timing_doubt");
     assert_int_equal(rows_of(doubt), 2);
     char mnk[64];
     mnk_of(&f.configs[0], mnk, sizeof mnk);
-    assert_string_equal(json_string_value(cell(doubt, row_with(doubt, "mnk", mnk), "doubt")), "not traced: --no-trace");
+    assert_string_equal(json_string_value(hb_test_json_cell(doubt, row_with(doubt, "mnk", mnk), "doubt")), "not traced: --no-trace");
     mnk_of(&f.configs[1], mnk, sizeof mnk);
-    assert_string_equal(json_string_value(cell(doubt, row_with(doubt, "mnk", mnk), "doubt")),
+    assert_string_equal(json_string_value(hb_test_json_cell(doubt, row_with(doubt, "mnk", mnk), "doubt")),
                         "wall headline: other-stream");
 
     /* the figure of the one whose headline went to the wall clock is its headline's, the wall clock's */
-    const json_t *published = table_named(doc, "speedup_offline");
-    const json_t *r = cell(published, row_with(published, "mnk", mnk), "torch.matmul");
+    const json_t *published = hb_test_json_table(doc, "speedup_offline");
+    const json_t *r = hb_test_json_cell(published, row_with(published, "mnk", mnk), "torch.matmul");
     assert_true(fabs(json_number_value(r) - row_named(&f.configs[1], "torch")->paper_wall) < 1e-6);
     assert_true(fabs(row_named(&f.configs[1], "torch")->paper - row_named(&f.configs[1], "torch")->paper_wall) > 1e-6);
     assert_non_null(strstr(json_string_value(json_object_get(published, "caption")), "2 of its rows are in doubt"));
@@ -209,9 +167,9 @@ static void test_report_marks_a_configuration_whose_timing_is_in_doubt(void **st
 
     /* one rule, whichever timer the tables are on */
     doc = report_json(root, ARGS("report", folder, "--format", "json", "--timer", "wall"));
-    t1 = table_named(doc, "table1");
-    assert_int_equal(json_integer_value(cell(t1, row_with(t1, "baseline", "torch"), "in_doubt")), 2);
-    assert_int_equal(rows_of(table_named(doc, "timing_doubt")), 2);
+    t1 = hb_test_json_table(doc, "table1");
+    assert_int_equal(json_integer_value(hb_test_json_cell(t1, row_with(t1, "baseline", "torch"), "in_doubt")), 2);
+    assert_int_equal(rows_of(hb_test_json_table(doc, "timing_doubt")), 2);
     json_decref(doc);
     hb_fixture_free(&f);
     hb_test_remove_tree(root);
@@ -235,13 +193,13 @@ static void test_report_json_holds_percents_and_integer_counts(void **state)
         wins += p > 1;
     }
     json_t *doc = report_json(root, ARGS("report", folder, "--format", "json"));
-    const json_t *t1 = table_named(doc, "table1");
+    const json_t *t1 = hb_test_json_table(doc, "table1");
     size_t row = row_with(t1, "baseline", "cublas-nn");
-    assert_true(fabs(json_number_value(cell(t1, row, "paper_mean_pct")) - 100.0 * (sum / 16.0 - 1.0)) < 1e-5);
-    assert_true(fabs(json_number_value(cell(t1, row, "paper_wins_pct")) - 100.0 * wins / 16.0) < 1e-9);
-    assert_true(json_is_integer(cell(t1, row, "configs")));
-    assert_true(json_is_integer(cell(t1, row, "in_doubt")));
-    assert_true(json_is_real(cell(t1, row, "geomean_pct")));
+    assert_true(fabs(json_number_value(hb_test_json_cell(t1, row, "paper_mean_pct")) - 100.0 * (sum / 16.0 - 1.0)) < 1e-5);
+    assert_true(fabs(json_number_value(hb_test_json_cell(t1, row, "paper_wins_pct")) - 100.0 * wins / 16.0) < 1e-9);
+    assert_true(json_is_integer(hb_test_json_cell(t1, row, "configs")));
+    assert_true(json_is_integer(hb_test_json_cell(t1, row, "in_doubt")));
+    assert_true(json_is_real(hb_test_json_cell(t1, row, "geomean_pct")));
     assert_string_equal(json_string_value(json_object_get(doc, "format")), "hgemm-bench-report/2");
     json_decref(doc);
     hb_fixture_free(&f);
@@ -269,11 +227,11 @@ static void test_report_timer_kernel_uses_the_kernel_medians(void **state)
         logs += log(k);
     }
     json_t *doc = report_json(root, ARGS("report", folder, "--format", "json", "--timer", "kernel"));
-    const json_t *t1 = table_named(doc, "table1");
+    const json_t *t1 = hb_test_json_table(doc, "table1");
     size_t row = row_with(t1, "baseline", "torch");
-    assert_int_equal(json_integer_value(cell(t1, row, "configs")), 12);
-    assert_true(fabs(json_number_value(cell(t1, row, "paper_mean_pct")) - 100.0 * (sum / 12.0 - 1.0)) < 1e-5);
-    assert_true(fabs(json_number_value(cell(t1, row, "geomean_pct")) - 100.0 * (exp(logs / 12.0) - 1.0)) < 1e-5);
+    assert_int_equal(json_integer_value(hb_test_json_cell(t1, row, "configs")), 12);
+    assert_true(fabs(json_number_value(hb_test_json_cell(t1, row, "paper_mean_pct")) - 100.0 * (sum / 12.0 - 1.0)) < 1e-5);
+    assert_true(fabs(json_number_value(hb_test_json_cell(t1, row, "geomean_pct")) - 100.0 * (exp(logs / 12.0) - 1.0)) < 1e-5);
     assert_non_null(strstr(json_string_value(json_object_get(t1, "caption")), "speedup_kernel"));
     json_decref(doc);
     hb_fixture_free(&f);
@@ -332,13 +290,13 @@ static void test_report_header_states_the_protocol(void **state)
     assert_true(a_note_says(doc, ARGS("offline: 12 configurations, 10 in the means, 2 left out (unsupported 2)")));
     json_decref(plan);
 
-    const json_t *excluded = table_named(doc, "excluded");
+    const json_t *excluded = hb_test_json_table(doc, "excluded");
     char mnk[64];
     mnk_of(&f.configs[0], mnk, sizeof mnk);
-    assert_string_equal(json_string_value(cell(excluded, row_with(excluded, "mnk", mnk), "reason")),
+    assert_string_equal(json_string_value(hb_test_json_cell(excluded, row_with(excluded, "mnk", mnk), "reason")),
                         "not built (import.csv: failed): compile: timed out after 150 s");
     mnk_of(&f.configs[1], mnk, sizeof mnk); /* not in import.csv: the run's own reason stays */
-    assert_non_null(strstr(json_string_value(cell(excluded, row_with(excluded, "mnk", mnk), "reason")), "has no manifest"));
+    assert_non_null(strstr(json_string_value(hb_test_json_cell(excluded, row_with(excluded, "mnk", mnk), "reason")), "has no manifest"));
     json_decref(doc);
     hb_fixture_free(&f);
     hb_test_remove_tree(root);

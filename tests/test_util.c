@@ -1,11 +1,13 @@
 #define _XOPEN_SOURCE 700
 #include "tests/test_util.h"
 
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/core/diag.h"
 #include "bench/core/folders.h"
@@ -100,4 +102,66 @@ void hb_test_make_folder(const char *path)
 {
     if (hb_make_folders(path, "a test's output folder") != HB_OK)
         fail_msg("cannot create %s: %s", path, hb_last_error());
+}
+
+const char *hb_test_report(void)
+{
+    const char *path = getenv("HB_REPORT");
+    return path && *path ? path : "build/hgemm-report";
+}
+
+/* In the child: stdout and stderr to their files, then the program. */
+static void become(char **argv, const char *out, const char *err)
+{
+    const char *quiet = getenv("HB_TEST_VERBOSE") ? "/dev/stderr" : "/dev/null";
+    int o = open(out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int e = err ? open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644) : open(quiet, O_WRONLY);
+    if (o < 0 || e < 0 || dup2(o, STDOUT_FILENO) < 0 || dup2(e, STDERR_FILENO) < 0)
+        _exit(126);
+    execv(argv[0], argv);
+    _exit(127);
+}
+
+int hb_test_run(const char *binary, const char *const *words, const char *out, const char *err)
+{
+    char *argv[64];
+    size_t n = 0;
+    argv[n++] = (char *)binary;
+    for (; *words && n < 63; words++)
+        argv[n++] = (char *)*words;
+    argv[n] = NULL;
+    fflush(NULL);
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0)
+        become(argv, out, err);
+    int status;
+    assert_true(waitpid(child, &status, 0) == child);
+    assert_true(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+const json_t *hb_test_json_table(const json_t *doc, const char *name)
+{
+    const json_t *tables = json_object_get(doc, "tables");
+    for (size_t i = 0; i < json_array_size(tables); i++)
+        if (!strcmp(json_string_value(json_object_get(json_array_get(tables, i), "name")), name))
+            return json_array_get(tables, i);
+    fail_msg("the document has no table %s", name);
+    return NULL;
+}
+
+size_t hb_test_json_column(const json_t *table, const char *name)
+{
+    const json_t *columns = json_object_get(table, "columns");
+    for (size_t i = 0; i < json_array_size(columns); i++)
+        if (!strcmp(json_string_value(json_array_get(columns, i)), name))
+            return i;
+    fail_msg("table %s has no column %s", json_string_value(json_object_get(table, "name")), name);
+    return 0;
+}
+
+const json_t *hb_test_json_cell(const json_t *table, size_t row, const char *column)
+{
+    return json_array_get(json_array_get(json_object_get(table, "rows"), row), hb_test_json_column(table, column));
 }

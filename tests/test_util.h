@@ -35,6 +35,20 @@ json_t *hb_test_load_json(const char *path);
 
 /* $HB_BENCH, else build/hgemm-bench: the driver binary under test. */
 const char *hb_test_bench(void);
+/* $HB_REPORT, else build/hgemm-report: the CUDA-free binary under test. */
+const char *hb_test_report(void);
+/* Runs `binary` with `words` (NULL-terminated, without argv[0]; at most 62), its
+ * stdout into `out` and its stderr into `err` (NULL: /dev/null, or this
+ * process's stderr with HB_TEST_VERBOSE set); fails the test unless it exits;
+ * its exit status. */
+int hb_test_run(const char *binary, const char *const *words, const char *out, const char *err);
+
+/* In a report's or compare's JSON document (docs/reports.md): the table named
+ * `name`, the index of its column `name`, and a row's cell of a column; each
+ * fails the test, naming what is missing, when it is not there. */
+const json_t *hb_test_json_table(const json_t *doc, const char *name);
+size_t hb_test_json_column(const json_t *table, const char *name);
+const json_t *hb_test_json_cell(const json_t *table, size_t row, const char *column);
 /* Runs a shell command line; its exit code, -1 if it did not exit. */
 int hb_test_shell(const char *command);
 

@@ -11,45 +11,21 @@
 #include "bench/core/diag.h"
 #include "bench/core/folders.h"
 #include "bench/core/heartbeat.h"
+#include "bench/core/toolkit_program.h"
 #include "bench/driver/child_verdict.h"
 #include "bench/driver/config_eval.h"
 #include "bench/driver/isolate.h"
 
-static int executable(const char *path)
-{
-    return access(path, X_OK) == 0;
-}
-
-static int search_path(char *out, size_t size)
-{
-    const char *path = getenv("PATH");
-    if (!path)
-        return 0;
-    char *copy = strdup(path), *save = NULL;
-    int found = 0;
-    for (char *dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-        snprintf(out, size, "%s/compute-sanitizer", dir);
-        found = executable(out);
-    }
-    free(copy);
-    return found;
-}
-
 hb_status hb_sanitizer_available(char *path, size_t size)
 {
-    const char *given = getenv("HB_COMPUTE_SANITIZER"), *cuda_home = getenv("CUDA_HOME");
-    if (given && *given) {
-        snprintf(path, size, "%s", given);
-        if (executable(path))
-            return HB_OK;
-        return hb_fail(HB_ERR_USAGE, "--sanitize: HB_COMPUTE_SANITIZER=%s is not an executable", given);
+    switch (hb_toolkit_program_find("compute-sanitizer", "HB_COMPUTE_SANITIZER", path, size)) {
+    case HB_PROGRAM_FOUND:
+        return HB_OK;
+    case HB_PROGRAM_NAMED_BAD:
+        return hb_fail(HB_ERR_USAGE, "--sanitize: HB_COMPUTE_SANITIZER=%s is not an executable", path);
+    case HB_PROGRAM_MISSING:
+        break;
     }
-    snprintf(path, size, "%s/bin/compute-sanitizer", cuda_home && *cuda_home ? cuda_home : "/usr/local/cuda");
-    if (executable(path))
-        return HB_OK;
-    snprintf(path, size, "/usr/local/cuda/bin/compute-sanitizer");
-    if (executable(path) || search_path(path, size))
-        return HB_OK;
     return hb_fail(HB_ERR_USAGE, "--sanitize needs compute-sanitizer (CUDA Toolkit); put it on PATH or set "
                                  "HB_COMPUTE_SANITIZER to its path");
 }

@@ -8,47 +8,16 @@
 #include <unistd.h>
 
 #include "bench/core/diag.h"
+#include "bench/core/toolkit_program.h"
 #include "bench/import/command_run.h"
 #include "bench/import/content_hash.h"
 
 #define CACHE_HEADER "hgemm-bench mma audit 1" /* the cache file's first line: its format */
 #define AUDIT_TIMEOUT_S 300 /* cuobjdump on a large launcher library takes seconds */
 
-static int executable(const char *path)
-{
-    return access(path, X_OK) == 0;
-}
-
-static int search_path(char *out, size_t size)
-{
-    const char *path = getenv("PATH");
-    char *copy = path ? strdup(path) : NULL;
-    int found = 0;
-    for (char *save = NULL, *dir = copy ? strtok_r(copy, ":", &save) : NULL; dir && !found;
-         dir = strtok_r(NULL, ":", &save)) {
-        snprintf(out, size, "%s/cuobjdump", dir);
-        found = executable(out);
-    }
-    free(copy);
-    return found;
-}
-
 int hb_cuobjdump_find(char *path, size_t size)
 {
-    const char *given = getenv("HB_CUOBJDUMP"), *home = getenv("CUDA_HOME");
-    if (given && *given) {
-        snprintf(path, size, "%s", given);
-        return executable(path);
-    }
-    const char *homes[2] = {home && *home ? home : NULL, "/usr/local/cuda"};
-    for (int i = 0; i < 2; i++) {
-        if (!homes[i])
-            continue;
-        snprintf(path, size, "%.3900s/bin/cuobjdump", homes[i]);
-        if (executable(path))
-            return 1;
-    }
-    return search_path(path, size);
+    return hb_toolkit_program_find("cuobjdump", "HB_CUOBJDUMP", path, size) == HB_PROGRAM_FOUND;
 }
 
 static int read_cache(const char *cache, const char *sha, hb_mma_audit *out)
