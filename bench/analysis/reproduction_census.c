@@ -9,6 +9,7 @@
 #include "bench/analysis/csv_reader.h"
 #include "bench/core/array_room.h"
 #include "bench/core/diag.h"
+#include "bench/result/mma_audit.h"
 
 const char *const hb_census_baselines[HB_CENSUS_BASELINES] = {"torch", "cublas-max", "cublaslt-heuristic-max",
                                                                "cublaslt-autotune-max"};
@@ -28,15 +29,13 @@ static double number(const char *field)
     return end && *end == '\0' ? value : NAN;
 }
 
-/* The audit's class of an mma_accumulators cell, "f32;hmma.f32=32" -> "f32"
- * (bench/result/mma_audit.h: the class, then the counts). */
+/* The audit's class of an mma_accumulators cell, "f32;hmma.f32=32" -> "f32",
+ * read back and named by the audit itself (bench/result/mma_audit.h). */
 static void accumulator_class(const char *cell, char *out, size_t size)
 {
-    if (!present(cell)) {
-        snprintf(out, size, "unknown");
-        return;
-    }
-    snprintf(out, size, "%.*s", (int)strcspn(cell, ";"), cell);
+    hb_mma_audit audit;
+    hb_mma_audit_parse_cell(cell ? cell : "", &audit); /* a cell it cannot read is unknown */
+    snprintf(out, size, "%s", hb_mma_audit_class(&audit));
 }
 
 /* --- import.csv ---------------------------------------------------------------------- */
