@@ -20,6 +20,7 @@
 #include "bench/driver/config_runner.h"
 #include "bench/driver/interrupt.h"
 #include "bench/driver/preflight.h"
+#include "bench/driver/reward_source.h"
 #include "bench/driver/run_loop.h"
 #include "bench/driver/sanitize_pass.h"
 #include "bench/driver/sweep_workers.h"
@@ -187,6 +188,7 @@ static hb_status check_usage(sweep_state *s)
     if (s->options->sanitize)
         HB_TRY(hb_sanitizer_available(s->sanitizer, sizeof s->sanitizer));
     HB_TRY(hb_resolve_autotune_cache(s->options));
+    HB_TRY(hb_reward_source_measure(s->options));
     const char *list = s->options->devices;
     if (list && strcmp(list, "all"))
         return parse_ordinals(list, s);

@@ -304,6 +304,31 @@ static hb_status decide_timers(config_state *s, const hb_participant_samples *sa
     return HB_OK;
 }
 
+/* --reward: the paper's eq. 3 on the kept timed rounds, paired with the
+ * --vs baseline (for a -max name, the variant its row copies) on the
+ * headline timer, and on every deviation check of the configuration. */
+static hb_status record_reward(config_state *s, const hb_participant_samples *samples)
+{
+    hb_config_result *r = s->result;
+    hb_reward_record *reward = &r->reward;
+    const hb_participant_result *named = hb_find_participant(r, s->options->vs);
+    const char *row = named && named->max_of[0] ? named->max_of : s->options->vs;
+    size_t ref = 0;
+    while (ref < s->count && strcmp(s->parts[ref]->name, row) != 0)
+        ref++;
+    if (ref == s->count) /* a -max row is missing only when a variant was not timed: a harness bug */
+        return hb_fail(HB_ERR_INTERNAL, "--reward: no timed participant \"%s\" for --vs %s", row, s->options->vs);
+    const int wall = r->headline_timer == HB_TIMER_WALL;
+    const hb_sample_vec *t_ref = wall ? &samples[ref].wall_ms : &samples[ref].event_ms;
+    const hb_sample_vec *t_cand = wall ? &samples[CANDIDATE].wall_ms : &samples[CANDIDATE].event_ms;
+    HB_TRY(hb_reward_compute(&s->options->reward, t_ref->data, t_cand->data, r->rounds, &r->battery.deviation,
+                             reward));
+    snprintf(reward->vs, sizeof reward->vs, "%s", s->options->vs);
+    snprintf(reward->vs_participant, sizeof reward->vs_participant, "%s", row);
+    snprintf(reward->timer, sizeof reward->timer, "%s", hb_timer_name(r->headline_timer));
+    return HB_OK;
+}
+
 /* A spot check, after a timed round drawn at random: guards and inputs,
  * then every participant's output of that round against the references of
  * its inputs (docs/methodology.md, "Indistinguishable calls"). */
@@ -431,6 +456,8 @@ static hb_status check_and_measure(config_state *s, hb_participant_samples *samp
         status = decide_timers(s, samples);
     if (status == HB_OK)
         hb_add_max_rows(r); /* the faster variant by the headline timer */
+    if (status == HB_OK && s->options->reward.on)
+        status = record_reward(s, samples);
     if (status == HB_OK && s->options->target_ci > 0)
         record_final_halfwidth(r);
     return status;

@@ -103,4 +103,6 @@ void hb_config_finish(const hb_run_options *options, const hb_device_info *devic
         hb_gate_apply(r, options->vs, options->min_speedup);
         hb_gate_apply_conduct(r, hb_gate_forbidden_findings(options->strict, options->forbid));
     }
+    /* Last: the verdict is final (implausible and forbidden are decided above). */
+    hb_reward_settle(&r->reward, options->reward.on, r->status, r->measured, hb_verdict_name(r->verdict), r->check);
 }

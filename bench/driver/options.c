@@ -29,10 +29,10 @@ typedef hb_status (*parse_fn)(const option_spec *o, const char *text, hb_run_opt
  * (an unset text, a switch that is off). */
 typedef int (*format_fn)(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 
-typedef enum section { INPUT, SWEEP, CHECKS, BASELINES, TIMING, GATE, REPORTING, SECTION_COUNT } section;
+typedef enum section { INPUT, SWEEP, CHECKS, BASELINES, TIMING, GATE, REWARD, REPORTING, SECTION_COUNT } section;
 static const char *const section_heading[SECTION_COUNT] = {
     "options", "the sweep's plan, folder and GPUs", "correctness checks and isolation", "baselines", "timing", "gate",
-    "options"};
+    "reward (a kernel-generation loop's score, docs/gate.md)", "options"};
 
 struct option_spec {
     const char *flag;        /* without "--" */
@@ -84,6 +84,8 @@ static hb_status parse_timer(const option_spec *o, const char *text, hb_run_opti
 static hb_status parse_mode_name(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_report_name(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_threshold(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_reward(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_reward_clip(const option_spec *o, const char *text, hb_run_options *run);
 static int format_text(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 static int format_int(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 static int format_seed(const option_spec *o, const hb_run_options *run, char *out, size_t size);
@@ -99,6 +101,8 @@ static int format_rule(const option_spec *o, const hb_run_options *run, char *ou
 static int format_stream(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 static int format_positive(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 static int format_sanitize(const option_spec *o, const hb_run_options *run, char *out, size_t size);
+static int format_reward(const option_spec *o, const hb_run_options *run, char *out, size_t size);
+static int format_reward_clip(const option_spec *o, const hb_run_options *run, char *out, size_t size);
 
 /* Every flag, once.  Seconds lie in 0..86400 (a day); counts are bounded so
  * a typo cannot ask for a month of repetitions. */
@@ -239,6 +243,19 @@ static const option_spec table[] = {
      "refuse these conduct findings (exit 12): other-stream, alloc, sync, create, first-call, device-state, "
      "multi-kernel, library-kernel, fp16-mma-only, fp16-simt-only",
      parse_forbid, format_text, FIELD(forbid), 0, 0, 0},
+
+    {"reward", "ALPHA,BETA", TIMING_CMDS, REWARD, NULL,
+     "each timed configuration's reward, the paper's eq. 3: the mean over rounds of t_ref/t_cand, minus ALPHA x "
+     "the mean largest |C - ref32| of the deviation checks, minus BETA x the --source file's bytes; ALPHA and BETA "
+     "finite and >= 0",
+     parse_reward, format_reward, FIELD(reward.on), 0, 0, 0},
+    {"reward-clip", "LO,HI", TIMING_CMDS, REWARD, NULL,
+     "with --reward: clip each round's t_ref/t_cand into [LO, HI] (0 <= LO < HI) before the mean, so that one "
+     "glitched round cannot carry it",
+     parse_reward_clip, format_reward_clip, FIELD(reward.clip), 0, 0, 0},
+    {"source", "FILE", TIMING_CMDS, REWARD, NULL,
+     "with --reward: the candidate's source, whose size in bytes is the code length L (required when BETA > 0)",
+     parse_text, format_text, FIELD(reward.source), 0, 0, 0},
 
     {"kernels", "DIR", IMPORTS, INPUT, NULL, "the set's folder in a CUDA-L2 clone: kernels/<gpu>_<class>/ (required)",
      parse_text, format_text, FIELD(import.kernels_dir), 0, 0, 0},
@@ -628,6 +645,38 @@ static hb_status parse_mode_name(const option_spec *o, const char *text, hb_run_
     return HB_OK;
 }
 
+/* "A,B": two finite numbers >= 0, one comma between them. */
+static int parse_number_pair(const char *text, double *first, double *second)
+{
+    char buffer[128];
+    const char *comma = strchr(text, ',');
+    if (!comma || strchr(comma + 1, ',') || strlen(text) >= sizeof buffer)
+        return 0;
+    snprintf(buffer, sizeof buffer, "%.*s", (int)(comma - text), text);
+    return *buffer && parse_real(buffer, 0, 0, HUGE_VAL, first) && parse_real(comma + 1, 0, 0, HUGE_VAL, second);
+}
+
+static hb_status parse_reward(const option_spec *o, const char *text, hb_run_options *run)
+{
+    if (!parse_number_pair(text, &run->reward.alpha, &run->reward.beta))
+        return usage_error("--%s expects ALPHA,BETA, two finite numbers >= 0 (e.g. 0.1,0.001), got '%s'", o->flag,
+                           text);
+    run->reward.on = 1;
+    return HB_OK;
+}
+
+static hb_status parse_reward_clip(const option_spec *o, const char *text, hb_run_options *run)
+{
+    double low, high;
+    if (!parse_number_pair(text, &low, &high) || !(low < high))
+        return usage_error("--%s expects LO,HI, two finite numbers with 0 <= LO < HI (e.g. 0,4), got '%s'", o->flag,
+                           text);
+    run->reward.clip = 1;
+    run->reward.clip_low = low;
+    run->reward.clip_high = high;
+    return HB_OK;
+}
+
 /* --- the value as a flag takes it ---------------------------------------------- */
 
 static int format_text(const option_spec *o, const hb_run_options *run, char *out, size_t size)
@@ -686,6 +735,18 @@ static int format_sanitize(const option_spec *o, const hb_run_options *run, char
         return 0;
     hb_sanitizer_list(run->sanitize_tools, out, size);
     return 1;
+}
+
+static int format_reward(const option_spec *o, const hb_run_options *run, char *out, size_t size)
+{
+    (void)o;
+    return run->reward.on && snprintf(out, size, "%.17g,%.17g", run->reward.alpha, run->reward.beta) >= 0;
+}
+
+static int format_reward_clip(const option_spec *o, const hb_run_options *run, char *out, size_t size)
+{
+    (void)o;
+    return run->reward.clip && snprintf(out, size, "%.17g,%.17g", run->reward.clip_low, run->reward.clip_high) >= 0;
 }
 
 static int format_acc(const option_spec *o, const hb_run_options *run, char *out, size_t size)
@@ -894,6 +955,19 @@ static hb_status check_sweep_relations(const hb_run_options *run, const unsigned
     return HB_OK;
 }
 
+/* --reward-clip and --source refine --reward; BETA > 0 weighs a code length
+ * that only --source gives (a manifest names no source file). */
+static hb_status check_reward_relations(const hb_reward_settings *reward)
+{
+    if (!reward->on && (reward->clip || reward->source))
+        return usage_error("--%s applies with --reward ALPHA,BETA", reward->clip ? "reward-clip" : "source");
+    if (reward->on && reward->beta > 0 && !reward->source)
+        return usage_error("--reward %g,%g weighs the candidate's code length (BETA > 0), and a manifest names no "
+                           "source file: give --source FILE (the candidate's source), or BETA 0",
+                           reward->alpha, reward->beta);
+    return HB_OK;
+}
+
 /* Flags that only make sense together, or not at all together. */
 static hb_status check_relations(const hb_run_options *run, const unsigned char *seen, const hb_command_entry *c)
 {
@@ -914,6 +988,7 @@ static hb_status check_relations(const hb_run_options *run, const unsigned char 
         return usage_error("--sanitize checks a candidate's kernel; it does not apply to --aa %s", run->aa);
     if (run->retune && !run->autotune_search)
         return usage_error("--retune and --no-autotune-search contradict each other");
+    HB_TRY(check_reward_relations(&run->reward));
     if ((run->strict || run->forbid) && (!run->trace || !run->isolate))
         return usage_error("--%s judges what the call monitor finds; it cannot apply with %s",
                            run->strict ? "strict" : "forbid", run->trace ? "--no-isolate (no call monitor)" : "--no-trace");

@@ -20,6 +20,7 @@
 #include "bench/driver/interrupt.h"
 #include "bench/driver/isolate.h"
 #include "bench/driver/preflight.h"
+#include "bench/driver/reward_source.h"
 #include "bench/driver/sanitize_pass.h"
 #include "bench/gpu/device.h"
 #include "bench/measure/windows.h"
@@ -244,6 +245,8 @@ hb_status hb_run_command(const hb_command_entry *self, hb_cli *cli, const char *
         status = hb_sanitizer_available(s->sanitizer, sizeof s->sanitizer);
     if (status == HB_OK)
         status = hb_resolve_autotune_cache(options);
+    if (status == HB_OK)
+        status = hb_reward_source_measure(options);
     if (status == HB_OK) /* before the GPU: input errors get their own exit code on any machine */
         status = hb_preflight(options, s->results, &s->pending);
     if (status == HB_OK && s->pending > 0 && !hb_interrupted())

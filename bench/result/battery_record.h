@@ -39,6 +39,10 @@ typedef struct hb_deviation_record {
     double analytic_tolerance;  /* its fp32-accumulation term */
     double baseline_excess;     /* its largest baseline excess */
     double paper_worst_ratio;   /* max over checks of |c - ref32| / paper bound */
+    /* The candidate's largest |c - ref32| of each check, summed and its
+     * largest (count: checks): the reward's diff term (bench/result/reward.h). */
+    double paper_dev_sum;
+    double paper_dev_max;
 } hb_deviation_record;
 
 /* One exact-match check ({0,1} or {-1,0,1} inputs), over its repetitions. */

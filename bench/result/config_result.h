@@ -12,6 +12,7 @@
 #include "bench/result/module_state.h"
 #include "bench/result/participant_desc.h"
 #include "bench/result/plausibility_record.h"
+#include "bench/result/reward.h"
 #include "bench/result/sanitize_record.h"
 #include "bench/result/telemetry_summary.h"
 #include "bench/result/timer_check.h"
@@ -84,6 +85,7 @@ typedef struct hb_config_result {
     unsigned timer_reasons;          /* HB_TIMER_REASON_* behind a wall headline */
     char timer_why[400];             /* what each reason saw; "" on events */
     int integrity_checked;           /* the timing entry points were verified after every window */
+    hb_reward_record reward;         /* --reward: r and its terms (docs/gate.md, "Reward") */
 } hb_config_result;
 
 /* The headline speedup of the candidate over `p` (a baseline's row) and p's

@@ -59,4 +59,7 @@ void hb_deviation_record_add(hb_deviation_record *r, const hb_rule_figures *f)
     }
     if (r->checks == 1 || !(f->paper_ratio <= r->paper_worst_ratio))
         r->paper_worst_ratio = f->paper_ratio;
+    r->paper_dev_sum += f->paper_dev;
+    if (r->checks == 1 || !(f->paper_dev <= r->paper_dev_max)) /* NaN counts as worse */
+        r->paper_dev_max = f->paper_dev;
 }

@@ -12,6 +12,7 @@
 #include "bench/result/deviation_rule.h"
 #include "bench/core/timing_policy.h"
 #include "bench/result/report_options.h"
+#include "bench/result/reward.h"
 
 #define HB_MAX_CONFIGS 4096 /* --mnk flags one run takes, configurations one sweep plans */
 
@@ -80,6 +81,7 @@ typedef struct hb_run_options {
     const char *verdict_path; /* also write the verdict JSON here */
     int strict;            /* gate --strict: refuse the conduct hb_finding_strict_mask() names */
     const char *forbid;    /* gate --forbid LIST: refuse these findings (bench/result/conduct.h names) */
+    hb_reward_settings reward; /* --reward, --reward-clip, --source (run, gate, sweep; docs/gate.md, "Reward") */
     /* baselines (docs/methodology.md, "Participants") */
     hb_acc_class acc;      /* accumulator class of the run (default fp32) */
     size_t workspace_bytes;   /* the one cuBLAS / cuBLASLt workspace (default 32 MiB) */
