@@ -140,6 +140,24 @@ static json_t *trace_object(const hb_run_options *o)
     return t;
 }
 
+/* --reward's settings (docs/gate.md, "Reward"); null when off. */
+static json_t *reward_settings_object(const hb_reward_settings *w)
+{
+    if (!w->on)
+        return json_null();
+    json_t *o = json_object();
+    json_object_set_new(o, "alpha", json_real(w->alpha));
+    json_object_set_new(o, "beta", json_real(w->beta));
+    json_object_set_new(o, "clip", w->clip ? json_pack("[f,f]", w->clip_low, w->clip_high) : json_null());
+    json_object_set_new(o, "source", w->source ? json_string(w->source) : json_null());
+    json_object_set_new(o, "length_bytes", w->source ? json_integer(w->length_bytes) : json_null());
+    json_object_set_new(o, "formula", json_string("r = mean over the kept timed rounds of t_ref/t_cand (clipped into "
+                                                  "clip when given) - alpha x mean over the deviation checks of the "
+                                                  "candidate's max |C - ref32| - beta x length_bytes; t_ref: --vs, on "
+                                                  "the configuration's headline timer"));
+    return o;
+}
+
 static json_t *method_object(const hb_run_record *run)
 {
     const hb_run_options *o = run->options;
@@ -190,6 +208,7 @@ static json_t *method_object(const hb_run_record *run)
     json_object_set_new(m, "torch_acc_class", json_string("fp32 (torch.matmul accumulates fp16 in fp32 in either class)"));
     json_object_set_new(m, "autotune", autotune_object(o, e));
     json_object_set_new(m, "integrity", integrity_object(run));
+    json_object_set_new(m, "reward", reward_settings_object(&o->reward));
     return m;
 }
 

@@ -119,10 +119,30 @@ static void print_kernel_time(FILE *out, const hb_config_result *r, const hb_par
         fprintf(out, " %+8.1f%%", s * 100);
 }
 
+/* --reward: r and its terms on one line, or why the configuration earned none. */
+static void print_reward(FILE *out, const hb_reward_record *w)
+{
+    if (!w->requested)
+        return;
+    if (!w->earned) {
+        fprintf(out, "  reward: none (%s)\n", w->note);
+        return;
+    }
+    fprintf(out, "  reward: r = %.6g = speed %.6g", w->r, w->speed_term);
+    if (w->clip)
+        fprintf(out, " (clipped to [%g, %g] in %zu of %zu rounds; unclipped %.6g)", w->clip_low, w->clip_high,
+                w->clipped_rounds, w->rounds, w->speed_term_unclipped);
+    fprintf(out, " - %g x diff %.4g (mean of %d checks)", w->alpha, w->diff_mean, w->diff_checks);
+    if (w->length_bytes >= 0)
+        fprintf(out, " - %g x %lld bytes", w->beta, w->length_bytes);
+    fprintf(out, "; t_ref: %s on %s, %zu rounds\n", w->vs_participant, w->timer, w->rounds);
+}
+
 void hb_report_config(FILE *out, const hb_config_result *r)
 {
     print_verdict(out, r);
     print_conduct(out, r);
+    print_reward(out, &r->reward);
     if (!r->measured)
         return;
     print_window(out, r);

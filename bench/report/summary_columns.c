@@ -91,6 +91,7 @@ static int conduct_judged(const hb_row *r)
 }
 static int mma_audited(const hb_row *r) { return candidate(r) && cfg(r)->mma_audited; }
 static int sanitized(const hb_row *r) { return candidate(r) && cfg(r)->sanitize.ran; }
+static int rewarded(const hb_row *r) { return candidate(r) && cfg(r)->reward.earned; }
 
 /* --- values that need more than an expression ----------------------------------- */
 
@@ -395,12 +396,21 @@ static hb_cell clock_warning(const hb_row *r)
     X(mma_accumulators, mma_cell(r))                                                                                   \
     X(sanitize, sanitize_cell(r))
 
+/* --reward (docs/gate.md, "Reward"): on the candidate's row of a
+ * configuration that earned one, r, its speed term (clipped, with
+ * --reward-clip), its diff term before alpha, and L; empty otherwise. */
+#define REWARD_COLUMNS(X)                                                                                              \
+    X(reward, num_if(rewarded(r), cfg(r)->reward.r))                                                                   \
+    X(reward_speed, num_if(rewarded(r), cfg(r)->reward.speed_term))                                                    \
+    X(reward_diff, num_if(rewarded(r), cfg(r)->reward.diff_mean))                                                      \
+    X(reward_length_bytes, num_if(rewarded(r) && cfg(r)->reward.length_bytes >= 0, (double)cfg(r)->reward.length_bytes))
+
 /* New columns go at the end of the last group (or in a new group after it). */
 #define SUMMARY_COLUMNS(X)                                                                                             \
     IDENTITY_COLUMNS(X) VERDICT_COLUMNS(X) DESCRIPTION_COLUMNS(X) CHECK_COLUMNS(X) TIME_COLUMNS(X)                     \
     SPEEDUP_COLUMNS(X) BATTERY_COLUMNS(X) MAX_ROW_COLUMNS(X) ALGORITHM_COLUMNS(X) POLICY_COLUMNS(X)                    \
     WINDOW_COLUMNS(X) TELEMETRY_COLUMNS(X) INTEGRITY_COLUMNS(X) PLACEMENT_COLUMNS(X) TRACE_COLUMNS(X)                  \
-    TIMER_COLUMNS(X) AUDIT_COLUMNS(X)
+    TIMER_COLUMNS(X) AUDIT_COLUMNS(X) REWARD_COLUMNS(X)
 
 /* --- the table --------------------------------------------------------------------- */
 

@@ -195,6 +195,32 @@ static json_t *sanitize_object(const hb_sanitize_record *s)
     return o;
 }
 
+/* The reward and every term of it (docs/gate.md, "Reward"); null when
+ * --reward is off or the configuration earned none. */
+static json_t *reward_object(const hb_reward_record *w)
+{
+    if (!w->earned)
+        return json_null();
+    json_t *o = json_object();
+    json_object_set_new(o, "r", number(w->r));
+    json_object_set_new(o, "alpha", json_real(w->alpha));
+    json_object_set_new(o, "beta", json_real(w->beta));
+    json_object_set_new(o, "vs", json_string(w->vs));
+    json_object_set_new(o, "vs_participant", json_string(w->vs_participant));
+    json_object_set_new(o, "timer", json_string(w->timer));
+    json_object_set_new(o, "rounds", json_integer((json_int_t)w->rounds));
+    json_object_set_new(o, "speed_term", number(w->speed_term));
+    json_object_set_new(o, "speed_term_unclipped", number(w->speed_term_unclipped));
+    json_object_set_new(o, "clip", w->clip ? json_pack("[f,f]", w->clip_low, w->clip_high) : json_null());
+    json_object_set_new(o, "clipped_rounds", json_integer((json_int_t)w->clipped_rounds));
+    json_object_set_new(o, "diff_mean", number(w->diff_mean));
+    json_object_set_new(o, "diff_max", number(w->diff_max));
+    json_object_set_new(o, "diff_checks", json_integer(w->diff_checks));
+    json_object_set_new(o, "length_bytes", w->length_bytes >= 0 ? json_integer(w->length_bytes) : json_null());
+    json_object_set_new(o, "source", w->source[0] ? text(w->source) : json_null());
+    return o;
+}
+
 static json_t *config_object(const hb_config_result *r, const char *vs, unsigned forbidden)
 {
     json_t *o = json_object();
@@ -211,6 +237,9 @@ static json_t *config_object(const hb_config_result *r, const char *vs, unsigned
     json_object_set_new(o, "conduct", conduct_object(r, forbidden));
     json_object_set_new(o, "mma_accumulators", mma_value(r));
     json_object_set_new(o, "sanitize", sanitize_object(&r->sanitize));
+    json_object_set_new(o, "reward", reward_object(&r->reward));
+    if (r->reward.requested) /* why none was earned; null when one was */
+        json_object_set_new(o, "reward_note", r->reward.earned ? json_null() : text(r->reward.note));
     json_object_set_new(o, "seconds", json_real(r->seconds));
     return o;
 }
