@@ -36,6 +36,7 @@ static const struct {
     {"devices", "all"},          {"shard", "1/4"},         {"resume", "results/sweep"}, {"dry-run", NULL},
     {"format", "csv"},        {"timer", "wall"},        {"plots", NULL},  {"published", "p.csv"},
     {"noise", "2.5"},            {"threshold", "5"},
+    {"reward", "0.1,0.001"},     {"reward-clip", "0.5,4"}, {"source", "kernel.cu"},
     {"no-trace", NULL},          {"trace-calls", "3"},     {"stream", "own"},
     {"strict", NULL},            {"forbid", "alloc,sync"},
     {"kernels", "k/h100_F32F16F16F32"}, {"cutlass", "cutlass"}, {"arch", "sm_90a"},     {"jobs", "4"},
@@ -103,12 +104,12 @@ static void test_each_command_refuses_flags_it_does_not_take(void **state)
             refused++;
         }
     }
-    /* check refuses the timing flags (13) and the gate's (4), run the gate's (4), gate --aa (1); all
+    /* check refuses the timing flags (13), the reward's (3) and the gate's (4), run the gate's (4), gate --aa (1); all
      * three refuse report's and compare's own (--format, --timer, --plots, --published: 12) and the
      * sweep's eleven (33). */
     /* and import's ten own flags (--out has a row of theirs), compare's --noise and --threshold, and
      * reproduce's four (--repo, --set, --tables-only, --no-plots) */
-    assert_int_equal(refused, 34 + 3 * 11 + 3 * 10 + 3 * 2 + 3 * 4);
+    assert_int_equal(refused, 37 + 3 * 11 + 3 * 10 + 3 * 2 + 3 * 4);
     /* The case the issue reported: accepted silently before. */
     expect_usage(WORDS("hgemm-bench", "check", "--candidate", "c", "--mnk", "8,8,8", "--mode", "server"));
     expect_usage(WORDS("hgemm-bench", "check", "--candidate", "c", "--mnk", "8,8,8", "--raw"));
@@ -218,7 +219,8 @@ static void test_options_round_trip_through_a_command_line(void **state)
                                        "--workspace", "1MiB", "--autotune-cache", "/tmp/c.tsv", "--retune",
                                        "--warmup-s", "0.1", "--time-s", "1e3", "--mode", "server", "--qps", "250",
                                        "--gap", "per-round", "--l2", "warm", "--target-ci", "1.5", "--min-time-s",
-                                       "0.7", "--raw", "--peak-tflops", "850.5"),
+                                       "0.7", "--raw", "--peak-tflops", "850.5", "--reward", "0.125,1e-3",
+                                       "--reward-clip", "0.5,4", "--source", "kernel.cu"),
                                  parent),
                      HB_OK);
     hb_argv argv = {0};
@@ -227,7 +229,8 @@ static void test_options_round_trip_through_a_command_line(void **state)
     hb_argv_add(&argv, "64,96,128");
     assert_int_equal(parse_child(&argv, 0, "run", child), HB_OK);
     size_t compared = assert_same_flags(&parent->run, &child->run, HB_CMD_RUN, NULL);
-    assert_true(compared >= 24);
+    assert_true(compared >= 27);
+    assert_true(child->run.reward.on && child->run.reward.clip && child->run.reward.beta == 1e-3);
     assert_true(child->run.mean_gap_ms == 4.0); /* --qps 250 went as --mean-gap-ms 4 */
     assert_true(child->run.target_ci == parent->run.target_ci);
     assert_int_equal(child->run.sanitize_tools, parent->run.sanitize_tools); /* --sanitize's list, as a sweep's plan keeps it */
