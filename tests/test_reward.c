@@ -10,6 +10,7 @@
 
 #include "bench/core/stats.h"
 #include "bench/driver/options.h"
+#include "bench/report/raw_samples.h"
 #include "bench/report/summary_columns.h"
 #include "bench/report/verdict_file.h"
 #include "bench/result/deviation_rule.h"
@@ -352,6 +353,95 @@ static void test_reward_in_verdict_json_and_summary_csv(void **state)
     hb_test_remove_tree(dir);
 }
 
+/* --- scripts/reward_by_hand.sh ----------------------------------------------------------- */
+
+enum { HAND_ROUNDS = 200, HAND_PARTS = 3 };
+
+/* A run folder as `gate --reward ... --raw` leaves it, through the real
+ * writers: configuration 0 earned a reward on the wall clock against torch
+ * with a clip, configuration 1 none; `r_shift` is added to the r written. */
+static void write_run_for_the_script(const char *dir, double r_shift)
+{
+    static hb_participant_samples samples[HAND_PARTS];
+    memset(samples, 0, sizeof samples);
+    for (size_t i = 0; i < HAND_ROUNDS; i++)
+        for (size_t p = 0; p < HAND_PARTS; p++) {
+            const double t = 0.008 + 0.001 * (double)p + 0.0004 * sin((double)(i * (p + 3))); /* ms */
+            assert_int_equal(hb_sample_vec_push(&samples[p].event_ms, t), HB_OK);
+            assert_int_equal(hb_sample_vec_push(&samples[p].wall_ms, t * 1.7 + (i % 7 == 0 ? 0.02 : 0)), HB_OK);
+        }
+    char raw[700];
+    snprintf(raw, sizeof raw, "%s/raw", dir);
+    hb_test_make_folder(raw);
+    snprintf(raw, sizeof raw, "%s/raw/0000_64x64x64.bin", dir);
+    const char *names[HAND_PARTS] = {"sample", "torch", "cublas-nn"};
+    hb_raw_meta meta = {64, 64, 64, "offline", "none", 0, "fresh", "", 7};
+    assert_int_equal(hb_raw_samples_write(raw, &meta, names, samples, HAND_PARTS), HB_OK);
+
+    hb_run_options *o = calloc(1, sizeof *o);
+    hb_config_result *r = calloc(2, sizeof *r);
+    assert_non_null(o);
+    assert_non_null(r);
+    o->candidate_path = "c";
+    o->vs = "torch";
+    o->reward = (hb_reward_settings){.on = 1, .alpha = 0.5, .beta = 0.001, .clip = 1, .clip_low = 0.9,
+                                     .clip_high = 1.15, .source = "k.cu", .length_bytes = 321};
+    hb_deviation_record checks = three_checks();
+    fill_passed(&r[0]);
+    fill_passed(&r[1]);
+    assert_int_equal(hb_reward_compute(&o->reward, samples[1].wall_ms.data, samples[0].wall_ms.data, HAND_ROUNDS,
+                                       &checks, &r[0].reward),
+                     HB_OK);
+    assert_true(r[0].reward.clipped_rounds > 0 && r[0].reward.clipped_rounds < HAND_ROUNDS); /* the clip matters */
+    r[0].reward.r += r_shift;
+    snprintf(r[0].reward.vs, sizeof r[0].reward.vs, "torch");
+    snprintf(r[0].reward.vs_participant, sizeof r[0].reward.vs_participant, "torch");
+    snprintf(r[0].reward.timer, sizeof r[0].reward.timer, "wall");
+    r[1].status = HB_ERR_INCORRECT;
+    r[1].verdict = HB_VERDICT_INCORRECT;
+    r[1].measured = 0;
+    hb_reward_settle(&r[1].reward, 1, r[1].status, 0, "incorrect", "deviation");
+    json_decref(write_and_load(r, 2, o, dir));
+    for (size_t p = 0; p < HAND_PARTS; p++)
+        hb_participant_samples_free(&samples[p]);
+    free(o);
+    free(r);
+}
+
+/* Its output goes to `report`. */
+static int run_script(const char *run_dir, const char *extra, const char *report)
+{
+    char command[2200];
+    snprintf(command, sizeof command, "scripts/reward_by_hand.sh %s %s >%s 2>&1", run_dir, extra, report);
+    return hb_test_shell(command);
+}
+
+/* The hand check agrees with the harness's r, and says so; a wrong r is a
+ * disagreement (exit 1); bad usage is exit 2. */
+static void test_reward_by_hand_script(void **state)
+{
+    (void)state;
+    char dir[512], report[700];
+    hb_test_make_temp_dir("hb-reward-hand", dir, sizeof dir);
+    snprintf(report, sizeof report, "%s/by_hand.txt", dir);
+    write_run_for_the_script(dir, 0.0);
+    assert_int_equal(run_script(dir, "", report), 0);
+    assert_true(hb_test_file_contains(report, "every configuration agrees"));
+    assert_true(hb_test_file_contains(report, "no reward"));
+    /* other coefficients: shown, not judged */
+    assert_int_equal(run_script(dir, "0 0", report), 0);
+    assert_int_equal(run_script(dir, "0 0 0.5 2", report), 0);
+    assert_int_equal(run_script(dir, "0", report), 2);
+    assert_int_equal(run_script("/nonexistent-run", "", report), 2);
+    assert_true(hb_test_file_contains(report, "cannot be read"));
+    /* r off by 1e-3 (about 1e-3 of the speed term): found */
+    write_run_for_the_script(dir, 1e-3);
+    assert_int_equal(run_script(dir, "", report), 1);
+    assert_true(hb_test_file_contains(report, "DISAGREEMENT"));
+    if (!getenv("HB_TEST_KEEP"))
+        hb_test_remove_tree(dir);
+}
+
 hb_test_list hb_reward_tests(void)
 {
     static const struct CMUnitTest tests[] = {
@@ -362,6 +452,7 @@ hb_test_list hb_reward_tests(void)
         cmocka_unit_test(test_reward_flags),
         cmocka_unit_test(test_reward_binary_exits_2_before_the_gpu),
         cmocka_unit_test(test_reward_in_verdict_json_and_summary_csv),
+        cmocka_unit_test(test_reward_by_hand_script),
     };
     return HB_TEST_LIST(tests);
 }
