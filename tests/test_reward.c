@@ -225,6 +225,19 @@ static void test_reward_binary_exits_2_before_the_gpu(void **state)
                                      "--reward", "0.1,0.001", "--out", out, NULL};
     assert_int_equal(hb_test_run(hb_test_bench(), no_source, words_out, err), HB_ERR_USAGE);
     assert_true(hb_test_file_contains(err, "--source"));
+    /* a configuration judged before the GPU (no such manifest): its verdict, and no reward, saying why */
+    char manifest[700], verdict[800];
+    snprintf(manifest, sizeof manifest, "%s/none.json", dir);
+    snprintf(verdict, sizeof verdict, "%s/verdict.json", dir);
+    const char *const bad_input[] = {"gate", "--candidate", manifest, "--mnk", "64,64,64", "--reward", "0.1,0",
+                                     "--out", out, "--no-progress", "--verdict", verdict, NULL};
+    assert_int_equal(hb_test_run(hb_test_bench(), bad_input, words_out, err), HB_ERR_BAD_INPUT);
+    assert_true(hb_test_file_contains(words_out, "no reward: verdict bad-input"));
+    json_t *root = hb_test_load_json(verdict);
+    const json_t *config = json_array_get(json_object_get(root, "configs"), 0);
+    assert_true(json_is_null(json_object_get(config, "reward")));
+    assert_non_null(strstr(json_string_value(json_object_get(config, "reward_note")), "bad-input"));
+    json_decref(root);
     hb_test_remove_tree(dir);
 }
 

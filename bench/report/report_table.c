@@ -125,7 +125,7 @@ static void print_reward(FILE *out, const hb_reward_record *w)
     if (!w->requested)
         return;
     if (!w->earned) {
-        fprintf(out, "  reward: none (%s)\n", w->note);
+        fprintf(out, "  %s\n", w->note); /* "no reward: verdict ..." */
         return;
     }
     fprintf(out, "  reward: r = %.6g = speed %.6g", w->r, w->speed_term);
