@@ -24,7 +24,7 @@ static const struct {
     const char *flag, *value;
 } samples[] = {
     {"candidate", "cands/set"},  {"mnk", "64,96,128"},     {"seed", "99"},           {"out", "o"},
-    {"device", "3"},             {"no-progress", NULL},    {"verdict", "v.json"},    {"exact-reps", "5"},
+    {"device", "3"},             {"no-progress", NULL},    {"verdict", "v.json"},    {"json", NULL},           {"exact-reps", "5"},
     {"exact-time-s", "2.5"},     {"spot-checks", "2"},     {"sanitize", "racecheck,synccheck"}, {"timeout-s", "7.25"},
     {"no-isolate", NULL},        {"acc", "fp16"},          {"workspace", "1MiB"},    {"autotune-cache", "/tmp/c.tsv"},
     {"retune", NULL},            {"no-autotune-search", NULL}, {"warmup-s", "0.1"}, {"time-s", "1e3"},

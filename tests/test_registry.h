@@ -45,6 +45,7 @@ hb_test_list hb_module_state_tests(void);
 hb_test_list hb_plausibility_tests(void);
 hb_test_list hb_gpu_integrity_tests(void);
 hb_test_list hb_preflight_tests(void);
+hb_test_list hb_json_lines_tests(void);
 hb_test_list hb_interrupted_tests(void);
 hb_test_list hb_gpu_fault_tests(void);
 hb_test_list hb_sweep_tests(void);

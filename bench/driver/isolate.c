@@ -17,6 +17,7 @@
 #include "bench/core/fd_io.h"
 #include "bench/core/parent_watch.h"
 #include "bench/driver/interrupt.h"
+#include "bench/report/json_lines.h"
 
 /* Wire format, child to parent: any number of heartbeat and phase bytes
  * (bench/core/heartbeat.h), then one RESULT byte, the int32 status and
@@ -30,6 +31,7 @@ static void child_main(int fd, pid_t parent, hb_child_fn fn, void *context, void
     setpgid(0, 0); /* its own group: a timeout kills whatever it started too */
     hb_die_with_parent(parent);
     hb_interrupt_forget_in_child();
+    hb_json_lines_forget_in_child(); /* candidate code runs here: it must not reach --json's stdout */
     hb_heartbeat_attach(fd);
     int32_t status = (int32_t)fn(context, result, result_size);
     char tag = MSG_RESULT;

@@ -121,6 +121,10 @@ static const option_spec table[] = {
      FIELD(progress), 0, 0, 0},
     {"verdict", "FILE", EVALUATING, INPUT, NULL, "also write the verdict JSON to FILE (always in the run folder)",
      parse_text, format_text, FIELD(verdict_path), 0, 0, 0},
+    {"json", NULL, EVALUATING & ~SWEEPS, INPUT, NULL,
+     "stdout carries only one JSON object per configuration as it ends (verdict.json's item; docs/gate.md); the "
+     "table and the verdict line go to stderr",
+     parse_switch, format_switch, FIELD(json_lines), 0, 0, 1},
 
     {"grid", "NAME", PLANNING | REPRODUCES, SWEEP, NULL,
      "the plan: every (M, N, K) of a named grid; paper: {64, 128, ..., 8192, 12288, 16384}^3, 1000 configurations",

@@ -26,6 +26,7 @@
 #include "bench/measure/windows.h"
 #include "bench/report/csv_writer.h"
 #include "bench/report/env_json.h"
+#include "bench/report/json_lines.h"
 #include "bench/report/report_table.h"
 #include "bench/report/verdict_file.h"
 #include "bench/result/gate.h"
@@ -101,12 +102,16 @@ static hb_engine_facts engine_facts(const hb_device_info *device)
     return facts;
 }
 
-/* env.json, summary.csv, the table on stdout and verdict.json (with a copy at --verdict). */
+/* env.json, summary.csv, the table on stdout (stderr with --json, whose lines take stdout) and verdict.json
+ * (with a copy at --verdict). */
 static hb_status add_sinks(run_state *s)
 {
     HB_TRY(hb_sinks_add(&s->sinks, hb_env_json_sink()));
     HB_TRY(hb_sinks_add(&s->sinks, hb_summary_csv_sink()));
-    HB_TRY(hb_sinks_add(&s->sinks, hb_table_sink(stdout)));
+    /* --json: descriptor 1 already leads to stderr, and the lines have the original stdout */
+    HB_TRY(hb_sinks_add(&s->sinks, hb_table_sink(s->options->json_lines ? stderr : stdout)));
+    if (s->options->json_lines)
+        HB_TRY(hb_sinks_add(&s->sinks, hb_json_lines_sink()));
     return hb_sinks_add(&s->sinks, hb_verdict_sink(s->options->verdict_path));
 }
 
@@ -234,6 +239,8 @@ hb_status hb_run_command(const hb_command_entry *self, hb_cli *cli, const char *
     memset(s, 0, sizeof *s);
     s->options = options;
     hb_heartbeat_from_env(); /* when run by a parent harness under compute-sanitizer */
+    if (options->json_lines)
+        HB_TRY(hb_json_lines_open()); /* before anything can print on stdout */
     if (!options->seed_given)
         options->seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
     s->results = calloc(options->n_configs, sizeof *s->results);

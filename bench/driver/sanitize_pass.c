@@ -36,7 +36,7 @@ hb_status hb_sanitizer_available(char *path, size_t size)
  * inside the first, and the user's verdict file is the outer run's. */
 const char *const hb_sanitize_pass_flags[] = {"mnk", "seed", "out", "no-isolate", "exact-reps", "no-progress",
                                               "autotune-cache", "no-autotune-search", "retune", "sanitize",
-                                              "verdict", NULL};
+                                              "verdict", "json", NULL};
 
 /* Reports printed in full: every one must be, for those in the library's kernels to be told apart. */
 #define HB_SANITIZE_PRINT_LIMIT_TEXT "1000"

@@ -221,7 +221,7 @@ static json_t *reward_object(const hb_reward_record *w)
     return o;
 }
 
-static json_t *config_object(const hb_config_result *r, const char *vs, unsigned forbidden)
+json_t *hb_verdict_config_json(const hb_config_result *r, const char *vs, unsigned forbidden)
 {
     json_t *o = json_object();
     json_object_set_new(o, "mnk", json_pack("[I,I,I]", (json_int_t)r->mnk.m, (json_int_t)r->mnk.n,
@@ -281,7 +281,7 @@ hb_status hb_verdict_file_write(const char *path, const hb_run_record *run, cons
     json_object_set_new(root, "stream", json_string(hb_stream_policy_name(o->stream)));
     json_t *configs = json_array();
     for (size_t i = 0; i < v->count; i++)
-        json_array_append_new(configs, config_object(&v->results[i], o->vs, forbidden));
+        json_array_append_new(configs, hb_verdict_config_json(&v->results[i], o->vs, forbidden));
     json_object_set_new(root, "configs", configs);
     json_object_set_new(root, "not_run", not_run_array(v));
     hb_status status = hb_json_write_file(path, root);

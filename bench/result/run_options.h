@@ -79,6 +79,7 @@ typedef struct hb_run_options {
     const char *vs;        /* gate: the baseline the speedup is taken over (default torch) */
     double min_speedup;    /* gate: least acceptable speedup, t_b / t_c - 1 (default 0) */
     const char *verdict_path; /* also write the verdict JSON here */
+    int json_lines;        /* --json: stdout carries one JSON object per configuration, nothing else */
     int strict;            /* gate --strict: refuse the conduct hb_finding_strict_mask() names */
     const char *forbid;    /* gate --forbid LIST: refuse these findings (bench/result/conduct.h names) */
     hb_reward_settings reward; /* --reward, --reward-clip, --source (run, gate, sweep; docs/gate.md, "Reward") */
