@@ -27,7 +27,7 @@ void hb_decision_text(const hb_decision_record *d, char *out, size_t size)
     with_commas(d->last.rounds, rounds, sizeof rounds);
     const char *how = d->last.state == HB_LOOK_UNDECIDED ? "undecided about" : "decided";
     const char *where = d->last.state == HB_LOOK_ABOVE ? "above " : d->last.state == HB_LOOK_BELOW ? "below " : "";
-    snprintf(out, size, "%s %s%+.2f%% over %s at round %s (look %zu, %.1f s; interval %+.2f%% to %+.2f%% at %.3g%%, %s "
+    snprintf(out, size, "%s %s%+.2f%% over %s at round %s (look %zu, %.1f s; interval %+.2f%% to %+.2f%% at %.4g%%, %s "
              "timer)", how, where, d->threshold * 100, d->vs, rounds, d->last.look, d->seconds,
              hb_decision_low(d) * 100, hb_decision_high(d) * 100, (1 - d->last.alpha) * 100, hb_timer_name(d->timer));
 }
