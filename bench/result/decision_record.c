@@ -3,6 +3,8 @@
 #include <math.h>
 #include <stdio.h>
 
+_Static_assert(HB_SEQUENTIAL_FIRST_LOOK == 64, "HB_DECISION_RULE names the first look's rounds");
+
 double hb_decision_low(const hb_decision_record *d) { return expm1(d->last.low); }
 
 double hb_decision_high(const hb_decision_record *d) { return expm1(d->last.high); }

@@ -31,7 +31,7 @@ double hb_decision_low(const hb_decision_record *d);
 double hb_decision_high(const hb_decision_record *d);
 
 /* One line for stdout and the gate's reason, e.g. "decided above +5.00% at
- * round 1,600 (look 5, 2.1 s; interval +6.1% to +8.0% at 99.88%, event
+ * round 1,024 (look 5, 0.8 s; interval +6.1% to +8.0% at 99.88%, event
  * timer)". */
 void hb_decision_text(const hb_decision_record *d, char *out, size_t size);
 
