@@ -293,6 +293,11 @@ static void test_two_series_take_the_smaller(void **state)
     assert_int_equal(together.state, HB_LOOK_BELOW); /* slow is below +20 %, fast is above */
     assert_int_equal(hb_look_at(both, 2, 256, 0.01, -INFINITY, &together), HB_OK);
     assert_int_equal(together.state, HB_LOOK_ABOVE); /* --min-speedup -1 accepts any speed */
+    /* a round whose candidate time was 0 (an infinite ratio): no interval, undecided, not a pass */
+    slow[100] = INFINITY;
+    assert_int_equal(hb_look_at(both, 2, 256, 0.01, 0, &together), HB_OK);
+    assert_int_equal(together.state, HB_LOOK_UNDECIDED);
+    assert_true(isnan(together.low) && isnan(together.high));
 }
 
 /* The looks' cost over a window: geometric looks read each round about

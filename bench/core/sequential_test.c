@@ -53,7 +53,8 @@ hb_status hb_batch_means(const double *x, size_t n, double *mean, double *se, si
     return HB_OK;
 }
 
-/* The interval of one series' mean at level 1 - look_alpha. */
+/* The interval of one series' mean at level 1 - look_alpha; NaN ends when
+ * a round's ratio is not finite (a time of 0: no figure to decide on). */
 static hb_status series_interval(const double *x, size_t n, double look_alpha, hb_look *look, double *low,
                                  double *high)
 {
@@ -62,9 +63,8 @@ static hb_status series_interval(const double *x, size_t n, double look_alpha, h
     look->quantile = hb_student_t_upper(look_alpha / 2, (unsigned long)(look->batches - 1));
     *low = mean - look->quantile * se;
     *high = mean + look->quantile * se;
-    if (isnan(*low) || isnan(*high))
-        return hb_fail(HB_ERR_INTERNAL, "the sequential test's interval is not a number (a time of 0 or "
-                       "infinity among the %zu rounds?)", n);
+    if (!isfinite(*low) || !isfinite(*high))
+        *low = *high = NAN;
     return HB_OK;
 }
 
@@ -79,9 +79,11 @@ hb_status hb_look_at(const double *const *series, size_t count, size_t n, double
     for (size_t c = 0; c < count; c++) {
         double low, high;
         HB_TRY(series_interval(series[c], n, look_alpha, out, &low, &high));
-        out->low = fmin(out->low, low); /* the smaller mean's interval */
-        out->high = fmin(out->high, high);
+        /* the smaller mean's interval; a series without one leaves none (fmin would skip a NaN) */
+        out->low = isnan(low) || isnan(out->low) ? NAN : fmin(out->low, low);
+        out->high = isnan(high) || isnan(out->high) ? NAN : fmin(out->high, high);
     }
+    /* NaN compares false both ways: undecided, and the cap ends the window */
     out->state = out->low > log_threshold ? HB_LOOK_ABOVE
                  : out->high < log_threshold ? HB_LOOK_BELOW
                                              : HB_LOOK_UNDECIDED;

@@ -90,7 +90,9 @@ double hb_look_alpha(double alpha, size_t look);
 hb_status hb_batch_means(const double *x, size_t n, double *mean, double *se, size_t *batches, size_t *batch_size);
 
 /* One look at `count` series of n log ratios each, at level 1 - look_alpha,
- * against log_threshold (may be -INFINITY: every interval is above it). */
+ * against log_threshold (may be -INFINITY: every interval is above it).  A
+ * series holding a ratio that is not finite gives no interval (NaN ends):
+ * undecided, never a pass. */
 hb_status hb_look_at(const double *const *series, size_t count, size_t n, double look_alpha, double log_threshold,
                      hb_look *out);
 
