@@ -34,13 +34,13 @@ c_ks=$(col speedup_kernel || true) # absent in a summary.csv from before the cal
 # sweep's folder holds both modes of each size).
 awk -F, -v m="$c_m" -v n="$c_n" -v k="$c_k" -v p="$c_p" -v v="$c_v" -v g="$c_g" -v lo="$c_lo" -v hi="$c_hi" \
     -v mode="${c_mode:-0}" \
-    'NR > 1 && ($v == "ok" || $v == "pass" || $v == "too-slow") && $g != "" {
+    'NR > 1 && ($v == "ok" || $v == "pass" || $v == "too-slow" || $v == "undecided") && $g != "" {
         label = $m "x" $n "x" $k (mode && $mode == "server" ? "-server" : "")
         if (!(label in index_of)) { index_of[label] = count++; print count - 1, label > "'"$work"'/labels.dat" }
         print index_of[label], 100 * $g, 100 * $lo, 100 * $hi > "'"$work"'/speedup_" $p ".dat"
      }' "$csv"
 awk -F, -v m="$c_m" -v n="$c_n" -v k="$c_k" -v p="$c_p" -v v="$c_v" -v t="$c_t" -v mode="${c_mode:-0}" \
-    'NR > 1 && ($v == "ok" || $v == "pass" || $v == "too-slow") && $t != "" {
+    'NR > 1 && ($v == "ok" || $v == "pass" || $v == "too-slow" || $v == "undecided") && $t != "" {
         label = $m "x" $n "x" $k (mode && $mode == "server" ? "-server" : "")
         if (!(label in index_of)) index_of[label] = count++
         print index_of[label], $t > "'"$work"'/tflops_" $p ".dat"
@@ -48,7 +48,7 @@ awk -F, -v m="$c_m" -v n="$c_n" -v k="$c_k" -v p="$c_p" -v v="$c_v" -v t="$c_t" 
 if [ -n "$c_ks" ]; then
     awk -F, -v m="$c_m" -v n="$c_n" -v k="$c_k" -v p="$c_p" -v v="$c_v" -v g="$c_g" -v ks="$c_ks" \
         -v mode="${c_mode:-0}" \
-        'NR > 1 && ($v == "ok" || $v == "pass" || $v == "too-slow") && $g != "" {
+        'NR > 1 && ($v == "ok" || $v == "pass" || $v == "too-slow" || $v == "undecided") && $g != "" {
             label = $m "x" $n "x" $k (mode && $mode == "server" ? "-server" : "")
             if (!(label in index_of)) index_of[label] = count++
             if ($ks != "") print index_of[label], 100 * $ks > "'"$work"'/kernel_" $p ".dat"

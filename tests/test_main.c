@@ -42,7 +42,7 @@ int main(void)
                                            hb_shuffle_tests, hb_report_tests,     hb_files_tests,    hb_helper_tests,
                                            hb_verdict_tests, hb_isolate_tests,    hb_autotune_cache_tests, hb_baseline_option_tests,
                                            hb_telemetry_tests, hb_raw_samples_tests, hb_measure_option_tests,
-                                           hb_option_table_tests, hb_docs_tests, hb_stop_criterion_tests,
+                                           hb_option_table_tests, hb_docs_tests, hb_stop_criterion_tests, hb_sequential_tests,
                                            hb_module_state_tests, hb_plausibility_tests, hb_preflight_tests, hb_json_lines_tests,
                                            hb_interrupted_tests, hb_sweep_tests, hb_report_command_tests, hb_trace_tests,
                                            hb_timer_tests,
@@ -56,7 +56,7 @@ int main(void)
                                            hb_compare_command_tests, hb_closing_counts_tests,
                                            hb_import_fault_tests, hb_timing_doubt_tests,
                                            hb_report_header_tests, hb_mma_audit_tests, hb_sanitize_tests,
-                                           hb_gpu_sanitize_tests, hb_reward_tests, hb_gpu_reward_tests};
+                                           hb_gpu_sanitize_tests, hb_reward_tests, hb_gpu_reward_tests, hb_gpu_decide_tests};
     size_t total = 0;
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         total += files[i]().count;

@@ -76,6 +76,34 @@ static void test_aa_replaces_the_candidate(void **state)
     free(cli);
 }
 
+/* gate --decide: its flags, the A/A pair it is measured with, and what it refuses. */
+static void test_decide_options(void **state)
+{
+    (void)state;
+    test_argv a;
+    hb_cli *cli = new_cli();
+    assert_int_equal(parse_words(&a, WORDS("hgemm-bench", "gate", "--aa", "cublas-nn", "--vs", "cublas-nn",
+                                           "--min-speedup", "0", "--decide", "--mnk", "64,64,64"), cli),
+                     HB_OK);
+    assert_int_equal(cli->run.decide, 1);
+    assert_true(cli->run.decide_alpha == 0.05); /* the default */
+    assert_string_equal(hb_candidate_label(&cli->run), "aa:cublas-nn");
+    assert_int_equal(parse_words(&a, WORDS("hgemm-bench", "gate", "--candidate", "c", "--decide", "--decide-alpha",
+                                           "0.001", "--mnk", "64,64,64"), cli),
+                     HB_OK);
+    assert_true(cli->run.decide_alpha == 0.001);
+    free(cli);
+    const char *const bad_alpha[] = {"0", "0.5", "0.7", "-0.1", "x", "nan"};
+    for (size_t i = 0; i < sizeof bad_alpha / sizeof bad_alpha[0]; i++)
+        expect_usage(WORDS("hgemm-bench", "gate", "--candidate", "c", "--mnk", "8,8,8", "--decide", "--decide-alpha",
+                           bad_alpha[i]));
+    /* gate only; its alpha only with it; not with --target-ci (both end the window) */
+    expect_usage(RUN_WORDS("--decide"));
+    expect_usage(WORDS("hgemm-bench", "sweep", "--candidate", "c", "--mnk", "8,8,8", "--decide"));
+    expect_usage(WORDS("hgemm-bench", "gate", "--candidate", "c", "--mnk", "8,8,8", "--decide-alpha", "0.01"));
+    expect_usage(WORDS("hgemm-bench", "gate", "--candidate", "c", "--mnk", "8,8,8", "--decide", "--target-ci", "1"));
+}
+
 static void test_timing_option_errors(void **state)
 {
     (void)state;
@@ -97,10 +125,10 @@ static void test_timing_option_errors(void **state)
     expect_usage(RUN_WORDS("--mode", "offline", "--qps", "100"));
     expect_usage(RUN_WORDS("--mode", "server", "--qps", "100", "--mean-gap-ms", "1"));
     expect_usage(RUN_WORDS("--min-time-s", "3"));
-    /* --aa: run only, instead of --candidate, no sanitizer. */
+    /* --aa: run and gate, instead of --candidate, no sanitizer. */
     expect_usage(RUN_WORDS("--aa", "cublas-nn"));
     expect_usage(WORDS("hgemm-bench", "check", "--aa", "cublas-nn", "--mnk", "8,8,8"));
-    expect_usage(WORDS("hgemm-bench", "gate", "--aa", "cublas-nn", "--mnk", "8,8,8"));
+    expect_usage(WORDS("hgemm-bench", "gate", "--aa", "cublas-nn", "--candidate", "c", "--mnk", "8,8,8"));
     expect_usage(WORDS("hgemm-bench", "run", "--aa", "cublas-nn", "--mnk", "8,8,8", "--sanitize"));
     expect_usage(WORDS("hgemm-bench", "run", "--mnk", "8,8,8"));
 }
@@ -237,7 +265,8 @@ hb_test_list hb_measure_option_tests(void)
         cmocka_unit_test(test_timing_defaults),
         cmocka_unit_test(test_timing_options),
         cmocka_unit_test(test_aa_replaces_the_candidate),
-        cmocka_unit_test(test_timing_option_errors),
+    cmocka_unit_test(test_decide_options),
+    cmocka_unit_test(test_timing_option_errors),
         cmocka_unit_test(test_policy_names_round_trip),
         cmocka_unit_test(test_csv_records_window_and_telemetry),
         cmocka_unit_test(test_report_shows_pacing_and_warning),

@@ -40,6 +40,8 @@ hb_test_list hb_measure_option_tests(void);
 hb_test_list hb_option_table_tests(void);
 hb_test_list hb_docs_tests(void);
 hb_test_list hb_stop_criterion_tests(void);
+hb_test_list hb_sequential_tests(void);
+hb_test_list hb_gpu_decide_tests(void);
 hb_test_list hb_gpu_timing_tests(void);
 hb_test_list hb_module_state_tests(void);
 hb_test_list hb_plausibility_tests(void);

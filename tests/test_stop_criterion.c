@@ -14,6 +14,7 @@
 #include "bench/core/rng.h"
 #include "bench/core/series_store.h"
 #include "bench/core/stats.h"
+#include "bench/measure/decide_criterion.h"
 #include "bench/measure/target_ci_criterion.h"
 #include "bench/measure/time_criterion.h"
 #include "bench/result/window_samples.h"
@@ -362,7 +363,80 @@ static void test_samples_truncated_to_decision(void **state)
     hb_participant_samples_free(&s);
 }
 
+/* --- the decide criterion (gate --decide) ------------------------------------------------ */
+
+/* A decide criterion judging participants `columns` against `threshold`, capped at `cap_s` of the fake clock. */
+static hb_stop_criterion decide_on(const size_t *columns, size_t count, double threshold, double cap_s,
+                                   hb_decision_record *record)
+{
+    hb_decide_setup setup = {.alpha = 0.05, .log_threshold = log1p(threshold), .cap_s = cap_s, .min_rounds = 10,
+                             .candidate = CANDIDATE, .columns = count, .count = PARTICIPANTS, .record = record};
+    for (size_t c = 0; c < count; c++)
+        setup.column[c] = columns[c];
+    hb_stop_criterion c;
+    assert_int_equal(hb_decide_criterion_create(&setup, &c), HB_OK);
+    return c;
+}
+
+/* Participant 5 takes 5 % longer than the candidate: against 0 the first
+ * look (64 rounds) decides above, the window ends there and keeps them. */
+static void test_decide_ends_the_window_at_the_deciding_look(void **state)
+{
+    (void)state;
+    fake_window w;
+    round_source s;
+    hb_decision_record record = {0};
+    const size_t column[] = {5};
+    open_window(&w, &s, decide_on(column, 1, 0, 10.0, &record), 21, 0.02, 0);
+    hb_stop_decision d = play(&w, &s, 100000, 0);
+    assert_true(d.finished);
+    assert_string_equal(d.by, "decided");
+    assert_int_equal(d.at.rounds, HB_SEQUENTIAL_FIRST_LOOK);
+    assert_int_equal(record.ran, 1);
+    assert_int_equal(record.looks, 1);
+    assert_int_equal(record.last.look, 1);
+    assert_int_equal(record.last.state, HB_LOOK_ABOVE);
+    assert_int_equal(record.window_state, HB_LOOK_ABOVE);
+    assert_true(record.last.low > 0 && record.last.low < log(1.05) && record.last.high > log(1.05));
+    hb_stop_criteria_destroy(&w.criteria);
+    source_free(&s);
+
+    /* a -max figure: both layouts judged; 6 % above one, 5 % above the other, against +5.5 %: below */
+    const size_t both[] = {5, 6};
+    hb_decision_record max_record = {0};
+    open_window(&w, &s, decide_on(both, 2, 0.055, 10.0, &max_record), 22, 0.02, 0);
+    d = play(&w, &s, 100000, 0);
+    assert_string_equal(d.by, "decided");
+    assert_int_equal(max_record.last.state, HB_LOOK_BELOW);
+    hb_stop_criteria_destroy(&w.criteria);
+    source_free(&s);
+}
+
+/* A threshold at the true speedup: no look decides, and the cap (0.05 s of
+ * the fake clock, 500 rounds) makes a last look over all of them. */
+static void test_decide_at_the_threshold_is_capped_undecided(void **state)
+{
+    (void)state;
+    fake_window w;
+    round_source s;
+    hb_decision_record record = {0};
+    const size_t column[] = {5};
+    open_window(&w, &s, decide_on(column, 1, 0.05, 0.05, &record), 23, 0.02, 0);
+    hb_stop_decision d = play(&w, &s, 100000, 0);
+    assert_string_equal(d.by, "time-cap");
+    assert_int_equal(d.at.rounds, 500);
+    assert_int_equal(record.looks, 4); /* 64, 128, 256, and the cap's at 500 */
+    assert_int_equal(record.last.look, 4);
+    assert_int_equal(record.last.rounds, 500);
+    assert_int_equal(record.last.state, HB_LOOK_UNDECIDED);
+    assert_true(fabs(record.last.alpha - hb_look_alpha(0.05, 4)) < 1e-15);
+    hb_stop_criteria_destroy(&w.criteria);
+    source_free(&s);
+}
+
 static const struct CMUnitTest stop_criterion_tests[] = {
+    cmocka_unit_test(test_decide_ends_the_window_at_the_deciding_look),
+    cmocka_unit_test(test_decide_at_the_threshold_is_capped_undecided),
     cmocka_unit_test(test_target_ci_met_is_the_summarys_halfwidth),
     cmocka_unit_test(test_target_ci_waits_for_min_time_and_rounds),
     cmocka_unit_test(test_target_ci_never_met_is_time_capped),

@@ -74,7 +74,8 @@ static void test_verdict_names(void **state)
         {HB_VERDICT_UNSUPPORTED, "unsupported"}, {HB_VERDICT_INCORRECT, "incorrect"},
         {HB_VERDICT_CRASHED, "crashed"},     {HB_VERDICT_TIMED_OUT, "timed-out"},
         {HB_VERDICT_BAD_INPUT, "bad-input"}, {HB_VERDICT_ERROR, "error"},
-        {HB_VERDICT_IMPLAUSIBLE, "implausible"},
+        {HB_VERDICT_IMPLAUSIBLE, "implausible"}, {HB_VERDICT_FORBIDDEN, "forbidden"},
+        {HB_VERDICT_TIMER_MISMATCH, "timer-mismatch"}, {HB_VERDICT_UNDECIDED, "undecided"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         assert_string_equal(hb_verdict_name(cases[i].verdict), cases[i].name);
@@ -193,6 +194,64 @@ static void test_gate_below_threshold_is_too_slow(void **state)
     fill_result(r, (hb_mnk){128, 64, 32}, NAN, 0.5);
     hb_gate_apply(r, "torch", 0.0);
     assert_int_equal(r->status, HB_ERR_TOO_SLOW);
+    free(r);
+}
+
+/* A --decide record whose last look (k = 3, 256 rounds) saw [low, high] as speedups. */
+static void set_decision(hb_config_result *r, hb_look_state state, double low, double high)
+{
+    hb_decision_record *d = &r->decision;
+    *d = (hb_decision_record){.ran = 1, .threshold = 0.05, .alpha = 0.05, .looks = 3, .seconds = 0.25,
+                              .timer = HB_TIMER_EVENT, .window_state = state};
+    snprintf(d->vs, sizeof d->vs, "torch");
+    d->last = (hb_look){.look = 3, .rounds = 256, .alpha = hb_look_alpha(0.05, 3), .batches = 11, .batch_size = 23,
+                        .quantile = 3.2, .low = log1p(low), .high = log1p(high), .state = state};
+}
+
+/* Under --decide the decision judges, not the point estimate: only "above"
+ * passes; "below" is too-slow, "undecided" its own verdict with exit 9. */
+static void test_gate_with_a_decision(void **state)
+{
+    (void)state;
+    hb_config_result *r = new_results(1);
+    /* a point estimate far above the threshold does not pass an undecided pair */
+    fill_result(r, (hb_mnk){64, 64, 64}, 0.5, 0.0);
+    set_decision(r, HB_LOOK_UNDECIDED, 0.01, 0.9);
+    hb_gate_apply(r, "torch", 0.05);
+    assert_int_equal(r->status, HB_ERR_TOO_SLOW);
+    assert_int_equal(r->verdict, HB_VERDICT_UNDECIDED);
+    assert_string_equal(hb_verdict_name(r->verdict), "undecided");
+    assert_string_equal(r->check, "speedup");
+    assert_non_null(strstr(r->reason, "not shown to meet"));
+    assert_non_null(strstr(r->reason, "round 256 (look 3"));
+    assert_non_null(strstr(r->reason, "+1.00% to +90.00%"));
+    /* decided below, whatever the point estimate says */
+    fill_result(r, (hb_mnk){64, 64, 64}, 0.5, 0.0);
+    set_decision(r, HB_LOOK_BELOW, -0.2, 0.01);
+    hb_gate_apply(r, "torch", 0.05);
+    assert_int_equal(r->status, HB_ERR_TOO_SLOW);
+    assert_int_equal(r->verdict, HB_VERDICT_TOO_SLOW);
+    assert_non_null(strstr(r->reason, "decided below +5.00% over torch"));
+    /* decided above passes, even with a point estimate under the threshold */
+    fill_result(r, (hb_mnk){64, 64, 64}, 0.01, 0.0);
+    set_decision(r, HB_LOOK_ABOVE, 0.06, 0.2);
+    hb_gate_apply(r, "torch", 0.05);
+    assert_untouched_pass(r);
+    /* a failed check stays failed */
+    fill_result(r, (hb_mnk){64, 64, 64}, 0.5, 0.0);
+    set_decision(r, HB_LOOK_ABOVE, 0.06, 0.2);
+    r->status = HB_ERR_INCORRECT;
+    r->verdict = HB_VERDICT_INCORRECT;
+    hb_gate_apply(r, "torch", 0.05);
+    assert_int_equal(r->verdict, HB_VERDICT_INCORRECT);
+    /* the stdout line */
+    char text[320];
+    set_decision(r, HB_LOOK_ABOVE, 0.06, 0.2);
+    r->decision.last.rounds = 1600;
+    r->decision.seconds = 2.1;
+    hb_decision_text(&r->decision, text, sizeof text);
+    assert_string_equal(text, "decided above +5.00% over torch at round 1,600 (look 3, 2.1 s; interval +6.00% to "
+                              "+20.00% at 99.66%, event timer)");
     free(r);
 }
 
@@ -331,6 +390,7 @@ static void test_verdict_file_round_trip(void **state)
     fill_result(&r[2], (hb_mnk){4096, 4096, 4096}, 0.01, 0.5);
     hb_gate_apply(&r[2], "torch", o->min_speedup); /* too slow */
     assert_int_equal(r[2].status, HB_ERR_TOO_SLOW);
+    set_decision(&r[0], HB_LOOK_ABOVE, 0.06, 0.2); /* as --decide left it */
 
     hb_run_record run = {.command = "gate", .run_id = "20260101T000000Z-abcd",
                          .run_path = "results/20260101T000000Z-abcd", .options = o};
@@ -380,6 +440,19 @@ static void test_verdict_file_round_trip(void **state)
     assert_int_equal(json_integer_value(json_object_get(s0, "rounds")), 77);
     assert_true(fabs(json_number_value(json_object_get(s0, "candidate_median_us")) - 500) < 1e-9);
     assert_true(fabs(json_number_value(json_object_get(s0, "baseline_median_us")) - 625) < 1e-9);
+    /* --decide's record: an object where it ran, null where not */
+    json_t *d0 = json_object_get(c0, "decision");
+    assert_true(json_is_object(d0));
+    assert_string_equal(get_string(d0, "state"), "above");
+    assert_string_equal(get_string(d0, "timer"), "event");
+    assert_string_equal(get_string(d0, "vs"), "torch");
+    assert_int_equal(json_integer_value(json_object_get(d0, "look")), 3);
+    assert_int_equal(json_integer_value(json_object_get(d0, "looks")), 3);
+    assert_int_equal(json_integer_value(json_object_get(d0, "rounds")), 256);
+    assert_true(fabs(json_number_value(json_object_get(d0, "low")) - 0.06) < 1e-12);
+    assert_true(fabs(json_number_value(json_object_get(d0, "high")) - 0.2) < 1e-12);
+    assert_true(fabs(json_number_value(json_object_get(d0, "look_alpha")) - hb_look_alpha(0.05, 3)) < 1e-15);
+    assert_true(json_is_null(json_object_get(c2, "decision")));
     json_t *s2 = json_object_get(c2, "speedup");
     assert_true(json_is_object(s2));
     assert_true(fabs(json_number_value(json_object_get(s2, "geomean")) - 0.01) < 1e-12);
@@ -448,6 +521,7 @@ static const struct CMUnitTest verdict_tests[] = {
     cmocka_unit_test(test_gate_find_participant),
     cmocka_unit_test(test_gate_passes_at_or_above_threshold),
     cmocka_unit_test(test_gate_below_threshold_is_too_slow),
+    cmocka_unit_test(test_gate_with_a_decision),
     cmocka_unit_test(test_gate_leaves_failed_or_unmeasured_alone),
     cmocka_unit_test(test_gate_missing_baseline_is_internal_error),
     cmocka_unit_test(test_overall_verdict),

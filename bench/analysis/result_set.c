@@ -204,7 +204,8 @@ hb_status hb_result_set_add_missing(hb_result_set *set, const hb_config_key *key
 int hb_config_counts(const hb_config_entry *entry)
 {
     return !strcmp(entry->verdict, hb_verdict_name(HB_VERDICT_PASS)) ||
-           !strcmp(entry->verdict, hb_verdict_name(HB_VERDICT_TOO_SLOW));
+           !strcmp(entry->verdict, hb_verdict_name(HB_VERDICT_TOO_SLOW)) ||
+           !strcmp(entry->verdict, hb_verdict_name(HB_VERDICT_UNDECIDED));
 }
 
 void hb_config_key_mnk(const hb_config_key *key, char *out, size_t size)

@@ -113,7 +113,7 @@ const char *hb_result_set_add_candidate(hb_result_set *set, const char *path);
 hb_status hb_result_set_add_missing(hb_result_set *set, const hb_config_key *key, const char *plan);
 
 /* 1 if the configuration's candidate was measured and passed every check
- * (verdict pass, or too-slow: gate's threshold, not a check): its speedups
+ * (verdict pass, or too-slow or undecided: gate's threshold, not a check): its speedups
  * count.  Every other verdict is excluded from the tables and listed. */
 int hb_config_counts(const hb_config_entry *entry);
 

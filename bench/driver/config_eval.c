@@ -18,6 +18,7 @@
 #include "bench/gpu/device.h"
 #include "bench/gpu/entry_points.h"
 #include "bench/measure/input_policy.h"
+#include "bench/result/baseline_registry.h"
 #include "bench/report/raw_samples.h"
 #include "bench/report/trace_file.h"
 #include "bench/result/gate.h"
@@ -354,6 +355,90 @@ static hb_status spot_after(void *context)
     return status;
 }
 
+/* --- gate --decide (bench/measure/decide_criterion.h) ------------------------------------------ */
+
+static int participant_named(const config_state *s, const char *name, size_t *out)
+{
+    for (size_t i = 0; i < s->count; i++)
+        if (!s->parts[i]->is_candidate && !strcmp(s->parts[i]->name, name)) {
+            *out = i;
+            return 1;
+        }
+    return 0;
+}
+
+/* The participants the decision judges: --vs, or both layouts of a -max
+ * figure (its speedup is the smaller of the two: the faster layout's). */
+static hb_status decide_columns(const config_state *s, hb_decide_rule *rule)
+{
+    const char *vs = s->options->vs;
+    rule->columns = 0;
+    if (participant_named(s, vs, &rule->column[0])) {
+        rule->columns = 1;
+        return HB_OK;
+    }
+    for (size_t i = 0; i < hb_max_pair_count(); i++) {
+        hb_max_pair pair = hb_max_pair_at(i);
+        if (strcmp(pair.name, vs))
+            continue;
+        if (participant_named(s, pair.nn, &rule->column[0]) && participant_named(s, pair.tn, &rule->column[1])) {
+            rule->columns = 2;
+            return HB_OK;
+        }
+    }
+    return hb_fail(HB_ERR_INTERNAL, "--decide: --vs %s is not among this configuration's baselines", vs);
+}
+
+static hb_status decide_rule(config_state *s, hb_decide_rule *rule)
+{
+    const hb_run_options *o = s->options;
+    *rule = (hb_decide_rule){.alpha = 0};
+    if (!o->gate || !o->decide)
+        return HB_OK;
+    HB_TRY(decide_columns(s, rule));
+    rule->alpha = o->decide_alpha;
+    rule->log_threshold = log1p(o->min_speedup); /* -1 (any speed): -INFINITY, every interval is above it */
+    rule->record = &s->result->decision;
+    hb_decision_record *d = rule->record;
+    snprintf(d->vs, sizeof d->vs, "%s", o->vs);
+    d->threshold = o->min_speedup;
+    return HB_OK;
+}
+
+/* The headline moved to the wall clock (work left the timed stream): the
+ * decision on CUDA-event times does not stand, so the same look (its k and
+ * alpha_k) is made again on the wall times of the rounds kept.  It stays
+ * within the error spent: whichever look k ended the window, the wall
+ * interval at n_k misses with probability at most alpha_k, and these sum to
+ * alpha over every k. */
+static hb_status rejudge_on_wall(config_state *s, const hb_participant_samples *samples)
+{
+    hb_decision_record *d = &s->result->decision;
+    if (!d->ran || s->result->headline_timer != HB_TIMER_WALL || d->looks == 0)
+        return HB_OK;
+    hb_decide_rule rule;
+    HB_TRY(decide_columns(s, &rule));
+    size_t n = d->last.rounds;
+    double *log_ratios = malloc((n ? n : 1) * rule.columns * sizeof *log_ratios);
+    if (!log_ratios)
+        return hb_fail(HB_ERR_INTERNAL, "out of host memory re-judging --decide on the wall clock (%zu rounds)", n);
+    const double *series[HB_SEQUENTIAL_MAX_SERIES];
+    for (size_t c = 0; c < rule.columns; c++) {
+        double *x = log_ratios + c * n;
+        for (size_t r = 0; r < n; r++)
+            x[r] = hb_log_ratio(samples[rule.column[c]].wall_ms.data[r], samples[CANDIDATE].wall_ms.data[r]);
+        series[c] = x;
+    }
+    hb_look look;
+    hb_status status = hb_look_at(series, rule.columns, n, d->last.alpha, log1p(d->threshold), &look);
+    free(log_ratios);
+    HB_TRY(status);
+    look.look = d->last.look;
+    d->last = look;
+    d->timer = HB_TIMER_WALL;
+    return HB_OK;
+}
+
 static hb_window_options window_options(config_state *s, hb_spot_check *spot)
 {
     const hb_run_options *o = s->options;
@@ -399,9 +484,12 @@ static hb_status write_raw(config_state *s, const hb_participant_samples *sample
 static hb_status measure(config_state *s, hb_participant_samples *samples)
 {
     hb_spot_check spot = {s->options->spot_checks, spot_after, s, 0};
+    hb_decide_rule decide;
+    HB_TRY(decide_rule(s, &decide));
     HB_TRY(hb_input_policy_init(&s->inputs, s->options->l2, s->device.l2_bytes, &s->problem, hb_rng_next(&s->rng),
                                 s->timer.stream));
     hb_window_options windows = window_options(s, &spot);
+    windows.decide = decide;
     hb_status status = hb_measure_windows(s->parts, s->problem.ios, s->count, &s->timer, &s->rng, &windows,
                                           &s->progress, samples, &s->result->window, &s->result->telemetry);
     hb_input_policy_free(&s->inputs);
@@ -454,6 +542,8 @@ static hb_status check_and_measure(config_state *s, hb_participant_samples *samp
         status = hb_monitor_checkpoint(s->monitor);
     if (status == HB_OK)
         status = decide_timers(s, samples);
+    if (status == HB_OK)
+        status = rejudge_on_wall(s, samples);
     if (status == HB_OK)
         hb_add_max_rows(r); /* the faster variant by the headline timer */
     if (status == HB_OK && s->options->reward.on)

@@ -16,7 +16,8 @@ const hb_command_entry hb_gpu_commands[] = {
      "around every call), without timing: a verdict per configuration and no speedup.",
      1, NULL, hb_run_command},
     {"gate", HB_CMD_GATE,
-     "gate --candidate PATH --mnk M,N,K [...] [--vs NAME] [--min-speedup X] [--verdict FILE] [options]",
+     "gate --candidate PATH --mnk M,N,K [...] [--vs NAME] [--min-speedup X] [--decide] [--verdict FILE] [options]\n"
+     "gate --aa BASELINE --mnk M,N,K [...] [--vs NAME] [--min-speedup X] [--decide] [options]",
      "run, then exit 0 only if correct and fast enough everywhere",
      "`run`, then exit 0 only if every configuration passed every check and its speedup over --vs met "
      "--min-speedup; a distinct exit code otherwise, and the verdict file for pipelines (docs/gate.md).",

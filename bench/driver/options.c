@@ -79,6 +79,7 @@ static hb_status parse_forbid(const option_spec *o, const char *text, hb_run_opt
 static hb_status parse_sanitize(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_vs(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_aa(const option_spec *o, const char *text, hb_run_options *run);
+static hb_status parse_alpha(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_format(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_timer(const option_spec *o, const char *text, hb_run_options *run);
 static hb_status parse_mode_name(const option_spec *o, const char *text, hb_run_options *run);
@@ -223,7 +224,7 @@ static const option_spec table[] = {
      parse_percent, format_percent, FIELD(target_ci), 0, 100, 0},
     {"min-time-s", "S", TIMING_CMDS | REPRODUCES, TIMING, "5", "least timed window with --target-ci", parse_seconds, format_double,
      FIELD(min_time_s), 0, 86400, 0},
-    {"aa", "BASELINE", CMD(HB_CMD_RUN) | SWEEPS, TIMING, NULL,
+    {"aa", "BASELINE", CMD(HB_CMD_RUN) | CMD(HB_CMD_GATE) | SWEEPS, TIMING, NULL,
      "A/A calibration: a second instance of BASELINE (one of `hgemm-bench baselines`) is timed as the candidate; "
      "replaces --candidate",
      parse_aa, format_text, FIELD(aa), 0, 0, 0},
@@ -247,6 +248,14 @@ static const option_spec table[] = {
      "refuse these conduct findings (exit 12): other-stream, alloc, sync, create, first-call, device-state, "
      "multi-kernel, library-kernel, fp16-mma-only, fp16-simt-only",
      parse_forbid, format_text, FIELD(forbid), 0, 0, 0},
+    {"decide", NULL, CMD(HB_CMD_GATE), GATE, NULL,
+     "end each timed window as soon as the speedup's interval lies wholly above or below --min-speedup (pass only "
+     "when above; undecided, exit 9, when --time-s comes first); false passes at most --decide-alpha / 2",
+     parse_switch, format_switch, FIELD(decide), 0, 0, 1},
+    {"decide-alpha", "A", CMD(HB_CMD_GATE), GATE, "0.05",
+     "with --decide: the error spent over every look, in (0, 0.5); a pair exactly at the threshold passes with "
+     "probability at most A/2",
+     parse_alpha, format_double, FIELD(decide_alpha), 0, 0.5, 0},
 
     {"reward", "ALPHA,BETA", TIMING_CMDS, REWARD, NULL,
      "each timed configuration's reward, the paper's eq. 3: the mean over rounds of t_ref/t_cand, minus ALPHA x "
@@ -622,6 +631,16 @@ static hb_status parse_aa(const option_spec *o, const char *text, hb_run_options
     return HB_OK;
 }
 
+/* An error rate: (low, high), both ends open. */
+static hb_status parse_alpha(const option_spec *o, const char *text, hb_run_options *run)
+{
+    double value;
+    if (!parse_real(text, o->low, 1, o->high, &value) || value >= o->high)
+        return usage_error("--%s expects an error rate in (%g, %g), got '%s'", o->flag, o->low, o->high, text);
+    *(double *)field_of(o, run) = value;
+    return HB_OK;
+}
+
 static hb_status parse_format(const option_spec *o, const char *text, hb_run_options *run)
 {
     hb_report_format format;
@@ -986,6 +1005,11 @@ static hb_status check_relations(const hb_run_options *run, const unsigned char 
                            c->id == HB_CMD_SWEEP ? " (--modes with server, for a sweep)" : "");
     if (given(seen, "min-time-s") && run->target_ci <= 0)
         return usage_error("--min-time-s applies with --target-ci");
+    if (given(seen, "decide-alpha") && !run->decide)
+        return usage_error("--decide-alpha applies with --decide");
+    if (run->decide && run->target_ci > 0)
+        return usage_error("--decide and --target-ci both end the timed window early; give one (--decide judges the "
+                           "threshold, --target-ci a CI width)");
     if (run->aa && run->candidate_path)
         return usage_error("--aa %s times a baseline as the candidate; drop --candidate", run->aa);
     if (run->aa && run->sanitize)
@@ -998,7 +1022,8 @@ static hb_status check_relations(const hb_run_options *run, const unsigned char 
                            run->strict ? "strict" : "forbid", run->trace ? "--no-isolate (no call monitor)" : "--no-trace");
     if (!run->candidate_path && !run->aa)
         return usage_error("%s: --candidate PATH is required%s", c->name,
-                           c->id == HB_CMD_RUN ? " (or, for an A/A calibration, --aa BASELINE)" : "");
+                           c->id == HB_CMD_RUN || c->id == HB_CMD_GATE ? " (or, for an A/A calibration, --aa BASELINE)"
+                                                                         : "");
     if (run->n_configs == 0 && c->id != HB_CMD_SWEEP)
         return usage_error("%s: at least one --mnk M,N,K is required", c->name);
     return HB_OK;

@@ -4,8 +4,9 @@
  * finished (poll: O(1), never waits for other work).  A criterion may judge
  * an earlier round than the last: its decision says at which round the
  * window stands for the results, and the window keeps the rounds up to it
- * only.  Two criteria: time (bench/measure/time_criterion.h) and target CI
- * (bench/measure/target_ci_criterion.h). */
+ * only.  Three criteria: time (bench/measure/time_criterion.h), target CI
+ * (bench/measure/target_ci_criterion.h) and decide, gate --decide's
+ * sequential test with its own cap (bench/measure/decide_criterion.h). */
 #ifndef HB_STOP_CRITERION_H
 #define HB_STOP_CRITERION_H
 
@@ -24,7 +25,7 @@ typedef struct hb_window_progress {
 
 typedef struct hb_stop_decision {
     int finished;
-    const char *by;          /* the window report's stopped_by: "time", "time-cap" or "target-ci" */
+    const char *by;          /* the window report's stopped_by: "time", "time-cap", "target-ci" or "decided" */
     hb_window_progress at;   /* the window as it stood at the decision's round: the rounds it keeps */
     double halfwidth;        /* target-ci: the widest CI half-width at at.rounds (fraction); else NAN */
 } hb_stop_decision;

@@ -13,6 +13,7 @@
 #include "bench/core/shuffle.h"
 #include "bench/gpu/cuda_check.h"
 #include "bench/measure/output_watch.h"
+#include "bench/measure/decide_criterion.h"
 #include "bench/measure/stop_criterion.h"
 #include "bench/measure/time_criterion.h"
 #include "verify/checked_call.h"
@@ -246,14 +247,44 @@ static hb_status push_time(hb_stop_criteria *stop, double length_s, size_t min_r
     return hb_stop_criteria_push(stop, time);
 }
 
-static hb_status push_target_ci(const window *w, hb_stop_criteria *stop)
+/* The candidate's participant index; `flag` names the criterion that needs it. */
+static hb_status candidate_index(const window *w, const char *flag, size_t *out)
 {
-    const hb_stop_rule *rule = &w->options->stop;
     size_t cand = 0;
     while (cand < w->count && !w->participants[cand]->is_candidate)
         cand++;
     if (cand == w->count)
-        return hb_fail(HB_ERR_INTERNAL, "--target-ci: no candidate among the %zu participants", w->count);
+        return hb_fail(HB_ERR_INTERNAL, "%s: no candidate among the %zu participants", flag, w->count);
+    *out = cand;
+    return HB_OK;
+}
+
+/* --decide: the sequential test, which is its own cap (its last look comes at the window's length). */
+static hb_status push_decide(const window *w, hb_stop_criteria *stop)
+{
+    const hb_decide_rule *rule = &w->options->decide;
+    hb_decide_setup setup = {
+        .alpha = rule->alpha,
+        .log_threshold = rule->log_threshold,
+        .cap_s = w->options->time_s,
+        .min_rounds = HB_MIN_TIMED_ROUNDS,
+        .columns = rule->columns,
+        .count = w->count,
+        .record = rule->record,
+    };
+    HB_TRY(candidate_index(w, "--decide", &setup.candidate));
+    for (size_t c = 0; c < rule->columns; c++)
+        setup.column[c] = rule->column[c];
+    hb_stop_criterion decide;
+    HB_TRY(hb_decide_criterion_create(&setup, &decide));
+    return hb_stop_criteria_push(stop, decide);
+}
+
+static hb_status push_target_ci(const window *w, hb_stop_criteria *stop)
+{
+    const hb_stop_rule *rule = &w->options->stop;
+    size_t cand;
+    HB_TRY(candidate_index(w, "--target-ci", &cand));
     hb_target_ci_setup setup = {
         .halfwidth = rule->halfwidth,
         .min_time_s = rule->min_time_s,
@@ -268,10 +299,17 @@ static hb_status push_target_ci(const window *w, hb_stop_criteria *stop)
     return hb_stop_criteria_push(stop, target);
 }
 
-/* The timed window's criteria: --target-ci first, so a target met at the
- * same poll as the cap wins, then time (the cap when a target is set). */
+/* The timed window's criteria: --decide alone (it caps itself); else
+ * --target-ci first, so a target met at the same poll as the cap wins, then
+ * time (the cap when a target is set). */
 static hb_status timed_criteria(const window *w, hb_stop_criteria *stop)
 {
+    if (w->options->decide.alpha > 0) {
+        hb_status status = push_decide(w, stop);
+        if (status != HB_OK)
+            hb_stop_criteria_destroy(stop);
+        return status;
+    }
     int target = w->options->stop.halfwidth > 0;
     hb_status status = target ? push_target_ci(w, stop) : HB_OK;
     if (status == HB_OK)

@@ -23,6 +23,7 @@
 #include "bench/gpu/telemetry.h"
 #include "bench/measure/sample_timer.h"
 #include "bench/measure/target_ci_criterion.h"
+#include "bench/result/decision_record.h"
 #include "bench/result/window_report.h"
 #include "bench/result/window_samples.h"
 #include "verify/check_failure.h"
@@ -70,6 +71,17 @@ typedef struct hb_stop_rule {
     uint64_t bootstrap_seed; /* the summary's (participant i: + i), known before the window */
 } hb_stop_rule;
 
+/* gate --decide: end the timed window once the sequential test decides the
+ * speedup over the judged baselines is above or below the threshold, the
+ * window's length being the cap (bench/measure/decide_criterion.h). */
+typedef struct hb_decide_rule {
+    double alpha;           /* 0: off */
+    double log_threshold;   /* log(1 + --min-speedup) */
+    size_t column[HB_SEQUENTIAL_MAX_SERIES]; /* the judged baselines' participant indices */
+    size_t columns;
+    hb_decision_record *record; /* the looks go here */
+} hb_decide_rule;
+
 /* The watchers' work between rounds, untimed (bench/trace/call_monitor.h:
  * the monitor's checkpoints; bench/gpu/entry_points.h: the timers' check
  * after every window).  NULL: none. */
@@ -87,6 +99,7 @@ typedef struct hb_window_options {
     hb_input_hooks inputs;
     hb_pacing pacing;
     hb_stop_rule stop;
+    hb_decide_rule decide;
     int keep_detail;       /* 1: also keep each call's slot, start and gap (--raw) */
     const char *telemetry_uuid; /* sample NVML through the timed window for this GPU; NULL: no telemetry */
     hb_window_hooks hooks;

@@ -101,6 +101,7 @@ static json_t *stopping_object(const hb_run_options *o, const hb_engine_facts *e
     json_object_set_new(stop, "min_time_s", o->target_ci > 0 ? json_real(o->min_time_s) : json_null());
     json_object_set_new(stop, "min_rounds", json_integer(o->target_ci > 0 ? e->target_ci_min_rounds : e->min_timed_rounds));
     json_object_set_new(stop, "cap_s", json_real(o->time_s));
+    json_object_set_new(stop, "decide_alpha", o->gate && o->decide ? json_real(o->decide_alpha) : json_null());
     return stop;
 }
 

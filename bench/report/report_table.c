@@ -59,6 +59,11 @@ static void print_window(FILE *out, const hb_config_result *r)
                 hb_gap_name(t->mode, t->gap), t->mean_gap_ms, w->gap_mean_ms, w->achieved_rate_per_s,
                 w->gap_fraction * 100);
     fputc('\n', out);
+    if (r->decision.ran && r->decision.looks > 0) { /* gate --decide: what ended the window, and why */
+        char text[320];
+        hb_decision_text(&r->decision, text, sizeof text);
+        fprintf(out, "  decision: %s\n", text);
+    }
 }
 
 /* Clocks, temperature, power and throttling seen through the timed window. */

@@ -93,6 +93,32 @@ static json_t *speedup_object(const hb_config_result *r, const char *vs)
     return o;
 }
 
+/* gate --decide's verdict on the threshold (docs/gate.md, "A verdict in
+ * seconds"); null without --decide or when no look was made. */
+static json_t *decision_object(const hb_config_result *r)
+{
+    const hb_decision_record *d = &r->decision;
+    if (!d->ran || d->looks == 0)
+        return json_null();
+    json_t *o = json_object();
+    json_object_set_new(o, "rule", json_string(HB_DECISION_RULE));
+    json_object_set_new(o, "vs", text(d->vs));
+    json_object_set_new(o, "threshold", json_real(d->threshold));
+    json_object_set_new(o, "alpha", json_real(d->alpha));
+    json_object_set_new(o, "state", json_string(hb_look_state_name(d->last.state)));
+    json_object_set_new(o, "timer", json_string(hb_timer_name(d->timer)));
+    json_object_set_new(o, "window_state", json_string(hb_look_state_name(d->window_state)));
+    json_object_set_new(o, "looks", json_integer((json_int_t)d->looks));
+    json_object_set_new(o, "look", json_integer((json_int_t)d->last.look));
+    json_object_set_new(o, "look_alpha", json_real(d->last.alpha));
+    json_object_set_new(o, "rounds", json_integer((json_int_t)d->last.rounds));
+    json_object_set_new(o, "seconds", json_real(d->seconds));
+    json_object_set_new(o, "low", number(hb_decision_low(d)));
+    json_object_set_new(o, "high", number(hb_decision_high(d)));
+    json_object_set_new(o, "batches", json_integer((json_int_t)d->last.batches));
+    return o;
+}
+
 /* The call monitor's findings on the candidate, one object per finding, and
  * whether this run's gate forbids it; null when no trace judged it. */
 static json_t *conduct_object(const hb_config_result *r, unsigned forbidden)
@@ -232,6 +258,7 @@ json_t *hb_verdict_config_json(const hb_config_result *r, const char *vs, unsign
     json_object_set_new(o, "manifest", text(r->manifest_path));
     json_object_set_new(o, "checks", checks_object(r));
     json_object_set_new(o, "speedup", speedup_object(r, vs));
+    json_object_set_new(o, "decision", decision_object(r));
     json_object_set_new(o, "timers", timers_object(r));
     json_object_set_new(o, "kernel_time", kernel_object(r, vs));
     json_object_set_new(o, "conduct", conduct_object(r, forbidden));
@@ -274,6 +301,7 @@ hb_status hb_verdict_file_write(const char *path, const hb_run_record *run, cons
     json_object_set_new(root, "statistic", json_string("geometric mean of paired per-round ratios t_base/t_cand, minus 1; on CUDA events, or on "
                                              "the wall clock where a configuration's events may miss work (each "
                                              "configuration's speedup.timer says which)"));
+    json_object_set_new(root, "decide_alpha", o->gate && o->decide ? json_real(o->decide_alpha) : json_null());
     const unsigned forbidden = o->gate ? hb_gate_forbidden_findings(o->strict, o->forbid) : 0;
     char forbidden_names[200];
     hb_finding_names(forbidden, forbidden_names, sizeof forbidden_names);

@@ -8,6 +8,7 @@
 #include "bench/core/timing_policy.h"
 #include "bench/result/battery_record.h"
 #include "bench/result/conduct.h"
+#include "bench/result/decision_record.h"
 #include "bench/result/mma_audit.h"
 #include "bench/result/module_state.h"
 #include "bench/result/participant_desc.h"
@@ -86,6 +87,7 @@ typedef struct hb_config_result {
     char timer_why[400];             /* what each reason saw; "" on events */
     int integrity_checked;           /* the timing entry points were verified after every window */
     hb_reward_record reward;         /* --reward: r and its terms (docs/gate.md, "Reward") */
+    hb_decision_record decision;     /* gate --decide: the sequential test's verdict on the threshold (ran 0 without) */
 } hb_config_result;
 
 /* The headline speedup of the candidate over `p` (a baseline's row) and p's

@@ -5,6 +5,27 @@
 
 #include "bench/result/conduct.h"
 
+/* --decide: only a decision above passes, which is what bounds the false
+ * passes at alpha / 2 (docs/gate.md, "A verdict in seconds"). */
+static void apply_decision(hb_config_result *r)
+{
+    const hb_decision_record *d = &r->decision;
+    if (d->last.state == HB_LOOK_ABOVE)
+        return;
+    char text[320];
+    hb_decision_text(d, text, sizeof text);
+    r->status = HB_ERR_TOO_SLOW;
+    snprintf(r->check, sizeof r->check, "speedup");
+    if (d->last.state == HB_LOOK_BELOW) {
+        r->verdict = HB_VERDICT_TOO_SLOW;
+        snprintf(r->reason, sizeof r->reason, "the speedup is below the threshold: %s", text);
+        return;
+    }
+    r->verdict = HB_VERDICT_UNDECIDED;
+    snprintf(r->reason, sizeof r->reason, "the speed was not shown to meet the threshold: %s; the window (--time-s) "
+             "ended first", text);
+}
+
 const hb_participant_result *hb_find_participant(const hb_config_result *r, const char *name)
 {
     for (size_t i = 0; i < r->count; i++)
@@ -22,6 +43,10 @@ void hb_gate_apply(hb_config_result *r, const char *vs, double min_speedup)
         r->status = HB_ERR_INTERNAL;
         r->verdict = HB_VERDICT_ERROR;
         snprintf(r->reason, sizeof r->reason, "baseline %s was not measured", vs);
+        return;
+    }
+    if (r->decision.ran) {
+        apply_decision(r);
         return;
     }
     const hb_speedup_summary *s = hb_headline_speedup(r, base);

@@ -14,7 +14,10 @@ const hb_participant_result *hb_find_participant(const hb_config_result *r, cons
 
 /* Turns a passed, measured result into too-slow (status, verdict, check
  * "speedup", reason) when its speedup over `vs` is below min_speedup.
- * Leaves any other result as it is. */
+ * Under --decide (r->decision.ran) the decision judges instead of the point
+ * estimate: above passes, below is too-slow, undecided is verdict
+ * undecided with too-slow's status (exit 9).  Leaves any other result as
+ * it is. */
 void hb_gate_apply(hb_config_result *r, const char *vs, double min_speedup);
 
 /* The findings `gate --strict` and `--forbid LIST` refuse, as a mask of

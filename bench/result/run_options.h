@@ -83,6 +83,8 @@ typedef struct hb_run_options {
     int strict;            /* gate --strict: refuse the conduct hb_finding_strict_mask() names */
     const char *forbid;    /* gate --forbid LIST: refuse these findings (bench/result/conduct.h names) */
     hb_reward_settings reward; /* --reward, --reward-clip, --source (run, gate, sweep; docs/gate.md, "Reward") */
+    int decide;            /* gate --decide: end each timed window once the threshold is decided (docs/gate.md) */
+    double decide_alpha;   /* --decide-alpha: the error spent over its looks, (0, 0.5) (default 0.05) */
     /* baselines (docs/methodology.md, "Participants") */
     hb_acc_class acc;      /* accumulator class of the run (default fp32) */
     size_t workspace_bytes;   /* the one cuBLAS / cuBLASLt workspace (default 32 MiB) */

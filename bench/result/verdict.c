@@ -14,6 +14,7 @@ const char *hb_verdict_name(hb_verdict verdict)
     case HB_VERDICT_IMPLAUSIBLE: return "implausible";
     case HB_VERDICT_FORBIDDEN: return "forbidden";
     case HB_VERDICT_TIMER_MISMATCH: return "timer-mismatch";
+    case HB_VERDICT_UNDECIDED: return "undecided";
     }
     return "error";
 }

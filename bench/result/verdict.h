@@ -17,11 +17,14 @@ typedef enum hb_verdict {
     HB_VERDICT_ERROR,       /* the harness itself failed (GPU, cuBLAS, disk) */
     HB_VERDICT_IMPLAUSIBLE, /* measured faster than the GPU's peak tensor-core throughput allows */
     HB_VERDICT_FORBIDDEN,   /* gate --strict / --forbid: the trace found conduct the gate refuses */
-    HB_VERDICT_TIMER_MISMATCH /* the timers disagree or were tampered with (bench/result/timer_check.h) */
+    HB_VERDICT_TIMER_MISMATCH, /* the timers disagree or were tampered with (bench/result/timer_check.h) */
+    HB_VERDICT_UNDECIDED    /* gate --decide: correct, but the window ended before the speedup's interval left the
+                               threshold (exit 9, as too-slow: speed not shown to meet it) */
 } hb_verdict;
 
 /* "pass", "too-slow", "unsupported", "incorrect", "crashed", "timed-out",
- * "bad-input", "error", "implausible", "forbidden", "timer-mismatch". */
+ * "bad-input", "error", "implausible", "forbidden", "timer-mismatch",
+ * "undecided". */
 const char *hb_verdict_name(hb_verdict verdict);
 
 /* The verdict a status implies (HB_ERR_CANDIDATE_FAULT: crashed). */

@@ -8,7 +8,7 @@
 typedef struct hb_window_report {
     size_t warmup_rounds, timed_rounds; /* timed_rounds: the rounds kept, up to the decision's round */
     double warmup_s, timed_s;   /* wall length of each window, seconds */
-    char stopped_by[16];        /* "time", "target-ci" or "time-cap" (--target-ci not met) */
+    char stopped_by[16];        /* "time", "target-ci", "decided" (gate --decide) or "time-cap" (the target or decision not reached) */
     double final_halfwidth;     /* with --target-ci: the largest speedup_event.ci95_halfwidth of the baselines'
                                    summaries, over the rounds kept (fraction; set after the summary) */
     double decision_halfwidth;  /* stopped by target-ci: the largest half-width the criterion saw at timed_rounds,
