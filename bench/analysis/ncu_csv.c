@@ -93,6 +93,9 @@ static hb_status read_row(void *context, const hb_csv_row *row)
         check_units(s, row);
         return HB_OK;
     }
+    char named[64];
+    if (hb_ncu_range_participant(row->text[COL_RANGE], named, sizeof named) && strcmp(named, s->participant))
+        return HB_OK; /* another participant's range: its own ncu process reports it */
     hb_profile_record *out = s->out;
     if (out->count == HB_PROFILE_MAX_KERNELS) {
         out->dropped++;
@@ -100,8 +103,7 @@ static hb_status read_row(void *context, const hb_csv_row *row)
     }
     hb_kernel_profile *k = &out->kernels[out->count++];
     memset(k, 0, sizeof *k);
-    if (!hb_ncu_range_participant(row->text[COL_RANGE], k->participant, sizeof k->participant))
-        copy_cell(k->participant, sizeof k->participant, s->participant);
+    copy_cell(k->participant, sizeof k->participant, s->participant);
     copy_cell(k->kernel, sizeof k->kernel, row->text[COL_KERNEL]);
     copy_cell(k->grid, sizeof k->grid, row->text[COL_GRID]);
     copy_cell(k->block, sizeof k->block, row->text[COL_BLOCK]);

@@ -23,9 +23,9 @@
  * this prefix and the participant's name ("hb-profile-candidate"). */
 #define HB_PROFILE_RANGE_PREFIX "hb-profile-"
 
-/* Appends every kernel of `text` (`length` bytes, read from `path`, named in
- * messages) to `out`: its participant is the one its NVTX range names, else
- * `participant`.  A metric with no column, or whose unit is not the table's,
+/* Appends `participant`'s kernels of `text` (`length` bytes, read from
+ * `path`, named in messages) to `out`: those in its NVTX range, and those in
+ * no range of the pass; a kernel in another participant's range is skipped.  A metric with no column, or whose unit is not the table's,
  * is named in out->missing and stays NaN.  HB_ERR_BAD_RESULTS, naming the
  * file, when the text holds no table or a malformed one. */
 hb_status hb_ncu_csv_parse(const char *path, const char *text, size_t length, const char *participant,

@@ -123,9 +123,11 @@ static hb_status prepare_job(const hb_run_options *o, const char *ncu, size_t in
     const hb_mnk *c = &o->configs[index];
     job->participant = participant;
     snprintf(job->out, sizeof job->out, "%s/profile", run_path);
-    snprintf(job->files.csv, sizeof job->files.csv, "%s/%ld_%ld_%ld.%s.csv", job->out, c->m, c->n, c->k, participant);
-    snprintf(job->files.log, sizeof job->files.log, "%s/%ld_%ld_%ld.%s.log", job->out, c->m, c->n, c->k, participant);
-    HB_TRY(hb_make_folders(job->out, "profile folder"));
+    const char *mode = hb_mode_name(o->mode); /* a sweep profiles a configuration once per mode */
+    snprintf(job->files.csv, sizeof job->files.csv, "%s/%ld_%ld_%ld.%s.%s.csv", job->out, c->m, c->n, c->k, mode,
+             participant);
+    snprintf(job->files.log, sizeof job->files.log, "%s/%ld_%ld_%ld.%s.%s.log", job->out, c->m, c->n, c->k, mode,
+             participant);
     return hb_profile_command(o, ncu, self, index, participant, job->out, &job->argv);
 }
 
@@ -202,7 +204,11 @@ void hb_profile_config(const hb_run_options *o, size_t index, const char *run_pa
     }
     const double start = hb_now_s();
     char ncu[4096];
-    if (find_ncu(p, ncu, sizeof ncu)) {
+    char folder[4200];
+    snprintf(folder, sizeof folder, "%s/profile", run_path);
+    if (hb_make_folders(folder, "profile folder") != HB_OK)
+        hb_profile_note(p, "%s", hb_last_error());
+    else if (find_ncu(p, ncu, sizeof ncu)) {
         read_version(ncu, run_path, p);
         const char *names[HB_PROFILE_MAX_PARTICIPANTS];
         size_t count = hb_profile_participants(o, r, names, HB_PROFILE_MAX_PARTICIPANTS);

@@ -6,7 +6,7 @@
  * each inside an NVTX range that ncu's --nvtx-include selects, so only their
  * kernels are profiled.  What ncu reports per kernel goes into r->profile
  * (bench/result/kernel_profile.h); its CSV and log stay in the run folder,
- * <run>/profile/M_N_K.<participant>.{csv,log}.  The pass never changes a
+ * <run>/profile/M_N_K.<mode>.<participant>.{csv,log}.  The pass never changes a
  * verdict: ncu missing, counters not permitted, a crash or a timeout leave
  * r->profile.ran 0 and a note. */
 #ifndef HB_PROFILE_PASS_H

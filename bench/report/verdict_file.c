@@ -7,6 +7,7 @@
 
 #include "bench/core/json_file.h"
 #include "bench/core/signal_name.h"
+#include "bench/report/profile_json.h"
 #include "bench/result/gate.h"
 #include "bench/result/plausibility.h"
 #include "bench/result/run_verdict.h"
@@ -211,6 +212,8 @@ static json_t *config_object(const hb_config_result *r, const char *vs, unsigned
     json_object_set_new(o, "conduct", conduct_object(r, forbidden));
     json_object_set_new(o, "mma_accumulators", mma_value(r));
     json_object_set_new(o, "sanitize", sanitize_object(&r->sanitize));
+    json_object_set_new(o, "profile", hb_profile_json(&r->profile));
+    json_object_set_new(o, "profile_note", text(r->profile.note));
     json_object_set_new(o, "seconds", json_real(r->seconds));
     return o;
 }
