@@ -160,7 +160,12 @@ static int profile_participant(const hb_run_options *o, const char *ncu, size_t 
         hb_profile_note(p, "%s: ncu %s (log %s)", participant, outcome.message, job.files.log);
         return 1;
     }
-    hb_profile_output_read(&job.files, participant, outcome.message, p);
+    char ended[300];
+    if (outcome.end == HB_CHILD_EXITED) /* ncu passes on the profiled process's exit status */
+        snprintf(ended, sizeof ended, "exited with status %d", outcome.exit_code);
+    else
+        snprintf(ended, sizeof ended, "%s", outcome.message);
+    hb_profile_output_read(&job.files, participant, ended, p);
     return 1;
 }
 
