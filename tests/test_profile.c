@@ -153,7 +153,7 @@ static void test_profile_command(void **state)
                      HB_OK);
     assert_string_equal(argv.word[0], "/opt/ncu");
     assert_true(has_words(&argv, "--nvtx-include", "hb-profile-cublas-nn/"));
-    assert_true(has_words(&argv, "--print-units", "base"));
+    assert_true(has_words(&argv, "--page", "raw"));
     assert_true(has_words(&argv, "/x/hgemm-bench", "check"));
     assert_true(has_words(&argv, "--mnk", "64,32,16"));
     assert_true(has_words(&argv, "--device", "2"));

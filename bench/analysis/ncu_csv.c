@@ -55,7 +55,7 @@ static void copy_cell(char *out, size_t size, const char *text)
 }
 
 /* A time's unit in ns: ncu spells them "ns" or "nsecond" and scales them
- * ("usecond") unless told --print-units base; 0 for anything else. */
+ * ("usecond") on some pages and versions; 0 for anything else. */
 static double time_scale(const char *unit)
 {
     static const struct { const char *unit; double ns; } units[] = {

@@ -1,6 +1,5 @@
-/* Nsight Compute's CSV, as `ncu --csv --page raw --print-units base
- * --metrics ...` prints it on stdout, read into the profile record
- * (bench/result/kernel_profile.h).  What it expects of the text:
+/* Nsight Compute's CSV, as `ncu --csv --page raw --metrics ...` prints it on
+ * stdout, read into the profile record (bench/result/kernel_profile.h).  What it expects of the text:
  *   - ncu's own lines ("==PROF== ...", "==WARNING== ...") and the profiled
  *     program's output come first or between; only lines that start with a
  *     quote, from the header on, are the table;

@@ -2,7 +2,7 @@
  * candidate and the named baseline launched in one call each, Nsight
  * Compute's figures for it, and what the pass cost.  The metric table below
  * is the one list of what is collected: the ncu metric, the key results use,
- * the unit ncu reports it in with --print-units base, and the table's column
+ * the unit ncu's raw page reports it in, and the table's column
  * head.  Plain data: no CUDA, no ncu. */
 #ifndef HB_KERNEL_PROFILE_H
 #define HB_KERNEL_PROFILE_H
@@ -24,7 +24,7 @@ typedef enum hb_profile_metric {
 typedef struct hb_profile_metric_spec {
     const char *ncu_name;  /* as --metrics takes it and the CSV's header names it */
     const char *key;       /* verdict.json's key */
-    const char *unit;      /* the unit row's text with --print-units base */
+    const char *unit;      /* the raw page's unit row for it */
     const char *head;      /* the stdout table's column head */
 } hb_profile_metric_spec;
 
