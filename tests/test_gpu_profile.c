@@ -1,7 +1,8 @@
 /* --profile on a GPU (docs/gate.md, "Profile"): `gate --profile` with a
  * stand-in ncu (verdict.json's `profile`, the stdout lines, the exit status
  * unchanged), with HB_NCU naming nothing (a note, the run goes on, the same
- * exit status), and `run --profile` with the real ncu on sample_mma at 256³.
+ * exit status), the profiled process's calls without ncu, and `run --profile`
+ * with the real ncu on sample_mma at 256³.
  * Each skips, counted, without a GPU; the last also without ncu or without
  * permission to read the GPU's counters. */
 #define _XOPEN_SOURCE 700 /* setenv, realpath */
@@ -87,6 +88,29 @@ static void test_gpu_profile_without_ncu(void **state)
     hb_test_remove_tree(out);
 }
 
+/* The profiled process without ncu: each participant named is called (NVTX is then a no-op), and a name that is
+ * none of them is an error, never a silent profile of nothing. */
+static void test_gpu_profile_calls_without_ncu(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    char out[512], args[1024];
+    hb_test_make_temp_dir("hb-gpu-profile-calls", out, sizeof out);
+    snprintf(args, sizeof args, "--candidate %s/candidates/sample_mma --mnk 64,64,64 --no-isolate",
+             hb_test_build_dir());
+    setenv("HB_PROFILE_CALLS", "candidate,torch,cublas-nn", 1);
+    int rc = hb_test_run_bench("check", args, out);
+    setenv("HB_PROFILE_CALLS", "candidate,nobody", 1);
+    int bad = hb_test_run_bench("check", args, out);
+    unsetenv("HB_PROFILE_CALLS");
+    assert_int_equal(rc, 0);
+    assert_int_not_equal(bad, 0);
+    char table[700];
+    snprintf(table, sizeof table, "%s/stdout.txt", out);
+    assert_true(hb_test_file_contains(table, "\"nobody\" is no participant of this configuration"));
+    hb_test_remove_tree(out);
+}
+
 /* The real ncu: sample_mma's kernel and torch's, each with its registers and a tensor pipe that ran. */
 static void test_gpu_profile_with_ncu(void **state)
 {
@@ -144,6 +168,7 @@ hb_test_list hb_gpu_profile_tests(void)
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gpu_profile_with_a_stand_in_ncu),
         cmocka_unit_test(test_gpu_profile_without_ncu),
+        cmocka_unit_test(test_gpu_profile_calls_without_ncu),
         cmocka_unit_test(test_gpu_profile_with_ncu),
     };
     return HB_TEST_LIST(tests);
