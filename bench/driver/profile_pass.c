@@ -170,16 +170,22 @@ static int profile_participant(const hb_run_options *o, const char *ncu, size_t 
     return 1;
 }
 
-/* ncu's "Version ..." line, or "" when it does not say. */
+/* ncu's "Version ..." line, or "" when it does not say; asked once per process (a run's or a sweep worker's ncu is
+ * the same for every configuration). */
 static void read_version(const char *ncu, const char *run_path, hb_profile_record *p)
 {
-    char out[4300], log[4300];
-    snprintf(out, sizeof out, "%s/profile/ncu-version.txt", run_path);
-    snprintf(log, sizeof log, "%s/profile/ncu-version.log", run_path);
-    char *const argv[] = {(char *)ncu, "--version", NULL};
-    hb_command_end end;
-    if (hb_command_run(argv, NULL, out, log, 30, &end) == HB_OK && end.exited && end.code == 0)
-        hb_profile_version_read(out, p);
+    static char known[sizeof p->version];
+    if (!known[0]) {
+        char out[4300], log[4300];
+        snprintf(out, sizeof out, "%s/profile/ncu-version.txt", run_path);
+        snprintf(log, sizeof log, "%s/profile/ncu-version.log", run_path);
+        char *const argv[] = {(char *)ncu, "--version", NULL};
+        hb_command_end end;
+        if (hb_command_run(argv, NULL, out, log, 30, &end) == HB_OK && end.exited && end.code == 0)
+            hb_profile_version_read(out, p);
+        snprintf(known, sizeof known, "%s", p->version);
+    }
+    snprintf(p->version, sizeof p->version, "%s", known);
 }
 
 /* ncu's path into `path`, or 0 with the note saying where it was looked for. */
