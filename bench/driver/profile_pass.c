@@ -24,8 +24,10 @@
 #include "bench/result/baseline_registry.h"
 #include "bench/result/gate.h"
 
-/* Flags the pass sets itself; every other flag `check` takes reaches the
- * profiled process as the run gave it (--device, --acc, --workspace, ...). */
+/* Flags the pass sets itself, or leaves out (--sanitize: no tool under ncu;
+ * --verdict: the user's file is the outer run's; --retune: no search under
+ * ncu); every other flag `check` takes reaches the profiled process as the
+ * run gave it (--device, --acc, --workspace, --stream, ...). */
 static const char *const pass_flags[] = {"mnk", "seed", "out", "no-isolate", "exact-reps", "no-progress",
                                          "autotune-cache", "no-autotune-search", "retune", "sanitize", "verdict",
                                          NULL};

@@ -33,8 +33,9 @@ extern const hb_profile_metric_spec hb_profile_metrics[HB_N_PROFILE_METRICS];
 /* The metrics, comma-separated, as ncu's --metrics takes them. */
 void hb_profile_metric_list(char *out, size_t size);
 
-/* A run of the pass profiles one call of each participant; a candidate
- * that launches more kernels per call keeps its first this many. */
+/* Kernels kept per configuration, over every participant's profiled call
+ * (a candidate that launches several per call has a row for each); more
+ * are counted in `dropped`. */
 #define HB_PROFILE_MAX_KERNELS 16
 
 typedef struct hb_kernel_profile {
