@@ -32,7 +32,7 @@ static hb_status evaluate(const hb_run_options *options, const char *run_path, s
                           int *cut)
 {
     const char *profile_calls = getenv(HB_PROFILE_CALLS_ENV);
-    if (!options->isolate && profile_calls) /* this process is --profile's, under ncu */
+    if (!options->isolate && options->check_only && profile_calls) /* this process is --profile's, under ncu */
         return hb_profile_config_calls(options, index, profile_calls, r);
     if (!options->isolate)
         return hb_evaluate_config(options, run_path, index, r);

@@ -13,8 +13,9 @@
 #include "bench/candidate/participant.h"
 #include "bench/core/status.h"
 
-/* Set in the profiled process's environment: the participants to call, comma-separated ("candidate,torch").  With it,
- * `check --no-isolate` makes these calls instead of evaluating the configuration. */
+/* Set in the profiled process's environment: the participants to call,
+ * comma-separated ("candidate,torch").  With it, `check --no-isolate` (and
+ * no other command) makes these calls instead of evaluating the configuration. */
 #define HB_PROFILE_CALLS_ENV "HB_PROFILE_CALLS"
 
 /* Calls each participant of `parts` whose name is in `names` (the
