@@ -37,7 +37,7 @@ static const struct {
     {"format", "csv"},        {"timer", "wall"},        {"plots", NULL},  {"published", "p.csv"},
     {"noise", "2.5"},            {"threshold", "5"},
     {"reward", "0.1,0.001"},     {"reward-clip", "0.5,4"}, {"source", "kernel.cu"},
-    {"no-trace", NULL},          {"trace-calls", "3"},     {"stream", "own"},
+    {"no-trace", NULL},          {"trace-calls", "3"},     {"profile", NULL},     {"stream", "own"},
     {"strict", NULL},            {"forbid", "alloc,sync"}, {"decide", NULL},        {"decide-alpha", "0.01"},
     {"kernels", "k/h100_F32F16F16F32"}, {"cutlass", "cutlass"}, {"arch", "sm_90a"},     {"jobs", "4"},
     {"cache", "cache"},          {"rebuild", NULL},        {"allow-arch-mismatch", NULL}, {"build-timeout", "60"},
@@ -104,12 +104,12 @@ static void test_each_command_refuses_flags_it_does_not_take(void **state)
             refused++;
         }
     }
-    /* check refuses the timing flags (13), the reward's (3) and the gate's (6), run the gate's (6); all
+    /* check refuses the timing flags (14, --profile among them), the reward's (3) and the gate's (6), run the gate's (6); all
      * three refuse report's and compare's own (--format, --timer, --plots, --published: 12) and the
      * sweep's eleven (33). */
     /* and import's ten own flags (--out has a row of theirs), compare's --noise and --threshold, and
      * reproduce's four (--repo, --set, --tables-only, --no-plots) */
-    assert_int_equal(refused, 40 + 3 * 11 + 3 * 10 + 3 * 2 + 3 * 4);
+    assert_int_equal(refused, 41 + 3 * 11 + 3 * 10 + 3 * 2 + 3 * 4);
     /* The case the issue reported: accepted silently before. */
     expect_usage(WORDS("hgemm-bench", "check", "--candidate", "c", "--mnk", "8,8,8", "--mode", "server"));
     expect_usage(WORDS("hgemm-bench", "check", "--candidate", "c", "--mnk", "8,8,8", "--raw"));

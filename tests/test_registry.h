@@ -22,6 +22,8 @@ hb_test_list hb_manifest_tests(void);
 hb_test_list hb_mma_audit_tests(void);
 hb_test_list hb_gpu_sanitize_tests(void);
 hb_test_list hb_sanitize_tests(void);
+hb_test_list hb_profile_tests(void);
+hb_test_list hb_gpu_profile_tests(void);
 hb_test_list hb_stats_tests(void);
 hb_test_list hb_shuffle_tests(void);
 hb_test_list hb_report_tests(void);

@@ -14,6 +14,7 @@
 #include "bench/core/folders.h"
 #include "bench/core/heartbeat.h"
 #include "bench/driver/isolate.h"
+#include "bench/driver/profile_calls.h"
 #include "bench/gpu/cuda_check.h"
 #include "bench/gpu/device.h"
 #include "bench/gpu/entry_points.h"
@@ -54,6 +55,7 @@ typedef struct config_state {
     hb_check_result check;  /* the first deviation check: every participant's figures for the results */
     hb_check_failure failure;
     hb_config_result *result;
+    int profiling;          /* the profiled process of --profile: no timer is read, so none is checked */
 } config_state;
 
 uint64_t hb_config_seed(uint64_t run_seed, size_t index)
@@ -648,7 +650,8 @@ static hb_status set_up(config_state *s)
     HB_TRY(hb_device_open(s->options->device, &s->device));
     s->limits = hb_device_limits_of(&s->device);
     HB_TRY(hb_sample_timer_create(&s->timer, s->options->stream));
-    HB_TRY(timers_untouched());
+    if (!s->profiling) /* a profiler injects itself; the profiled calls time nothing */
+        HB_TRY(timers_untouched());
     if (!s->options->aa)
         HB_TRY(load_candidate(s)); /* first: a candidate that cannot run costs no autotune search */
     HB_TRY(create_baselines(s));
@@ -660,7 +663,8 @@ static hb_status set_up(config_state *s)
     s->count = 1 + HB_N_BASELINES;
     record_participants(s->result, s->parts, s->count);
     HB_TRY(hb_problem_create(&s->result->mnk, s->count, hb_rng_next(&s->rng), s->timer.stream, &s->problem));
-    HB_TRY(verify_timers(s, "once the candidate's library was loaded")); /* its constructors have run */
+    if (!s->profiling)
+        HB_TRY(verify_timers(s, "once the candidate's library was loaded")); /* its constructors have run */
     return s->monitor ? hb_monitor_attach(s->monitor, s->parts, s->count, s->timer.stream) : HB_OK;
 }
 
@@ -731,6 +735,21 @@ hb_status hb_evaluate_config(const hb_run_options *options, const char *run_path
     out->seconds = hb_now_s() - start;
     if (status != HB_OK)
         out->measured = 0; /* no speedup figure for a candidate that failed any check */
+    record_failure(out, status, &s->failure);
+    return status;
+}
+
+hb_status hb_profile_config_calls(const hb_run_options *options, size_t index, const char *names,
+                                  hb_config_result *out)
+{
+    config_state *s = begin_config(options, NULL, index, out);
+    s->profiling = 1;
+    const double start = hb_now_s();
+    hb_status status = set_up(s);
+    if (status == HB_OK)
+        status = hb_profile_calls(s->parts, s->problem.ios, s->count, names, s->timer.stream);
+    tear_down(s);
+    out->seconds = hb_now_s() - start;
     record_failure(out, status, &s->failure);
     return status;
 }

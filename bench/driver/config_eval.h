@@ -32,5 +32,12 @@ uint64_t hb_bootstrap_seed(uint64_t config_seed);
 hb_status hb_evaluate_config(const hb_run_options *options, const char *run_path, size_t index,
                              hb_config_result *out);
 
+/* The profiled process of --profile (bench/driver/profile_calls.h): the
+ * configuration set up as above (no call monitor: ncu holds the profiling
+ * interface), then the participants in `names` called untimed, each once to
+ * warm up and once inside its NVTX range.  Nothing is checked or timed; `out`
+ * says only whether the calls ran. */
+hb_status hb_profile_config_calls(const hb_run_options *options, size_t index, const char *names,
+                                  hb_config_result *out);
 
 #endif

@@ -1,6 +1,7 @@
 #include "bench/driver/config_runner.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench/core/diag.h"
@@ -8,6 +9,8 @@
 #include "bench/driver/config_eval.h"
 #include "bench/driver/isolate.h"
 #include "bench/driver/accumulator_audit.h"
+#include "bench/driver/profile_calls.h"
+#include "bench/driver/profile_pass.h"
 #include "bench/driver/sanitize_pass.h"
 #include "bench/result/gate.h"
 #include "bench/result/telemetry_summary.h"
@@ -28,6 +31,9 @@ static hb_status evaluate_in_child(void *context, void *result, size_t size)
 static hb_status evaluate(const hb_run_options *options, const char *run_path, size_t index, hb_config_result *r,
                           int *cut)
 {
+    const char *profile_calls = getenv(HB_PROFILE_CALLS_ENV);
+    if (!options->isolate && options->check_only && profile_calls) /* this process is --profile's, under ncu */
+        return hb_profile_config_calls(options, index, profile_calls, r);
     if (!options->isolate)
         return hb_evaluate_config(options, run_path, index, r);
     config_job job = {options, run_path, index};
@@ -60,6 +66,8 @@ hb_status hb_config_run(const hb_run_options *options, const char *sanitizer, co
         evaluate(options, run_path, index, r, cut);
         r->sanitize = tools;
     }
+    if (options->profile && !*cut) /* apart from the timed windows, after them: the autotune cache holds their choice */
+        hb_profile_config(options, index, run_path, r);
     return HB_OK;
 }
 

@@ -171,6 +171,11 @@ static const option_spec table[] = {
      "also run each configuration's checks under compute-sanitizer, once per tool: memcheck (alone, the default), "
      "racecheck, synccheck, comma-separated",
      parse_sanitize, format_sanitize, FIELD(sanitize), 0, 0, 0},
+    {"profile", NULL, TIMING_CMDS, CHECKS, NULL,
+     "after each configuration is evaluated, profile one call of the candidate and of the --vs baseline (torch for "
+     "run and sweep) under Nsight Compute: DRAM, SM and tensor-pipe throughput, occupancy, L2 hit rate, registers, "
+     "shared memory; never changes a verdict (ncu: HB_NCU, $CUDA_HOME/bin, /usr/local/cuda/bin, PATH)",
+     parse_switch, format_switch, FIELD(profile), 0, 0, 1},
     {"timeout-s", "S", EVALUATING | REPRODUCES, CHECKS, "60", "kill a configuration that shows no progress for S seconds",
      parse_seconds, format_double, FIELD(timeout_s), 1, 86400, 0},
     {"no-isolate", NULL, EVALUATING, CHECKS, NULL, "evaluate in this process (debugging; a crash then ends the run)",
@@ -1014,6 +1019,9 @@ static hb_status check_relations(const hb_run_options *run, const unsigned char 
         return usage_error("--aa %s times a baseline as the candidate; drop --candidate", run->aa);
     if (run->aa && run->sanitize)
         return usage_error("--sanitize checks a candidate's kernel; it does not apply to --aa %s", run->aa);
+    if (run->aa && run->profile)
+        return usage_error("--profile profiles a candidate's kernels beside a baseline's; it does not apply to --aa %s",
+                           run->aa);
     if (run->retune && !run->autotune_search)
         return usage_error("--retune and --no-autotune-search contradict each other");
     HB_TRY(check_reward_relations(&run->reward));

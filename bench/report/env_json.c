@@ -204,6 +204,7 @@ static json_t *method_object(const hb_run_record *run)
     if (o->sanitize)
         hb_sanitizer_list(o->sanitize_tools, tools, sizeof tools);
     json_object_set_new(m, "sanitize_tools", json_string(tools));
+    json_object_set_new(m, "profile", json_boolean(o->profile));
     json_object_set_new(m, "isolated", json_boolean(o->isolate));
     json_object_set_new(m, "timeout_s", json_real(o->timeout_s));
     json_object_set_new(m, "torch_acc_class", json_string("fp32 (torch.matmul accumulates fp16 in fp32 in either class)"));

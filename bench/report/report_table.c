@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bench/report/profile_lines.h"
 #include "bench/result/deviation_rule.h"
 #include "bench/result/participant_desc.h"
 #include "bench/result/plausibility.h"
@@ -148,8 +149,10 @@ void hb_report_config(FILE *out, const hb_config_result *r)
     print_verdict(out, r);
     print_conduct(out, r);
     print_reward(out, &r->reward);
-    if (!r->measured)
+    if (!r->measured) {
+        hb_report_profile(out, &r->profile);
         return;
+    }
     print_window(out, r);
     print_telemetry(out, &r->telemetry);
     print_peak(out, &r->plausibility);
@@ -182,6 +185,7 @@ void hb_report_config(FILE *out, const hb_config_result *r)
     if (!speedups)
         fputs("  (no speedups: the candidate's time is implausible, faster than this GPU can compute the product)\n", out);
     print_algorithms(out, r);
+    hb_report_profile(out, &r->profile);
 }
 
 /* The sink: a block per configuration as it finishes, then the run's verdict

@@ -158,6 +158,25 @@ static hb_cell sanitize_cell(const hb_row *r)
     return cell;
 }
 
+/* The participant's kernel of most GPU time in the profile (a -max row: its
+ * layout's), or NULL where the pass profiled none of its kernels. */
+static const hb_kernel_profile *profiled(const hb_row *r)
+{
+    return hb_profile_longest_kernel(&cfg(r)->profile, part(r)->max_of[0] ? part(r)->max_of : part(r)->name);
+}
+
+static hb_cell profile_value(const hb_row *r, hb_profile_metric metric)
+{
+    const hb_kernel_profile *k = profiled(r);
+    return k ? num(k->value[metric]) : hb_cell_empty();
+}
+
+static hb_cell profile_kernel(const hb_row *r)
+{
+    const hb_kernel_profile *k = profiled(r);
+    return k ? text(k->kernel) : hb_cell_empty();
+}
+
 static hb_cell timer_reasons(const hb_row *r)
 {
     if (!timed_candidate(r))
@@ -405,12 +424,25 @@ static hb_cell clock_warning(const hb_row *r)
     X(reward_diff, num_if(rewarded(r), cfg(r)->reward.diff_mean))                                                      \
     X(reward_length_bytes, num_if(rewarded(r) && cfg(r)->reward.length_bytes >= 0, (double)cfg(r)->reward.length_bytes))
 
+/* --profile's Nsight Compute figures (docs/gate.md, "Profile"), in the rows
+ * of the participants it profiled (the candidate and the --vs baseline): of
+ * each one's kernel of most GPU time, percentages; empty where it profiled
+ * none, profile_note (the candidate's row) then saying why. */
+#define PROFILE_COLUMNS(X)                                                                                             \
+    X(profile_kernel, profile_kernel(r))                                                                               \
+    X(profile_dram_pct, profile_value(r, HB_PROFILE_DRAM_PCT))                                                         \
+    X(profile_sm_pct, profile_value(r, HB_PROFILE_SM_PCT))                                                             \
+    X(profile_tensor_pct, profile_value(r, HB_PROFILE_TENSOR_PCT))                                                     \
+    X(profile_occupancy_pct, profile_value(r, HB_PROFILE_OCCUPANCY_PCT))                                               \
+    X(profile_l2_hit_pct, profile_value(r, HB_PROFILE_L2_HIT_PCT))                                                     \
+    X(profile_note, text_if(candidate(r), cfg(r)->profile.note))
+
 /* New columns go at the end of the last group (or in a new group after it). */
 #define SUMMARY_COLUMNS(X)                                                                                             \
     IDENTITY_COLUMNS(X) VERDICT_COLUMNS(X) DESCRIPTION_COLUMNS(X) CHECK_COLUMNS(X) TIME_COLUMNS(X)                     \
     SPEEDUP_COLUMNS(X) BATTERY_COLUMNS(X) MAX_ROW_COLUMNS(X) ALGORITHM_COLUMNS(X) POLICY_COLUMNS(X)                    \
     WINDOW_COLUMNS(X) TELEMETRY_COLUMNS(X) INTEGRITY_COLUMNS(X) PLACEMENT_COLUMNS(X) TRACE_COLUMNS(X)                  \
-    TIMER_COLUMNS(X) AUDIT_COLUMNS(X) REWARD_COLUMNS(X)
+    TIMER_COLUMNS(X) AUDIT_COLUMNS(X) REWARD_COLUMNS(X) PROFILE_COLUMNS(X)
 
 /* --- the table --------------------------------------------------------------------- */
 

@@ -7,6 +7,7 @@
 
 #include "bench/core/json_file.h"
 #include "bench/core/signal_name.h"
+#include "bench/report/profile_json.h"
 #include "bench/result/gate.h"
 #include "bench/result/plausibility.h"
 #include "bench/result/run_verdict.h"
@@ -267,6 +268,8 @@ json_t *hb_verdict_config_json(const hb_config_result *r, const char *vs, unsign
     json_object_set_new(o, "reward", reward_object(&r->reward));
     if (r->reward.requested) /* why none was earned; null when one was */
         json_object_set_new(o, "reward_note", r->reward.earned ? json_null() : text(r->reward.note));
+    json_object_set_new(o, "profile", hb_profile_json(&r->profile));
+    json_object_set_new(o, "profile_note", text(r->profile.note));
     json_object_set_new(o, "seconds", json_real(r->seconds));
     return o;
 }

@@ -9,6 +9,7 @@
 #include "bench/result/battery_record.h"
 #include "bench/result/conduct.h"
 #include "bench/result/decision_record.h"
+#include "bench/result/kernel_profile.h"
 #include "bench/result/mma_audit.h"
 #include "bench/result/module_state.h"
 #include "bench/result/participant_desc.h"
@@ -77,6 +78,7 @@ typedef struct hb_config_result {
     int mma_audited;                 /* 1: the candidate's file was audited (mma; its findings are in conduct) */
     hb_mma_audit mma;                /* its tensor-core instructions by accumulator (unknown without cuobjdump) */
     hb_sanitize_record sanitize;     /* what each --sanitize tool found */
+    hb_profile_record profile;       /* what --profile's Nsight Compute pass found (after the evaluation) */
     hb_plausibility plausibility;    /* its time against the GPU's peak (judged after timing) */
     hb_gpu_record gpu;
     hb_conduct conduct;              /* the candidate's, from the call monitor */

@@ -67,6 +67,7 @@ typedef struct hb_run_options {
     hb_deviation_rule deviation_rule; /* the rule whose verdict counts (default ulp-excess) */
     int sanitize;          /* also run the checks under compute-sanitizer (--sanitize [TOOLS]) */
     unsigned sanitize_tools; /* HB_SANITIZE_BIT of each tool (bench/result/sanitize_record.h); memcheck alone by default */
+    int profile;           /* --profile: an Nsight Compute pass after each evaluation (docs/gate.md, "Profile") */
     /* isolation (docs/cli.md) */
     int isolate;           /* each configuration in a child process (default 1) */
     /* the call monitor (docs/trace.md) */
