@@ -2,7 +2,8 @@
  * example" of docs/candidates.md (a cubin) and of docs/launchers.md (a
  * launcher library), taken from the page itself, run from the repository's
  * top folder.  With a GPU the run must pass; without one the build steps must
- * succeed and the run must stop with exit 5 and say why. */
+ * succeed and the run must stop with exit 5 and say why.  And docs/gate.md's
+ * python loop over three candidates (test_docs_loop_example). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <dirent.h>
@@ -17,8 +18,8 @@
 #include "tests/test_registry.h"
 #include "tests/test_util.h"
 
-/* The first ```sh block after `heading` in `page`, into `out`. */
-static void extract_block(const char *page, const char *heading, char *out, size_t size)
+/* The first block fenced "```LANGUAGE" after `heading` in `page`, into `out`. */
+static void extract_fenced(const char *page, const char *heading, const char *language, char *out, size_t size)
 {
     FILE *f = fopen(page, "r");
     assert_non_null(f);
@@ -29,7 +30,8 @@ static void extract_block(const char *page, const char *heading, char *out, size
     while (state < 3 && fgets(line, sizeof line, f)) {
         if (state == 0 && !strncmp(line, heading, strlen(heading)))
             state = 1;
-        else if (state == 1 && !strcmp(line, "```sh\n"))
+        else if (state == 1 && !strncmp(line, "```", 3) && !strncmp(line + 3, language, strlen(language)) &&
+                 !strcmp(line + 3 + strlen(language), "\n"))
             state = 2;
         else if (state == 2 && !strcmp(line, "```\n"))
             state = 3;
@@ -40,7 +42,12 @@ static void extract_block(const char *page, const char *heading, char *out, size
     }
     fclose(f);
     if (state != 3)
-        fail_msg("no complete ```sh block after '%s' in %s", heading, page);
+        fail_msg("no complete ```%s block after '%s' in %s", language, heading, page);
+}
+
+static void extract_block(const char *page, const char *heading, char *out, size_t size)
+{
+    extract_fenced(page, heading, "sh", out, size);
 }
 
 /* The one folder `mktemp -d` made under `parent`. */
@@ -128,11 +135,52 @@ static void test_docs_launcher_example(void **state)
     expect_worked_example("docs/launchers.md", HB_CANDIDATE_LAUNCHER);
 }
 
+/* docs/gate.md's loop over three candidates (--json, --decide, --reward,
+ * --profile), run with python3 from the top folder as the page says.  With a
+ * GPU it must finish and rank sample_mma first (the wrong product earns the
+ * floor, and sample_simple is tens of times slower); without one it must stop
+ * at the first gate call, naming a harness failure and the missing GPU. */
+static void test_docs_loop_example(void **state)
+{
+    (void)state;
+    if (hb_test_shell("command -v python3 >/dev/null") != 0) {
+        printf("  no python3: docs/gate.md's loop example skipped\n");
+        hb_test_skip(__FILE__, __LINE__);
+        return;
+    }
+    static char block[16384];
+    extract_fenced("docs/gate.md", "### Worked example: a loop", "python", block, sizeof block);
+    char dir[512], script[700], log[700], command[1600];
+    hb_test_make_temp_dir("hb-docs-loop", dir, sizeof dir);
+    snprintf(script, sizeof script, "%s/loop.py", dir);
+    snprintf(log, sizeof log, "%s/loop.log", dir);
+    FILE *f = fopen(script, "w");
+    assert_non_null(f);
+    fputs(block, f);
+    assert_int_equal(fclose(f), 0);
+    snprintf(command, sizeof command, "python3 '%s' >'%s' 2>&1", script, log);
+    int status = hb_test_shell(command);
+    if (hb_test_gpu_ready()) {
+        if (status != 0)
+            fail_msg("docs/gate.md's loop exited %d on a GPU; its log is %s", status, log);
+        assert_true(hb_test_file_contains(log, "best: build/candidates/sample_mma"));
+        assert_true(hb_test_file_contains(log, "build/candidates/broken/wrong_result: exit 6, reward -1.000"));
+        assert_true(hb_test_file_contains(log, "[decided "));
+    } else {
+        if (status != 1)
+            fail_msg("without a GPU the loop should stop with exit 1, got %d; its log is %s", status, log);
+        assert_true(hb_test_file_contains(log, "hgemm-bench exit 5: a harness or machine failure"));
+        assert_true(hb_test_file_contains(log, "no usable CUDA GPU"));
+    }
+    hb_test_remove_tree(dir);
+}
+
 hb_test_list hb_docs_tests(void)
 {
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_docs_worked_example),
         cmocka_unit_test(test_docs_launcher_example),
+        cmocka_unit_test(test_docs_loop_example),
     };
     return HB_TEST_LIST(tests);
 }
