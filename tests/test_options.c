@@ -259,7 +259,7 @@ static void test_sanitize_pass_carries_every_flag(void **state)
                                        "1MiB", "--exact-time-s", "2.5", "--timeout-s", "7", "--seed", "99", "--out",
                                        "o", "--sanitize", "--verdict", "v.json", "--autotune-cache", "/tmp/c.tsv",
                                        "--exact-reps", "5", "--spot-checks", "2", "--mode", "server", "--vs",
-                                       "cublas-max"),
+                                       "cublas-max", "--json"),
                                  outer),
                      HB_OK);
     hb_argv argv = {0};
@@ -272,6 +272,7 @@ static void test_sanitize_pass_carries_every_flag(void **state)
         assert_string_equal(argv.word[i], tool[i]);
     assert_null(argv.word[argv.count]);
     assert_int_equal(parse_child(&argv, sizeof tool / sizeof tool[0], "check", inner), HB_OK);
+    assert_int_equal(inner->run.json_lines, 0); /* the outer run's lines alone reach the loop */
 
     /* --device was dropped before; it and every other flag check takes arrive */
     assert_int_equal(inner->run.device, 3);

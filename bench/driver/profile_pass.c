@@ -26,11 +26,12 @@
 
 /* Flags the pass sets itself, or leaves out (--sanitize: no tool under ncu;
  * --verdict: the user's file is the outer run's; --retune: no search under
- * ncu); every other flag `check` takes reaches the profiled process as the
- * run gave it (--device, --acc, --workspace, --stream, ...). */
+ * ncu; --json: the outer run's lines alone are the loop's); every other
+ * flag `check` takes reaches the profiled process as the run gave it
+ * (--device, --acc, --workspace, --stream, ...). */
 static const char *const pass_flags[] = {"mnk", "seed", "out", "no-isolate", "exact-reps", "no-progress",
                                          "autotune-cache", "no-autotune-search", "retune", "sanitize", "verdict",
-                                         NULL};
+                                         "json", NULL};
 
 size_t hb_profile_participants(const hb_run_options *o, const hb_config_result *r, const char **names, size_t max)
 {
