@@ -149,9 +149,11 @@ static void test_profile_command(void **state)
                      HB_OK);
     static hb_argv argv;
     memset(&argv, 0, sizeof argv);
-    assert_int_equal(hb_profile_command(&cli->run, "/opt/ncu", "/x/hgemm-bench", 1, "cublas-nn", "o/r/profile", &argv),
+    assert_int_equal(hb_profile_command(&cli->run, "/opt/ncu", "/x/hgemm-bench", 1, "cublas-nn", "o/r/profile",
+                                        "o/r/profile/64_32_16.offline.cublas-nn.csv", &argv),
                      HB_OK);
     assert_string_equal(argv.word[0], "/opt/ncu");
+    assert_true(has_words(&argv, "--log-file", "o/r/profile/64_32_16.offline.cublas-nn.csv"));
     assert_true(has_words(&argv, "--nvtx-include", "hb-profile-cublas-nn/"));
     assert_true(has_words(&argv, "--page", "raw"));
     assert_true(has_words(&argv, "/x/hgemm-bench", "check"));
@@ -215,6 +217,9 @@ static void make_fake_ncu(pass_setup *s, const char *body)
              "if [ \"$1\" = --version ]; then echo 'NVIDIA (R) Nsight Compute Command Line Profiler'; "
              "echo 'Version 2099.1.0.0 (build 1) (public-release)'; exit 0; fi\n"
              "echo \"$HB_PROFILE_CALLS $*\" >> '%s/calls.txt'\n"
+             /* ncu writes its report to the file after --log-file; the rest goes to the pass's log */
+             "report=/dev/null; while [ $# -gt 0 ]; do [ \"$1\" = --log-file ] && report=$2; shift; done\n"
+             "exec > \"$report\"\n"
              "%s\n",
              s->dir, body ? body : "");
     FILE *f = fopen(s->script, "w");
@@ -297,8 +302,10 @@ static void test_profile_pass_with_a_stand_in_ncu(void **state)
     assert_string_equal(p->missing, "l2_hit_rate_pct");
     char calls[700];
     snprintf(calls, sizeof calls, "%s/calls.txt", s.dir);
-    assert_true(hb_test_file_contains(calls, "candidate --nvtx --nvtx-include hb-profile-candidate/"));
-    assert_true(hb_test_file_contains(calls, "torch --nvtx --nvtx-include hb-profile-torch/"));
+    assert_true(hb_test_file_contains(calls, "candidate --log-file "));
+    assert_true(hb_test_file_contains(calls, ".candidate.csv --nvtx --nvtx-include hb-profile-candidate/"));
+    assert_true(hb_test_file_contains(calls, "torch --log-file "));
+    assert_true(hb_test_file_contains(calls, ".torch.csv --nvtx --nvtx-include hb-profile-torch/"));
     char csv[700];
     snprintf(csv, sizeof csv, "%s/profile/64_64_64.offline.torch.csv", s.dir);
     assert_true(hb_test_file_contains(csv, "==PROF=="));

@@ -11,8 +11,8 @@
 #define HB_NCU_COUNTERS_DENIED "ERR_NVGPUCTRPERM"
 
 typedef struct hb_profile_output {
-    char csv[4300];   /* ncu's stdout: its CSV, among its own lines and the profiled program's */
-    char log[4300];   /* its stderr */
+    char csv[4300];   /* ncu's report (--log-file): its own lines and the CSV, nothing the profiled program printed */
+    char log[4300];   /* everything else: the profiled program's stdout and stderr, and ncu's outside its report */
 } hb_profile_output;
 
 /* Appends `participant`'s kernels to `p`, or a note naming the files when

@@ -58,7 +58,7 @@ size_t hb_profile_participants(const hb_run_options *o, const hb_config_result *
 }
 
 hb_status hb_profile_command(const hb_run_options *o, const char *ncu, const char *self, size_t index,
-                             const char *participant, const char *out_dir, hb_argv *argv)
+                             const char *participant, const char *out_dir, const char *report, hb_argv *argv)
 {
     const hb_mnk *c = &o->configs[index];
     char mnk[96], seed[32], range[128], metrics[1024];
@@ -69,8 +69,10 @@ hb_status hb_profile_command(const hb_run_options *o, const char *ncu, const cha
     hb_profile_metric_list(metrics, sizeof metrics);
     /* The raw page: every metric by its own name, in its base unit (bytes, ns), one row per kernel (as an H100 with
      * CUDA 13's ncu printed it); a unit the table does not expect is refused by the parser, not guessed at. */
-    const char *const command[] = {ncu, "--nvtx", "--nvtx-include", range, "--metrics", metrics, "--csv", "--page",
-                                   "raw", self, "check", NULL};
+    /* --log-file: ncu's own output, the CSV with it, goes to `report`, apart from the profiled process's stdout,
+     * where candidate code runs and could print rows that read like ncu's. */
+    const char *const command[] = {ncu, "--log-file", report, "--nvtx", "--nvtx-include", range, "--metrics", metrics,
+                                   "--csv", "--page", "raw", self, "check", NULL};
     for (const char *const *word = command; *word; word++)
         hb_argv_add(argv, *word);
     HB_TRY(hb_argv_add_options(argv, o, HB_CMD_CHECK, pass_flags));
@@ -84,14 +86,16 @@ hb_status hb_profile_command(const hb_run_options *o, const char *ncu, const cha
 }
 
 typedef struct profile_job {
-    hb_profile_output files; /* ncu's stdout (the CSV) and stderr */
+    hb_profile_output files; /* ncu's report (--log-file: the CSV), and every other output of the process */
     char out[4200];
     const char *participant;
     hb_argv argv;
 } profile_job;
 
-/* In the watched child: stdout (ncu's CSV) and stderr to files, then ncu
- * running `hgemm-bench check` with the participant to call in its environment. */
+/* In the watched child: stdout and stderr (the profiled process's, and
+ * whatever ncu prints outside its report) to the log, then ncu running
+ * `hgemm-bench check` with the participant to call in its environment; ncu
+ * writes its report itself (--log-file). */
 static hb_status exec_ncu(void *context, void *result, size_t size)
 {
     (void)result;
@@ -99,10 +103,9 @@ static hb_status exec_ncu(void *context, void *result, size_t size)
     profile_job *job = context;
     char fd_text[16];
     snprintf(fd_text, sizeof fd_text, "%d", hb_heartbeat_descriptor());
-    int out = open(job->files.csv, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    int err = open(job->files.log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (out < 0 || err < 0 || dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0) {
-        fprintf(stderr, "hgemm-bench: cannot write %s or %s: %s\n", job->files.csv, job->files.log, strerror(errno));
+    int log = open(job->files.log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (log < 0 || dup2(log, STDOUT_FILENO) < 0 || dup2(log, STDERR_FILENO) < 0) {
+        fprintf(stderr, "hgemm-bench: cannot write %s: %s\n", job->files.log, strerror(errno));
         _exit(126);
     }
     if (setenv(HB_HEARTBEAT_FD_ENV, fd_text, 1) != 0 || setenv(HB_PROFILE_CALLS_ENV, job->participant, 1) != 0) {
@@ -132,7 +135,7 @@ static hb_status prepare_job(const hb_run_options *o, const char *ncu, size_t in
              participant);
     snprintf(job->files.log, sizeof job->files.log, "%s/%ld_%ld_%ld.%s.%s.log", job->out, c->m, c->n, c->k, mode,
              participant);
-    return hb_profile_command(o, ncu, self, index, participant, job->out, &job->argv);
+    return hb_profile_command(o, ncu, self, index, participant, job->out, job->files.csv, &job->argv);
 }
 
 /* One ncu process for one participant.  0 when the pass must stop (interrupted, or ncu cannot run). */

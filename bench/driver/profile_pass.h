@@ -31,9 +31,10 @@ size_t hb_profile_participants(const hb_run_options *options, const hb_config_re
                                size_t max);
 
 /* ncu's command line profiling `participant` in configuration `index`:
- * ncu at `ncu` running `self check ...` with its results in `out_dir`. */
+ * ncu at `ncu` running `self check ...` with its results in `out_dir`, and
+ * its report (the CSV) written to the file `report` (--log-file). */
 hb_status hb_profile_command(const hb_run_options *options, const char *ncu, const char *self, size_t index,
-                             const char *participant, const char *out_dir, hb_argv *argv);
+                             const char *participant, const char *out_dir, const char *report, hb_argv *argv);
 
 /* Runs the pass for configuration `index` when options->profile, into
  * r->profile; a configuration that did not pass its checks is not
