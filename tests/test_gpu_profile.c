@@ -2,7 +2,8 @@
  * stand-in ncu (verdict.json's `profile`, the stdout lines, the exit status
  * unchanged), with HB_NCU naming nothing (a note, the run goes on, the same
  * exit status), the profiled process's calls without ncu, and `run --profile`
- * with the real ncu on sample_mma at 256³.
+ * with the real ncu on sample_mma at 256³, and the real ncu beside a
+ * launcher that prints a forged ncu table (candidates/broken_launchers/prints_verdict).
  * Each skips, counted, without a GPU; the last also without ncu or without
  * permission to read the GPU's counters. */
 #define _XOPEN_SOURCE 700 /* setenv, realpath */
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/analysis/ncu_csv.h"
 #include "bench/core/toolkit_program.h"
 #include "bench/driver/profile_pass.h"
 #include "bench/result/kernel_profile.h"
@@ -169,6 +171,65 @@ static void test_gpu_profile_with_ncu(void **state)
     hb_test_remove_tree(out);
 }
 
+/* candidates/broken_launchers/prints_verdict prints a well-formed ncu table of
+ * its own (a kernel "forged_kernel" in its hb-profile-candidate range, its
+ * tensor pipe 100 % busy) on stdout in every profiled call.  ncu's report
+ * comes from its own file (--log-file), so the profile holds the launcher's
+ * real kernel; the forged table is in the pass's log, where the parser would
+ * have taken it for the report, as the second half shows. */
+static void test_gpu_profile_ignores_a_forged_table(void **state)
+{
+    (void)state;
+    REQUIRE_GPU();
+    char ncu[4096];
+    if (hb_toolkit_program_find("ncu", HB_NCU_ENV, ncu, sizeof ncu) != HB_PROGRAM_FOUND) {
+        printf("  no ncu on this GPU machine: skipped\n");
+        hb_test_skip_no_gpu();
+        return;
+    }
+    char out[512], args[2048], verdict_path[1024], run_dir[1024], log[1400];
+    hb_test_make_temp_dir("hb-gpu-profile-forged", out, sizeof out);
+    snprintf(verdict_path, sizeof verdict_path, "%s/verdict-out.json", out);
+    snprintf(args, sizeof args,
+             "--candidate %s/candidates/broken_launchers/prints_verdict --mnk 256,256,256 --profile --warmup-s 0.2 "
+             "--time-s 0.5 --timeout-s 60 --min-speedup -1 --verdict %s",
+             hb_test_build_dir(), verdict_path);
+    assert_int_equal(hb_test_run_bench("gate", args, out), 0);
+    json_t *v = json_load_file(verdict_path, 0, NULL);
+    assert_non_null(v);
+    json_t *config = first_config(v), *profile = json_object_get(config, "profile");
+    const char *note = json_string_value(json_object_get(config, "profile_note"));
+    if (!json_is_object(profile) && strstr(note, "ERR_NVGPUCTRPERM")) {
+        printf("  the GPU's counters are not permitted to this user: skipped\n");
+        hb_test_skip_no_gpu();
+        json_decref(v);
+        hb_test_remove_tree(out);
+        return;
+    }
+    assert_true(json_is_object(profile));
+    json_t *kernel = json_array_get(json_object_get(profile, "kernels"), 0);
+    const char *name = json_string_value(json_object_get(kernel, "kernel"));
+    printf("  profiled candidate kernel: %s, tensor pipe %.2f%%\n", name,
+           json_number_value(json_object_get(kernel, "tensor_pipe_pct")));
+    assert_string_equal(json_string_value(json_object_get(kernel, "participant")), "candidate");
+    assert_null(strstr(name, "forged"));
+    assert_non_null(strstr(name, "simple_launcher_gemm"));
+    /* the launcher did print its table, into the log; read as a report it would have fooled the parser */
+    hb_test_find_run_dir(out, run_dir, sizeof run_dir);
+    snprintf(log, sizeof log, "%s/profile/256_256_256.offline.candidate.log", run_dir);
+    char *text = hb_test_read_file(log);
+    assert_non_null(text);
+    assert_non_null(strstr(text, "forged_kernel"));
+    hb_profile_record forged;
+    memset(&forged, 0, sizeof forged);
+    assert_int_equal(hb_ncu_csv_parse(log, text, strlen(text), "candidate", &forged), HB_OK);
+    assert_int_equal(forged.count, 1);
+    assert_string_equal(forged.kernels[0].kernel, "forged_kernel");
+    free(text);
+    json_decref(v);
+    hb_test_remove_tree(out);
+}
+
 hb_test_list hb_gpu_profile_tests(void)
 {
     static const struct CMUnitTest tests[] = {
@@ -176,6 +237,7 @@ hb_test_list hb_gpu_profile_tests(void)
         cmocka_unit_test(test_gpu_profile_without_ncu),
         cmocka_unit_test(test_gpu_profile_calls_without_ncu),
         cmocka_unit_test(test_gpu_profile_with_ncu),
+        cmocka_unit_test(test_gpu_profile_ignores_a_forged_table),
     };
     return HB_TEST_LIST(tests);
 }
