@@ -223,9 +223,8 @@ static void test_gpu_profile_ignores_a_forged_table(void **state)
     hb_profile_record forged;
     memset(&forged, 0, sizeof forged);
     assert_int_equal(hb_ncu_csv_parse(log, text, strlen(text), "candidate", &forged), HB_OK);
-    assert_true(forged.count >= 1); /* a table per call it printed in */
-    for (size_t i = 0; i < forged.count; i++)
-        assert_string_equal(forged.kernels[i].kernel, "forged_kernel");
+    assert_true(forged.count >= 1); /* the first table's kernel: the one a parser of ncu's stdout would have kept */
+    assert_string_equal(forged.kernels[0].kernel, "forged_kernel");
     free(text);
     json_decref(v);
     hb_test_remove_tree(out);
