@@ -25,6 +25,27 @@ static json_t *first_config(json_t *verdict)
     return json_array_get(json_object_get(verdict, "configs"), 0);
 }
 
+/* ncu found as the pass finds it, or a counted skip. */
+static int ncu_ready(void)
+{
+    char ncu[4096];
+    if (hb_toolkit_program_find("ncu", HB_NCU_ENV, ncu, sizeof ncu) == HB_PROGRAM_FOUND)
+        return 1;
+    printf("  no ncu on this GPU machine: skipped\n");
+    hb_test_skip_no_gpu();
+    return 0;
+}
+
+/* 1, and a counted skip, when the profile is missing because the driver keeps the counters from this user. */
+static int counters_denied(const json_t *profile, const char *note)
+{
+    if (json_is_object(profile) || !note || !strstr(note, "ERR_NVGPUCTRPERM"))
+        return 0;
+    printf("  the GPU's counters are not permitted to this user: skipped\n");
+    hb_test_skip_no_gpu();
+    return 1;
+}
+
 /* `command` on sample_mma at `mnk` with --profile and short windows; its verdict file into *verdict. */
 static int profile_run(const char *command, const char *mnk, const char *out, json_t **verdict)
 {
@@ -124,12 +145,8 @@ static void test_gpu_profile_with_ncu(void **state)
 {
     (void)state;
     REQUIRE_GPU();
-    char ncu[4096];
-    if (hb_toolkit_program_find("ncu", HB_NCU_ENV, ncu, sizeof ncu) != HB_PROGRAM_FOUND) {
-        printf("  no ncu on this GPU machine: skipped\n");
-        hb_test_skip_no_gpu();
+    if (!ncu_ready())
         return;
-    }
     char out[512];
     hb_test_make_temp_dir("hb-gpu-profile-ncu", out, sizeof out);
     json_t *v = NULL;
@@ -139,9 +156,7 @@ static void test_gpu_profile_with_ncu(void **state)
     json_t *config = first_config(v), *profile = json_object_get(config, "profile");
     const char *note = json_string_value(json_object_get(config, "profile_note"));
     printf("  ncu profile: %s; note: %s\n", json_is_object(profile) ? "present" : "null", note);
-    if (!json_is_object(profile) && strstr(note, "ERR_NVGPUCTRPERM")) {
-        printf("  the GPU's counters are not permitted to this user: skipped\n");
-        hb_test_skip_no_gpu();
+    if (counters_denied(profile, note)) {
         json_decref(v);
         hb_test_remove_tree(out);
         return;
@@ -181,12 +196,8 @@ static void test_gpu_profile_ignores_a_forged_table(void **state)
 {
     (void)state;
     REQUIRE_GPU();
-    char ncu[4096];
-    if (hb_toolkit_program_find("ncu", HB_NCU_ENV, ncu, sizeof ncu) != HB_PROGRAM_FOUND) {
-        printf("  no ncu on this GPU machine: skipped\n");
-        hb_test_skip_no_gpu();
+    if (!ncu_ready())
         return;
-    }
     char out[512], args[2048], verdict_path[1024], run_dir[1024], log[1400];
     hb_test_make_temp_dir("hb-gpu-profile-forged", out, sizeof out);
     snprintf(verdict_path, sizeof verdict_path, "%s/verdict-out.json", out);
@@ -199,9 +210,7 @@ static void test_gpu_profile_ignores_a_forged_table(void **state)
     assert_non_null(v);
     json_t *config = first_config(v), *profile = json_object_get(config, "profile");
     const char *note = json_string_value(json_object_get(config, "profile_note"));
-    if (!json_is_object(profile) && strstr(note, "ERR_NVGPUCTRPERM")) {
-        printf("  the GPU's counters are not permitted to this user: skipped\n");
-        hb_test_skip_no_gpu();
+    if (counters_denied(profile, note)) {
         json_decref(v);
         hb_test_remove_tree(out);
         return;

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,13 +12,13 @@
 #include "bench/core/clock.h"
 #include "bench/core/diag.h"
 #include "bench/core/folders.h"
-#include "bench/core/heartbeat.h"
 #include "bench/core/toolkit_program.h"
 #include "bench/driver/config_eval.h"
 #include "bench/driver/interrupt.h"
 #include "bench/driver/isolate.h"
 #include "bench/driver/profile_calls.h"
 #include "bench/driver/profile_output.h"
+#include "bench/driver/watched_exec.h"
 #include "bench/import/command_run.h"
 #include "bench/result/baseline_registry.h"
 #include "bench/result/gate.h"
@@ -101,22 +100,16 @@ static hb_status exec_ncu(void *context, void *result, size_t size)
     (void)result;
     (void)size;
     profile_job *job = context;
-    char fd_text[16];
-    snprintf(fd_text, sizeof fd_text, "%d", hb_heartbeat_descriptor());
     int log = open(job->files.log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (log < 0 || dup2(log, STDOUT_FILENO) < 0 || dup2(log, STDERR_FILENO) < 0) {
         fprintf(stderr, "hgemm-bench: cannot write %s: %s\n", job->files.log, strerror(errno));
         _exit(126);
     }
-    if (setenv(HB_HEARTBEAT_FD_ENV, fd_text, 1) != 0 || setenv(HB_PROFILE_CALLS_ENV, job->participant, 1) != 0) {
+    if (setenv(HB_PROFILE_CALLS_ENV, job->participant, 1) != 0) {
         fprintf(stderr, "hgemm-bench: cannot set the profiled process's environment: %s\n", strerror(errno));
         _exit(126);
     }
-    if (signal(SIGPIPE, SIG_DFL) == SIG_ERR) /* the heartbeat ignores it here; ncu gets the default back */
-        fprintf(stderr, "hgemm-bench: warning: cannot restore SIGPIPE for ncu: %s\n", strerror(errno));
-    execv(job->argv.word[0], job->argv.word);
-    fprintf(stderr, "hgemm-bench: cannot execute %s: %s\n", job->argv.word[0], strerror(errno));
-    _exit(127);
+    hb_exec_watched(job->argv.word, "ncu");
 }
 
 static hb_status prepare_job(const hb_run_options *o, const char *ncu, size_t index, const char *run_path,

@@ -2,7 +2,6 @@
 #include "bench/driver/sanitize_pass.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,11 +9,11 @@
 
 #include "bench/core/diag.h"
 #include "bench/core/folders.h"
-#include "bench/core/heartbeat.h"
 #include "bench/core/toolkit_program.h"
 #include "bench/driver/child_verdict.h"
 #include "bench/driver/config_eval.h"
 #include "bench/driver/isolate.h"
+#include "bench/driver/watched_exec.h"
 
 hb_status hb_sanitizer_available(char *path, size_t size)
 {
@@ -46,24 +45,13 @@ typedef struct sanitize_job {
     hb_argv argv;
 } sanitize_job;
 
-/* In the watched child: becomes compute-sanitizer running `hgemm-bench check`. */
+/* In the watched child: becomes compute-sanitizer running `hgemm-bench check` (bench/driver/watched_exec.h). */
 static hb_status exec_sanitizer(void *context, void *result, size_t size)
 {
     (void)result;
     (void)size;
     sanitize_job *job = context;
-    char fd[16];
-    snprintf(fd, sizeof fd, "%d", hb_heartbeat_descriptor());
-    if (setenv(HB_HEARTBEAT_FD_ENV, fd, 1) != 0)
-        fprintf(stderr, "hgemm-bench: warning: cannot pass the heartbeat to the sanitizer pass (setenv: %s): it "
-                        "will look silent\n", strerror(errno));
-    /* The heartbeat ignores SIGPIPE in this child; compute-sanitizer gets
-     * the default back (an ignored signal would survive execv). */
-    if (signal(SIGPIPE, SIG_DFL) == SIG_ERR)
-        fprintf(stderr, "hgemm-bench: warning: cannot restore SIGPIPE for compute-sanitizer: %s\n", strerror(errno));
-    execv(job->argv.word[0], job->argv.word);
-    fprintf(stderr, "hgemm-bench: cannot execute %s: %s\n", job->argv.word[0], strerror(errno));
-    _exit(127);
+    hb_exec_watched(job->argv.word, "compute-sanitizer");
 }
 
 hb_status hb_sanitize_tool_command(const hb_run_options *o, const char *sanitizer, hb_sanitizer_tool tool,

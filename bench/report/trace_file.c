@@ -7,21 +7,7 @@
 
 #include "bench/core/diag.h"
 #include "bench/core/json_file.h"
-
-/* A JSON string; bytes that are not valid UTF-8 (a name cut mid-character)
- * become '?' rather than making the key vanish. */
-static json_t *text(const char *value)
-{
-    json_t *s = json_string(value);
-    if (s)
-        return s;
-    char copy[HB_TRACE_KERNEL_NAME + 256];
-    snprintf(copy, sizeof copy, "%s", value);
-    for (char *c = copy; *c; c++)
-        if ((unsigned char)*c >= 0x80)
-            *c = '?';
-    return json_string(copy);
-}
+#include "bench/report/json_values.h"
 
 static json_t *triple(const int v[3]) { return json_pack("[iii]", v[0], v[1], v[2]); }
 
@@ -41,8 +27,8 @@ static json_t *offset_us(const hb_call_trace *call, uint64_t at)
 static json_t *kernel_object(const hb_call_trace *call, const hb_traced_kernel *k)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "name", text(k->name));
-    json_object_set_new(o, "display_name", text(hb_kernel_display_name(k)));
+    json_object_set_new(o, "name", hb_json_text(k->name));
+    json_object_set_new(o, "display_name", hb_json_text(hb_kernel_display_name(k)));
     json_object_set_new(o, "grid", triple(k->grid));
     json_object_set_new(o, "block", triple(k->block));
     json_object_set_new(o, "cluster", unsigned_triple(k->cluster));
@@ -74,7 +60,7 @@ static json_t *copy_object(const hb_call_trace *call, const hb_traced_copy *c)
 static json_t *api_object(const hb_call_trace *call, const hb_traced_api *a)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "name", text(a->name));
+    json_object_set_new(o, "name", hb_json_text(a->name));
     json_object_set_new(o, "class", json_string(hb_api_class_name(a->api_class)));
     json_object_set_new(o, "domain", json_string(a->domain == HB_API_DRIVER ? "driver" : "runtime"));
     json_object_set_new(o, "cbid", json_integer(a->cbid));
@@ -146,7 +132,7 @@ static json_t *findings_array(const hb_conduct *conduct)
     for (int f = 0; f < HB_N_FINDINGS; f++)
         if (conduct->found & HB_FINDING_BIT(f))
             json_array_append_new(a, json_pack("{s:s, s:o, s:b}", "name", hb_finding_name((hb_finding)f), "line",
-                                               text(conduct->line[f]), "strict",
+                                               hb_json_text(conduct->line[f]), "strict",
                                                (hb_finding_strict_mask() & HB_FINDING_BIT(f)) != 0));
     return a;
 }
@@ -155,10 +141,10 @@ static json_t *participant_object(const hb_trace_file_entry *e)
 {
     const hb_participant_trace *trace = e->trace;
     json_t *o = json_object(), *calls = json_array();
-    json_object_set_new(o, "name", text(trace->name));
+    json_object_set_new(o, "name", hb_json_text(trace->name));
     json_object_set_new(o, "timed_stream_id", json_integer(trace->timed_stream_id));
     json_object_set_new(o, "records_dropped", json_integer((json_int_t)trace->records_dropped));
-    json_object_set_new(o, "device_state", text(trace->device_state));
+    json_object_set_new(o, "device_state", hb_json_text(trace->device_state));
     json_object_set_new(o, "calls_watched", json_integer(e->calls_watched));
     json_object_set_new(o, "timed_calls", json_integer(e->timed_calls));
     json_object_set_new(o, "kernel_time", kernel_time_object(e->time));

@@ -7,31 +7,11 @@
 
 #include "bench/core/json_file.h"
 #include "bench/core/signal_name.h"
+#include "bench/report/json_values.h"
 #include "bench/report/profile_json.h"
 #include "bench/result/gate.h"
 #include "bench/result/plausibility.h"
 #include "bench/result/run_verdict.h"
-
-/* A JSON string; bytes that are not valid UTF-8 (a path, a reason cut
- * mid-character) become '?' rather than making the key vanish. */
-static json_t *text(const char *value)
-{
-    json_t *s = json_string(value);
-    if (s)
-        return s;
-    char copy[4200];
-    snprintf(copy, sizeof copy, "%s", value);
-    for (char *c = copy; *c; c++)
-        if ((unsigned char)*c >= 0x80)
-            *c = '?';
-    return json_string(copy);
-}
-
-/* A number, or null where it does not apply (NAN). */
-static json_t *number(double value)
-{
-    return isnan(value) || isinf(value) ? json_null() : json_real(value);
-}
 
 static json_t *exact_object(const hb_exact_record *e)
 {
@@ -50,11 +30,11 @@ static json_t *deviation_object(const hb_deviation_record *d)
     json_t *o = json_object();
     json_object_set_new(o, "rule", json_string(hb_deviation_rule_name((hb_deviation_rule)d->rule)));
     json_object_set_new(o, "checks", json_integer(d->checks));
-    json_object_set_new(o, "excess_ratio", number(d->checks ? d->worst_ratio : NAN));
-    json_object_set_new(o, "excess_tolerance", number(d->checks ? d->tolerance : NAN));
+    json_object_set_new(o, "excess_ratio", hb_json_number(d->checks ? d->worst_ratio : NAN));
+    json_object_set_new(o, "excess_tolerance", hb_json_number(d->checks ? d->tolerance : NAN));
     json_object_set_new(o, "paper_rule", json_string(!d->checks ? "not run" : d->paper_failures ? "fail" : "pass"));
     json_object_set_new(o, "paper_failures", json_integer(d->paper_failures));
-    json_object_set_new(o, "paper_ratio", number(d->checks ? d->paper_worst_ratio : NAN));
+    json_object_set_new(o, "paper_ratio", hb_json_number(d->checks ? d->paper_worst_ratio : NAN));
     return o;
 }
 
@@ -64,8 +44,8 @@ static json_t *checks_object(const hb_config_result *r)
     json_t *o = json_object();
     json_object_set_new(o, "exact_binary", exact_object(&b->exact_binary));
     json_object_set_new(o, "exact_signed", exact_object(&b->exact_signed));
-    json_object_set_new(o, "max_abs_dev", number(r->checked ? r->participants[0].deviation.max_abs : NAN));
-    json_object_set_new(o, "dev_bound", number(r->checked ? r->deviation_bound : NAN));
+    json_object_set_new(o, "max_abs_dev", hb_json_number(r->checked ? r->participants[0].deviation.max_abs : NAN));
+    json_object_set_new(o, "dev_bound", hb_json_number(r->checked ? r->deviation_bound : NAN));
     json_object_set_new(o, "deviation", deviation_object(&b->deviation));
     json_object_set_new(o, "reference_crosscheck_samples", json_integer(b->crosscheck.samples));
     json_object_set_new(o, "spot_checks", json_integer(r->spot_checks));
@@ -84,12 +64,12 @@ static json_t *speedup_object(const hb_config_result *r, const char *vs)
     json_t *o = json_object();
     json_object_set_new(o, "vs", json_string(vs));
     json_object_set_new(o, "timer", json_string(hb_timer_name(r->headline_timer)));
-    json_object_set_new(o, "geomean", number(s->geomean));
-    json_object_set_new(o, "ci95_low", number(s->ci95_low));
-    json_object_set_new(o, "ci95_high", number(s->ci95_high));
-    json_object_set_new(o, "paper", number(s->paper));
-    json_object_set_new(o, "candidate_median_us", number(hb_headline_times(r, &r->participants[0])->median * 1e3));
-    json_object_set_new(o, "baseline_median_us", number(hb_headline_times(r, base)->median * 1e3));
+    json_object_set_new(o, "geomean", hb_json_number(s->geomean));
+    json_object_set_new(o, "ci95_low", hb_json_number(s->ci95_low));
+    json_object_set_new(o, "ci95_high", hb_json_number(s->ci95_high));
+    json_object_set_new(o, "paper", hb_json_number(s->paper));
+    json_object_set_new(o, "candidate_median_us", hb_json_number(hb_headline_times(r, &r->participants[0])->median * 1e3));
+    json_object_set_new(o, "baseline_median_us", hb_json_number(hb_headline_times(r, base)->median * 1e3));
     json_object_set_new(o, "rounds", json_integer((json_int_t)r->rounds));
     return o;
 }
@@ -103,7 +83,7 @@ static json_t *decision_object(const hb_config_result *r)
         return json_null();
     json_t *o = json_object();
     json_object_set_new(o, "rule", json_string(HB_DECISION_RULE));
-    json_object_set_new(o, "vs", text(d->vs));
+    json_object_set_new(o, "vs", hb_json_text(d->vs));
     json_object_set_new(o, "threshold", json_real(d->threshold));
     json_object_set_new(o, "alpha", json_real(d->alpha));
     json_object_set_new(o, "state", json_string(hb_look_state_name(d->last.state)));
@@ -114,8 +94,8 @@ static json_t *decision_object(const hb_config_result *r)
     json_object_set_new(o, "look_alpha", json_real(d->last.alpha));
     json_object_set_new(o, "rounds", json_integer((json_int_t)d->last.rounds));
     json_object_set_new(o, "seconds", json_real(d->seconds));
-    json_object_set_new(o, "low", number(hb_decision_low(d)));
-    json_object_set_new(o, "high", number(hb_decision_high(d)));
+    json_object_set_new(o, "low", hb_json_number(hb_decision_low(d)));
+    json_object_set_new(o, "high", hb_json_number(hb_decision_high(d)));
     json_object_set_new(o, "batches", json_integer((json_int_t)d->last.batches));
     return o;
 }
@@ -126,15 +106,15 @@ static json_t *conduct_object(const hb_config_result *r, unsigned forbidden)
 {
     json_t *o = json_object();
     json_object_set_new(o, "traced", json_boolean(r->conduct.traced));
-    json_object_set_new(o, "note", text(r->trace_note));
-    json_object_set_new(o, "trace_file", text(r->trace_file));
+    json_object_set_new(o, "note", hb_json_text(r->trace_note));
+    json_object_set_new(o, "trace_file", hb_json_text(r->trace_file));
     json_t *findings = json_array();
     for (int f = 0; f < HB_N_FINDINGS; f++) {
         if (!(r->conduct.found & HB_FINDING_BIT(f)))
             continue;
         json_t *finding = json_object();
         json_object_set_new(finding, "finding", json_string(hb_finding_name((hb_finding)f)));
-        json_object_set_new(finding, "detail", text(r->conduct.line[f]));
+        json_object_set_new(finding, "detail", hb_json_text(r->conduct.line[f]));
         json_object_set_new(finding, "forbidden", json_boolean((forbidden & HB_FINDING_BIT(f)) != 0));
         json_array_append_new(findings, finding);
     }
@@ -152,11 +132,11 @@ static json_t *kernel_object(const hb_config_result *r, const char *vs)
         return json_null();
     json_t *o = json_object();
     json_object_set_new(o, "vs", json_string(vs));
-    json_object_set_new(o, "candidate_kernel_us", number(c->span_us));
-    json_object_set_new(o, "baseline_kernel_us", number(base->kernel.span_us));
-    json_object_set_new(o, "speedup", number(hb_kernel_speedup(r, base)));
+    json_object_set_new(o, "candidate_kernel_us", hb_json_number(c->span_us));
+    json_object_set_new(o, "baseline_kernel_us", hb_json_number(base->kernel.span_us));
+    json_object_set_new(o, "speedup", hb_json_number(hb_kernel_speedup(r, base)));
     json_object_set_new(o, "candidate_kernels_per_call", json_integer(c->kernels_per_call));
-    json_object_set_new(o, "candidate_host_us", number(c->host_us));
+    json_object_set_new(o, "candidate_host_us", hb_json_number(c->host_us));
     return o;
 }
 
@@ -175,7 +155,7 @@ static json_t *timers_object(const hb_config_result *r)
             json_array_append_new(reasons, json_string(name));
         }
     json_object_set_new(o, "reasons", reasons);
-    json_object_set_new(o, "why", text(r->timer_why));
+    json_object_set_new(o, "why", hb_json_text(r->timer_why));
     json_object_set_new(o, "entry_points_checked", json_boolean(r->integrity_checked));
     for (size_t i = 0; r->measured && i < r->count; i++) {
         const hb_participant_result *p = &r->participants[i];
@@ -184,9 +164,9 @@ static json_t *timers_object(const hb_config_result *r)
         const hb_timer_agreement *a = &p->timers;
         json_array_append_new(agreement,
                               json_pack("{s:s, s:i, s:i, s:o, s:o, s:i, s:o}", "participant", p->name, "compared",
-                                        a->compared, "beyond", a->beyond, "max_diff_us", number(a->max_diff_us),
-                                        "median_diff_us", number(a->median_diff_us), "above_wall", a->above_wall,
-                                        "host_gap_us", number(a->host_gap_us)));
+                                        a->compared, "beyond", a->beyond, "max_diff_us", hb_json_number(a->max_diff_us),
+                                        "median_diff_us", hb_json_number(a->median_diff_us), "above_wall", a->above_wall,
+                                        "host_gap_us", hb_json_number(a->host_gap_us)));
     }
     json_object_set_new(o, "agreement", agreement);
     return o;
@@ -229,22 +209,22 @@ static json_t *reward_object(const hb_reward_record *w)
     if (!w->earned)
         return json_null();
     json_t *o = json_object();
-    json_object_set_new(o, "r", number(w->r));
+    json_object_set_new(o, "r", hb_json_number(w->r));
     json_object_set_new(o, "alpha", json_real(w->alpha));
     json_object_set_new(o, "beta", json_real(w->beta));
     json_object_set_new(o, "vs", json_string(w->vs));
     json_object_set_new(o, "vs_participant", json_string(w->vs_participant));
     json_object_set_new(o, "timer", json_string(w->timer));
     json_object_set_new(o, "rounds", json_integer((json_int_t)w->rounds));
-    json_object_set_new(o, "speed_term", number(w->speed_term));
-    json_object_set_new(o, "speed_term_unclipped", number(w->speed_term_unclipped));
+    json_object_set_new(o, "speed_term", hb_json_number(w->speed_term));
+    json_object_set_new(o, "speed_term_unclipped", hb_json_number(w->speed_term_unclipped));
     json_object_set_new(o, "clip", w->clip ? json_pack("[f,f]", w->clip_low, w->clip_high) : json_null());
     json_object_set_new(o, "clipped_rounds", json_integer((json_int_t)w->clipped_rounds));
-    json_object_set_new(o, "diff_mean", number(w->diff_mean));
-    json_object_set_new(o, "diff_max", number(w->diff_max));
+    json_object_set_new(o, "diff_mean", hb_json_number(w->diff_mean));
+    json_object_set_new(o, "diff_max", hb_json_number(w->diff_max));
     json_object_set_new(o, "diff_checks", json_integer(w->diff_checks));
     json_object_set_new(o, "length_bytes", w->length_bytes >= 0 ? json_integer(w->length_bytes) : json_null());
-    json_object_set_new(o, "source", w->source[0] ? text(w->source) : json_null());
+    json_object_set_new(o, "source", w->source[0] ? hb_json_text(w->source) : json_null());
     return o;
 }
 
@@ -254,9 +234,9 @@ json_t *hb_verdict_config_json(const hb_config_result *r, const char *vs, unsign
     json_object_set_new(o, "mnk", json_pack("[I,I,I]", (json_int_t)r->mnk.m, (json_int_t)r->mnk.n,
                                             (json_int_t)r->mnk.k));
     json_object_set_new(o, "verdict", json_string(hb_verdict_name(r->verdict)));
-    json_object_set_new(o, "check", text(r->check));
-    json_object_set_new(o, "reason", text(r->reason));
-    json_object_set_new(o, "manifest", text(r->manifest_path));
+    json_object_set_new(o, "check", hb_json_text(r->check));
+    json_object_set_new(o, "reason", hb_json_text(r->reason));
+    json_object_set_new(o, "manifest", hb_json_text(r->manifest_path));
     json_object_set_new(o, "checks", checks_object(r));
     json_object_set_new(o, "speedup", speedup_object(r, vs));
     json_object_set_new(o, "decision", decision_object(r));
@@ -267,9 +247,9 @@ json_t *hb_verdict_config_json(const hb_config_result *r, const char *vs, unsign
     json_object_set_new(o, "sanitize", sanitize_object(&r->sanitize));
     json_object_set_new(o, "reward", reward_object(&r->reward));
     if (r->reward.requested) /* why none was earned; null when one was */
-        json_object_set_new(o, "reward_note", r->reward.earned ? json_null() : text(r->reward.note));
+        json_object_set_new(o, "reward_note", r->reward.earned ? json_null() : hb_json_text(r->reward.note));
     json_object_set_new(o, "profile", hb_profile_json(&r->profile));
-    json_object_set_new(o, "profile_note", text(r->profile.note));
+    json_object_set_new(o, "profile_note", hb_json_text(r->profile.note));
     json_object_set_new(o, "seconds", json_real(r->seconds));
     return o;
 }
@@ -293,12 +273,12 @@ hb_status hb_verdict_file_write(const char *path, const hb_run_record *run, cons
     char reason[160];
     json_object_set_new(root, "verdict", json_string(hb_outcome_verdict(v)));
     json_object_set_new(root, "exit_code", json_integer(v->status));
-    json_object_set_new(root, "reason", text(hb_outcome_reason(v, reason, sizeof reason)));
+    json_object_set_new(root, "reason", hb_json_text(hb_outcome_reason(v, reason, sizeof reason)));
     json_object_set_new(root, "interrupted", json_boolean(v->interrupted_by != 0));
     json_object_set_new(root, "signal", v->interrupted_by ? json_string(hb_signal_name(v->interrupted_by)) : json_null());
-    json_object_set_new(root, "candidate", text(hb_candidate_label(o)));
+    json_object_set_new(root, "candidate", hb_json_text(hb_candidate_label(o)));
     json_object_set_new(root, "run_id", json_string(run->run_id));
-    json_object_set_new(root, "results_dir", text(run->run_path));
+    json_object_set_new(root, "results_dir", hb_json_text(run->run_path));
     json_object_set_new(root, "vs", json_string(o->vs));
     json_object_set_new(root, "min_speedup", o->gate ? json_real(o->min_speedup) : json_null());
     json_object_set_new(root, "statistic", json_string("geometric mean of paired per-round ratios t_base/t_cand, minus 1; on CUDA events, or on "

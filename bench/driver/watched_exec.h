@@ -1,0 +1,16 @@
+/* The end of a watched child (bench/driver/isolate.h) that becomes a
+ * toolkit program running this binary again: compute-sanitizer for
+ * --sanitize, ncu for --profile.  Shared so both hand on the same things. */
+#ifndef HB_WATCHED_EXEC_H
+#define HB_WATCHED_EXEC_H
+
+/* Passes the heartbeat's descriptor on in the environment (the inner
+ * hgemm-bench keeps the watch alive through it; without it the pass would
+ * look silent and be killed at its timeout), gives SIGPIPE its default back
+ * (the heartbeat ignores it in this child, and an ignored signal survives
+ * execv), and executes `words` (words[0] is the program's path).  Returns
+ * only by exiting: 127 when execv failed, with the reason on stderr.
+ * `program` names the tool in messages. */
+_Noreturn void hb_exec_watched(char *const *words, const char *program);
+
+#endif
