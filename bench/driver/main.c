@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "bench/core/diag.h"
+#include "bench/core/folder_lock.h"
 #include "bench/core/version.h"
 #include "bench/driver/commands.h"
 #include "bench/driver/options.h"
@@ -37,5 +38,6 @@ int main(int argc, char **argv)
         return HB_ERR_INTERNAL;
     static char command_line[8192];
     join_command_line(argc, argv, command_line, sizeof command_line);
+    hb_folder_lock_set_command(command_line); /* what a folder this run locks says of its writer */
     return command->run(command, &cli, command_line);
 }
