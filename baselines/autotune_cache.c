@@ -17,6 +17,7 @@
 #include "bench/core/diag.h"
 #include "bench/core/input_file.h"
 #include "bench/core/folders.h"
+#include "bench/core/out_file.h"
 
 #define CACHE_FORMAT 1
 #define HEADER_PREFIX "# hgemm-bench cuBLASLt autotune cache, format "
@@ -462,50 +463,30 @@ static hb_status write_header(FILE *out, const char *out_path)
     return failed ? hb_fail(HB_ERR_IO, "cannot write %s: %s", out_path, strerror(errno)) : HB_OK;
 }
 
-/* The new file's whole content, on disk (fsync) when this returns HB_OK. */
+/* The new file's whole content: the header, every other key's line, the new one. */
 static hb_status write_new_file(const char *path, FILE *out, const char *out_path, const hb_autotune_entry *entry,
                                 const char *line)
 {
     copy_context copy = {out, out_path, &entry->key};
     HB_TRY(write_header(out, out_path));
     HB_TRY(for_each_valid_line(path, copy_other_key, &copy));
-    if (fprintf(out, "%s\n", line) < 0 || fflush(out) != 0 || fsync(fileno(out)) != 0)
+    if (fprintf(out, "%s\n", line) < 0)
         return hb_fail(HB_ERR_IO, "cannot write %s: %s", out_path, strerror(errno));
     return HB_OK;
 }
 
-/* Makes the rename durable.  EINVAL: the file system cannot sync a folder, and
- * the rename is as durable as it will get. */
-static hb_status sync_folder(const char *folder)
+/* Under the lock: old file + entry -> a fresh temporary beside it, renamed
+ * over `path` once it is on disk (bench/core/out_file.h). */
+static hb_status replace_file(const char *path, const hb_autotune_entry *entry, const char *line)
 {
-    int fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return hb_fail(HB_ERR_IO, "cannot open folder %s: %s", folder, strerror(errno));
-    int failed = fsync(fd) != 0 && errno != EINVAL;
-    int saved = errno;
-    close(fd);
-    return failed ? hb_fail(HB_ERR_IO, "cannot fsync folder %s: %s", folder, strerror(saved)) : HB_OK;
-}
-
-/* Under the lock: old file + entry -> "<path>.tmp.<pid>" -> renamed over `path`. */
-static hb_status replace_file(const char *path, const char *folder, const hb_autotune_entry *entry, const char *line)
-{
-    char temporary[PATH_BYTES];
-    if (snprintf(temporary, sizeof temporary, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof temporary)
-        return hb_fail(HB_ERR_IO, "autotune cache path is too long: %s", path);
-    FILE *out = fopen(temporary, "w");
-    if (!out)
-        return hb_fail(HB_ERR_IO, "cannot create %s: %s", temporary, strerror(errno));
-    hb_status status = write_new_file(path, out, temporary, entry, line);
-    if (fclose(out) != 0 && status == HB_OK)
-        status = hb_fail(HB_ERR_IO, "cannot write %s: %s", temporary, strerror(errno));
-    if (status == HB_OK && rename(temporary, path) != 0)
-        status = hb_fail(HB_ERR_IO, "cannot rename %s to %s: %s", temporary, path, strerror(errno));
+    hb_out_file out;
+    HB_TRY(hb_out_file_begin(&out, path));
+    hb_status status = write_new_file(path, out.stream, out.temp, entry, line);
     if (status != HB_OK) {
-        unlink(temporary); /* best effort: the error already names the cause */
+        hb_out_file_abandon(&out);
         return status;
     }
-    return sync_folder(folder);
+    return hb_out_file_commit(&out);
 }
 
 hb_status hb_autotune_cache_store(const char *path, const hb_autotune_entry *entry)
@@ -517,7 +498,7 @@ hb_status hb_autotune_cache_store(const char *path, const hb_autotune_entry *ent
     HB_TRY(parent_folder(path, folder, sizeof folder));
     HB_TRY(hb_make_folders(folder, "autotune cache folder"));
     HB_TRY(lock_cache(path, &lock_fd));
-    hb_status status = replace_file(path, folder, entry, line);
+    hb_status status = replace_file(path, entry, line);
     close(lock_fd); /* releases the flock */
     return status;
 }

@@ -178,7 +178,8 @@ static int count_temporaries(const char *dir)
     assert_non_null(d);
     int count = 0;
     for (struct dirent *e; (e = readdir(d)) != NULL;)
-        count += strstr(e->d_name, ".tmp.") != NULL;
+        count += e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+                 !strstr(e->d_name, ".lock"); /* bench/core/out_file.h's .NAME.XXXXXX */
     closedir(d);
     return count;
 }

@@ -286,6 +286,10 @@ static void test_damage_resume_cuts_only_the_item_in_flight(void **state)
     assert_int_equal(hb_plan_file_read(folder, &plan), HB_OK);
     quiet_stderr(); /* it says what it drops */
     assert_int_equal(hb_sweep_store_open(&store, folder, &plan), HB_OK);
+    char *opened = read_all(csv);
+    assert_string_equal(opened, before); /* opening changes nothing: a resume without a GPU leaves it */
+    free(opened);
+    assert_int_equal(hb_sweep_store_drop_in_flight(&store), HB_OK);
     restore_stderr();
     assert_int_equal(store.count, ITEMS - 1);
     long long vouched = store.entries[ITEMS - 2].csv_end;

@@ -1,6 +1,7 @@
 #define _XOPEN_SOURCE 700
 #include "tests/test_util.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -22,6 +23,17 @@ static int remove_entry(const char *path, const struct stat *st, int type, struc
 }
 
 void hb_test_remove_tree(const char *path) { nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS); }
+
+size_t hb_test_count_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    size_t count = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        count += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+    closedir(d);
+    return count;
+}
 
 void hb_test_make_temp_dir(const char *prefix, char *dir, size_t size)
 {

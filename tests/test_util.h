@@ -14,6 +14,8 @@ void hb_test_make_temp_dir(const char *prefix, char *dir, size_t size);
 void hb_test_make_folder(const char *path);
 /* Removes a folder and everything under it. */
 void hb_test_remove_tree(const char *path);
+/* How many entries `dir` holds (not counting . and ..); hidden ones included. */
+size_t hb_test_count_entries(const char *dir);
 
 /* A whole file as a NUL-terminated string (free it), NULL if it cannot be read. */
 char *hb_test_read_file(const char *path);

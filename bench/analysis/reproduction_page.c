@@ -11,6 +11,7 @@
 
 #include "bench/analysis/reproduction_census.h"
 #include "bench/core/diag.h"
+#include "bench/core/out_file.h"
 #include "bench/core/input_file.h"
 #include "bench/core/version.h"
 
@@ -389,20 +390,18 @@ static hb_status write_page(page *p)
 hb_status hb_repro_page_write(const hb_repro_page_input *in)
 {
     page p = {.in = in};
-    char path[3300], tmp[3400];
+    char path[3300];
     snprintf(path, sizeof path, "%s/summary.md", in->out_dir);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    hb_out_file out = {0};
     hb_status status = read_inputs(&p);
-    if (status == HB_OK && !(p.f = fopen(tmp, "w")))
-        status = hb_fail(HB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
-    if (status == HB_OK)
+    if (status == HB_OK && (status = hb_out_file_begin(&out, path)) == HB_OK) {
+        p.f = out.stream;
         status = write_page(&p);
-    if (p.f && fclose(p.f) != 0 && status == HB_OK)
-        status = hb_fail(HB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
-    if (status == HB_OK && rename(tmp, path) != 0)
-        status = hb_fail(HB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-    if (status != HB_OK)
-        remove(tmp);
+        if (status == HB_OK)
+            status = hb_out_file_commit(&out);
+        else
+            hb_out_file_abandon(&out);
+    }
     if (p.have_import)
         hb_import_census_free(&p.import);
     if (p.have_sweep)

@@ -257,6 +257,11 @@ static hb_status on_devices(void *context, const hb_status *status, const hb_dev
             fprintf(stderr, "hgemm-bench: sweep %s: GPU %d could not be opened (%s); going on without it\n",
                     s->file->sweep_id, s->ordinals[w], hb_status_name(status[w]));
     }
+    int usable = 0;
+    for (size_t w = 0; w < count; w++)
+        usable |= status[w] == HB_OK;
+    if (usable) /* a GPU is there: the item in flight runs again, and only now is it dropped */
+        HB_TRY(hb_sweep_store_drop_in_flight(&s->store));
     return write_env(s);
 }
 

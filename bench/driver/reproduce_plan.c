@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench/core/diag.h"
+#include "bench/core/out_file.h"
 #include "bench/core/input_file.h"
 #include "bench/core/shuffle.h"
 #include "bench/sweep/plan_source.h"
@@ -158,18 +159,7 @@ static char *plan_text(const hb_repro_plan *p, const hb_shard *shard)
 
 static hb_status write_whole(const char *path, const char *text)
 {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%.4090s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return hb_fail(HB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
-    int ok = fputs(text, f) >= 0;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        remove(tmp);
-        return hb_fail(HB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-    }
-    return HB_OK;
+    return hb_out_file_write(path, text, strlen(text));
 }
 
 hb_status hb_repro_plan_write(const hb_repro_plan *p, const hb_shard *shard, const char *path)

@@ -12,6 +12,7 @@
 #include "bench/core/diag.h"
 #include "bench/core/folders.h"
 #include "bench/core/json_file.h"
+#include "bench/core/out_file.h"
 
 /* The entry's files a candidate folder holds (hard links into the cache). */
 static const char *const entry_files[] = {HB_ENTRY_LIBRARY, HB_ENTRY_CUBIN, HB_ENTRY_RECORDING, HB_ENTRY_LOG};
@@ -19,18 +20,25 @@ static const char *const entry_files[] = {HB_ENTRY_LIBRARY, HB_ENTRY_CUBIN, HB_E
 static hb_status copy_file(const char *from, const char *to)
 {
     FILE *in = fopen(from, "rb");
-    FILE *out = in ? fopen(to, "wb") : NULL;
+    if (!in)
+        return hb_fail(HB_ERR_IO, "cannot copy %s to %s: %s", from, to, strerror(errno));
+    hb_out_file out;
+    hb_status status = hb_out_file_begin(&out, to);
     char buffer[1 << 16];
     size_t got;
-    int failed = !in || !out;
-    while (!failed && (got = fread(buffer, 1, sizeof buffer, in)) > 0)
-        failed = fwrite(buffer, 1, got, out) != got;
-    failed |= in && ferror(in);
-    if (in)
-        fclose(in);
-    if (out && fclose(out) != 0)
-        failed = 1;
-    return failed ? hb_fail(HB_ERR_IO, "cannot copy %s to %s: %s", from, to, strerror(errno)) : HB_OK;
+    int failed = 0;
+    while (status == HB_OK && !failed && (got = fread(buffer, 1, sizeof buffer, in)) > 0)
+        failed = fwrite(buffer, 1, got, out.stream) != got;
+    failed |= ferror(in);
+    int error = errno;
+    fclose(in);
+    if (status != HB_OK)
+        return status;
+    if (failed) {
+        hb_out_file_abandon(&out);
+        return hb_fail(HB_ERR_IO, "cannot copy %s to %s: %s", from, to, strerror(error));
+    }
+    return hb_out_file_commit(&out);
 }
 
 /* A hard link where the cache and the set share a file system, else a copy. */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "bench/core/diag.h"
+#include "bench/core/out_file.h"
 
 static const char *const state_names[] = {"selected", "skipped", "cached", "built", "failed", "pending", "unfinished"};
 
@@ -93,12 +94,11 @@ static int write_cell(FILE *f, const char *text, int last)
 
 hb_status hb_import_report_write(const char *out_dir, const char *name, const hb_import_item *items, size_t n)
 {
-    char path[4200], tmp[4300];
+    char path[4200];
     snprintf(path, sizeof path, "%.4000s/%.150s", out_dir, name);
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return hb_fail(HB_ERR_IO, "cannot write %s: %s", tmp, strerror(errno));
+    hb_out_file out;
+    HB_TRY(hb_out_file_begin(&out, path));
+    FILE *f = out.stream;
     int failed = 0;
     for (size_t c = 0; c < N_COLUMNS; c++)
         failed |= write_cell(f, columns[c].name, c + 1 == N_COLUMNS);
@@ -108,11 +108,12 @@ hb_status hb_import_report_write(const char *out_dir, const char *name, const hb
             columns[c].cell(&items[i], cell, sizeof cell);
             failed |= write_cell(f, cell, c + 1 == N_COLUMNS);
         }
-    failed |= fflush(f) != 0 || fsync(fileno(f)) != 0;
-    failed |= fclose(f) != 0;
-    if (failed || rename(tmp, path) != 0)
-        return hb_fail(HB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
-    return HB_OK;
+    if (failed) {
+        int error = errno;
+        hb_out_file_abandon(&out);
+        return hb_fail(HB_ERR_IO, "cannot write %s: %s", path, strerror(error));
+    }
+    return hb_out_file_commit(&out);
 }
 
 size_t hb_import_count(const hb_import_item *items, size_t n, hb_item_state state)

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "bench/core/diag.h"
+#include "bench/core/out_file.h"
 #include "bench/core/toolkit_program.h"
 #include "bench/import/command_run.h"
 #include "bench/import/content_hash.h"
@@ -35,16 +36,11 @@ static int read_cache(const char *cache, const char *sha, hb_mma_audit *out)
 /* Best effort, written whole or not at all: a read-only folder only costs a second audit. */
 static void write_cache(const char *cache, const char *sha, const hb_mma_audit *audit)
 {
-    char tmp[4200], cell[HB_MMA_CELL];
-    snprintf(tmp, sizeof tmp, "%.4000s.%ld.tmp", cache, (long)getpid());
+    char text[4096], cell[HB_MMA_CELL];
     hb_mma_audit_format(audit, cell, sizeof cell);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return;
-    int failed = fprintf(f, "%s\n%s\n%s\n", CACHE_HEADER, sha, cell) < 0;
-    failed |= fclose(f) != 0;
-    if (failed || rename(tmp, cache) != 0)
-        remove(tmp);
+    int n = snprintf(text, sizeof text, "%s\n%s\n%s\n", CACHE_HEADER, sha, cell);
+    if (n > 0 && (size_t)n < sizeof text)
+        hb_out_file_write(cache, text, (size_t)n);
 }
 
 /* A private temporary file's path; 0 when none can be made. */

@@ -1,10 +1,13 @@
+#define _POSIX_C_SOURCE 200809L /* fdopen */
 #include "bench/report/csv_writer.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/core/diag.h"
+#include "bench/core/out_file.h"
 #include "bench/report/summary_columns.h"
 
 void hb_csv_write_field(FILE *out, const char *text)
@@ -68,9 +71,13 @@ static hb_status csv_begin(hb_sink *self, const hb_run_record *run)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/summary.csv", run->run_path);
-    FILE *file = fopen(path, "w");
-    if (!file)
-        return hb_fail(HB_ERR_IO, "cannot create %s: %s", path, strerror(errno));
+    int fd; /* the run folder is new: summary.csv is too, never a link or FIFO someone put there */
+    HB_TRY(hb_create_new_file(path, NULL, &fd));
+    FILE *file = fdopen(fd, "w");
+    if (!file) {
+        close(fd);
+        return hb_fail(HB_ERR_IO, "cannot write %s: %s", path, strerror(errno));
+    }
     self->state = file;
     hb_csv_write_header(file);
     if (fflush(file) != 0 || ferror(file))
@@ -85,10 +92,12 @@ static hb_status csv_config(hb_sink *self, const hb_run_record *run, const hb_co
     return hb_csv_write_config(self->state, run->run_id, hb_acc_class_name(run->options->acc), result);
 }
 
+/* Every row was flushed as it came; the close syncs the file, and a disk
+ * that filled up in between is said (the rows a reader gets were checked). */
 static void csv_close(hb_sink *self)
 {
     if (self->state)
-        fclose(self->state);
+        hb_finish_stream(self->state, "summary.csv");
     self->state = NULL;
 }
 

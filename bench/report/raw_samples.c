@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench/core/diag.h"
+#include "bench/core/out_file.h"
 
 /* Records go to disk as the in-memory struct, so the host must already be
  * little-endian with IEEE binary32 floats (x86-64 and aarch64 Linux are). */
@@ -225,28 +226,6 @@ static int write_stream(FILE *out, const unsigned char *header, const hb_partici
     return 0;
 }
 
-static hb_status write_file(const char *temporary, const unsigned char *header, const hb_participant_samples *samples,
-                            size_t participants, size_t rounds)
-{
-    FILE *out = fopen(temporary, "wb");
-    if (!out)
-        return hb_fail(HB_ERR_IO, "cannot create %s: %s (does the folder exist and is it writable?)", temporary,
-                       strerror(errno));
-    /* A large buffer: millions of 24-byte records, one write() per MiB. */
-    setvbuf(out, NULL, _IOFBF, 1 << 20);
-    int failed = write_stream(out, header, samples, participants, rounds);
-    int saved_errno = errno;
-    if (fclose(out) != 0 && !failed) {
-        failed = 1;
-        saved_errno = errno;
-    }
-    if (failed) {
-        remove(temporary);
-        return hb_fail(HB_ERR_IO, "cannot write %s: %s (is the disk full?)", temporary, strerror(saved_errno));
-    }
-    return HB_OK;
-}
-
 hb_status hb_raw_samples_write(const char *path, const hb_raw_meta *meta, const char *const *names,
                                const hb_participant_samples *samples, size_t participants)
 {
@@ -255,20 +234,16 @@ hb_status hb_raw_samples_write(const char *path, const hb_raw_meta *meta, const 
     unsigned char header[HB_RAW_HEADER_BYTES] = {0}; /* zeros: reserved bytes and NUL padding */
     encode_binary_fields(header, participants, rounds, meta);
     HB_TRY(encode_text(header, meta, names, participants));
-
-    size_t path_len = strlen(path);
-    char *temporary = malloc(path_len + sizeof ".tmp");
-    if (!temporary)
-        return hb_fail(HB_ERR_INTERNAL, "out of memory for the path %s", path);
-    memcpy(temporary, path, path_len);
-    memcpy(temporary + path_len, ".tmp", sizeof ".tmp");
-    hb_status status = write_file(temporary, header, samples, participants, rounds);
-    if (status == HB_OK && rename(temporary, path) != 0) {
-        status = hb_fail(HB_ERR_IO, "cannot rename %s to %s: %s", temporary, path, strerror(errno));
-        remove(temporary);
+    hb_out_file out;
+    HB_TRY(hb_out_file_begin(&out, path));
+    /* A large buffer: millions of 24-byte records, one write() per MiB. */
+    setvbuf(out.stream, NULL, _IOFBF, 1 << 20);
+    if (write_stream(out.stream, header, samples, participants, rounds) != 0) {
+        int error = errno;
+        hb_out_file_abandon(&out);
+        return hb_fail(HB_ERR_IO, "cannot write %s: %s (is the disk full?)", path, strerror(error));
     }
-    free(temporary);
-    return status;
+    return hb_out_file_commit(&out);
 }
 
 /* ---- reading the header back ------------------------------------------------- */

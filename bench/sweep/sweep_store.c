@@ -1,4 +1,4 @@
-#define _POSIX_C_SOURCE 200809L
+#define _POSIX_C_SOURCE 200809L /* fdopen, ftruncate */
 #include "bench/sweep/sweep_store.h"
 
 #include <errno.h>
@@ -9,6 +9,7 @@
 
 #include "bench/core/clock.h"
 #include "bench/core/diag.h"
+#include "bench/core/out_file.h"
 #include "bench/report/csv_writer.h"
 #include "bench/sweep/sweep_files.h"
 
@@ -16,6 +17,7 @@ static hb_status init_store(hb_sweep_store *s, const char *folder, const hb_swee
 {
     memset(s, 0, sizeof *s);
     s->journal_fd = -1;
+    s->cut_journal_to = s->cut_csv_to = -1;
     snprintf(s->folder, sizeof s->folder, "%s", folder);
     snprintf(s->csv_path, sizeof s->csv_path, "%s/summary.csv", folder);
     snprintf(s->journal_path, sizeof s->journal_path, "%s/" HB_JOURNAL_NAME, folder);
@@ -35,59 +37,78 @@ static hb_status sync_file(FILE *file, const char *path)
     return HB_OK;
 }
 
-static hb_status open_journal(hb_sweep_store *s, int flags)
+/* summary.csv as a stream on an open descriptor (closed on failure). */
+static hb_status csv_stream(hb_sweep_store *s, int fd)
 {
-    s->journal_fd = open(s->journal_path, O_WRONLY | O_APPEND | O_CLOEXEC | flags, 0644);
-    if (s->journal_fd < 0)
-        return hb_fail(HB_ERR_IO, "cannot open %s: %s", s->journal_path, strerror(errno));
+    s->csv = fdopen(fd, "a");
+    if (!s->csv) {
+        int error = errno;
+        close(fd);
+        return hb_fail(HB_ERR_IO, "cannot write %s: %s", s->csv_path, strerror(error));
+    }
     return HB_OK;
 }
 
+/* A new folder's files are new: nothing of that name is opened (a link or
+ * FIFO planted there is refused, not written through). */
 hb_status hb_sweep_store_create(hb_sweep_store *s, const char *folder, const hb_sweep_plan *plan)
 {
     HB_TRY(init_store(s, folder, plan));
-    s->csv = fopen(s->csv_path, "w");
-    if (!s->csv)
-        return hb_fail(HB_ERR_IO, "cannot create %s: %s", s->csv_path, strerror(errno));
+    int fd;
+    HB_TRY(hb_create_new_file(s->csv_path, NULL, &fd));
+    HB_TRY(csv_stream(s, fd));
     hb_csv_write_header(s->csv);
     HB_TRY(sync_file(s->csv, s->csv_path));
-    return open_journal(s, O_CREAT | O_TRUNC);
+    return hb_create_new_file(s->journal_path, NULL, &s->journal_fd);
 }
 
 /* --- opening an existing folder ---------------------------------------------------- */
 
-static hb_status cut_file(const char *path, long long to)
+/* The folder's own files, opened to append: a regular file each, never a
+ * link (its target may lie outside the folder) and never waited on. */
+static hb_status open_existing(hb_sweep_store *s, int has_journal)
 {
-    if (truncate(path, (off_t)to) != 0)
+    int fd;
+    HB_TRY(hb_open_for_append(s->csv_path, NULL, HB_ERR_BAD_RESULTS, &fd));
+    HB_TRY(csv_stream(s, fd));
+    if (has_journal)
+        return hb_open_for_append(s->journal_path, NULL, HB_ERR_BAD_RESULTS, &s->journal_fd);
+    return hb_create_new_file(s->journal_path, NULL, &s->journal_fd); /* no journal, no rows: a crash before it */
+}
+
+static hb_status cut_file(int fd, const char *path, long long to)
+{
+    if (ftruncate(fd, (off_t)to) != 0 || fsync(fd) != 0)
         return hb_fail(HB_ERR_IO, "cannot cut %s to %lld bytes: %s", path, to, strerror(errno));
     return HB_OK;
 }
 
-/* What the checks found, applied: a journal line cut short and the rows of
- * the item that was in flight dropped (they run again).  Only called once
- * the folder was found to agree, so it never cuts a finished item's rows. */
-static hb_status drop_in_flight(const hb_sweep_store *s, const hb_sweep_files *f)
+/* The folder was found to agree, so this never cuts a finished item's rows. */
+hb_status hb_sweep_store_drop_in_flight(hb_sweep_store *s)
 {
-    if (f->journal_tail > 0) {
-        fprintf(stderr, "hgemm-bench: %s: dropping a last line cut short (%lld bytes): its item runs again\n",
-                s->journal_path, f->journal_tail);
-        HB_TRY(cut_file(s->journal_path, f->journal_valid));
+    if (s->cut_journal_to >= 0) {
+        fprintf(stderr, "hgemm-bench: %s: dropping a last line cut short: its item runs again\n", s->journal_path);
+        HB_TRY(cut_file(s->journal_fd, s->journal_path, s->cut_journal_to));
     }
-    if (f->csv_size > f->vouched) {
-        fprintf(stderr, "hgemm-bench: %s: dropping %zu bytes of rows of %s, the item that was in flight (no journal "
-                "line vouches for them): it runs again\n", s->csv_path, f->csv_size - f->vouched, f->tail_config);
-        HB_TRY(cut_file(s->csv_path, (long long)f->vouched));
+    if (s->cut_csv_to >= 0) {
+        fprintf(stderr, "hgemm-bench: %s: dropping the rows of %s, the item that was in flight (no journal line "
+                "vouches for them): it runs again\n", s->csv_path, s->in_flight);
+        HB_TRY(cut_file(fileno(s->csv), s->csv_path, s->cut_csv_to));
     }
+    s->cut_journal_to = s->cut_csv_to = -1;
     return HB_OK;
 }
 
-/* The journal's entries become the store's. */
+/* The journal's entries become the store's; what must be cut is noted. */
 static void adopt_entries(hb_sweep_store *s, hb_sweep_files *f)
 {
     memcpy(s->entries, f->entries, f->count * sizeof *s->entries);
     s->count = f->count;
     for (size_t i = 0; i < s->count; i++)
         s->done[s->entries[i].item] = 1;
+    s->cut_journal_to = f->journal_tail > 0 ? f->journal_valid : -1;
+    s->cut_csv_to = f->csv_size > f->vouched ? (long long)f->vouched : -1;
+    snprintf(s->in_flight, sizeof s->in_flight, "%s", f->tail_config);
 }
 
 hb_status hb_sweep_store_open(hb_sweep_store *s, const char *folder, const hb_plan_file *plan)
@@ -97,10 +118,8 @@ hb_status hb_sweep_store_open(hb_sweep_store *s, const char *folder, const hb_pl
     hb_status status = hb_sweep_files_read(folder, plan, HB_SWEEP_FILES_OUR_HEADER, &files);
     if (status == HB_OK && files.count > s->capacity) /* cannot happen: the reader refuses an item twice */
         status = hb_fail(HB_ERR_INTERNAL, "the journal holds more items than the plan");
-    if (status == HB_OK) {
+    if (status == HB_OK)
         adopt_entries(s, &files);
-        status = drop_in_flight(s, &files);
-    }
     const int has_csv = files.has_csv, has_journal = files.has_journal;
     hb_sweep_files_free(&files);
     HB_TRY(status);
@@ -108,10 +127,7 @@ hb_status hb_sweep_store_open(hb_sweep_store *s, const char *folder, const hb_pl
         hb_sweep_store_close(s);
         return hb_sweep_store_create(s, folder, &plan->plan);
     }
-    s->csv = fopen(s->csv_path, "a");
-    if (!s->csv)
-        return hb_fail(HB_ERR_IO, "cannot append to %s: %s", s->csv_path, strerror(errno));
-    return open_journal(s, has_journal ? 0 : O_CREAT); /* no journal, no rows: a crash before it was made */
+    return open_existing(s, has_journal);
 }
 
 /* --- appending ------------------------------------------------------------------------ */
@@ -132,6 +148,7 @@ hb_status hb_sweep_store_append(hb_sweep_store *s, const char *run_id, const cha
 {
     if (entry->item >= s->plan_items || s->done[entry->item] || s->count == s->capacity)
         return hb_fail(HB_ERR_INTERNAL, "item %zu finished twice or is not in the plan", entry->item);
+    HB_TRY(hb_sweep_store_drop_in_flight(s));
     fill_entry(result, entry);
     HB_TRY(hb_csv_write_config(s->csv, run_id, acc_class, result));
     HB_TRY(sync_file(s->csv, s->csv_path));

@@ -27,6 +27,9 @@ typedef struct hb_sweep_store {
     size_t count, capacity;
     unsigned char *done;       /* per plan item */
     size_t plan_items;
+    long long cut_journal_to;  /* >= 0: the journal's length once its last line, cut short, is dropped */
+    long long cut_csv_to;      /* >= 0: summary.csv's once the rows of the item in flight are dropped */
+    char in_flight[140];       /* that item's configuration, for the message */
 } hb_sweep_store;
 
 /* A new sweep folder's files: summary.csv with its header, an empty journal. */
@@ -35,11 +38,19 @@ hb_status hb_sweep_store_create(hb_sweep_store *store, const char *folder, const
 /* An existing folder's: the journal and summary.csv read and checked
  * against the plan and each other (bench/sweep/sweep_files.h: its header is
  * this harness's, it holds what the journal vouches for, at most one item's
- * rows past that); only then a line cut short is dropped and summary.csv
- * cut to the journal's last csv_end, each said on stderr.
- * HB_ERR_BAD_RESULTS naming the file and line when they disagree, with
- * nothing changed. */
+ * rows past that), and opened to append (each a regular file, not a link).
+ * A line cut short and the rows of an item in flight are dropped when the
+ * first new item is appended (a resume that runs nothing changes nothing),
+ * each said on stderr.  HB_ERR_BAD_RESULTS naming the file and line when
+ * they disagree, or one is a link, FIFO or folder, with nothing changed. */
 hb_status hb_sweep_store_open(hb_sweep_store *store, const char *folder, const hb_plan_file *plan);
+
+/* What opening the folder found, applied: a journal line cut short and the
+ * rows of the item that was in flight dropped (they run again).  Done by
+ * the first append at the latest, and by a sweep once its GPUs are open;
+ * never earlier, so a resume that finds no GPU leaves the folder as it
+ * was.  A second call does nothing. */
+hb_status hb_sweep_store_drop_in_flight(hb_sweep_store *store);
 
 /* The item's rows into summary.csv (fsync), then its journal line (fsync);
  * `entry` gives the item and where it ran, the rest is taken from `result`. */
