@@ -332,15 +332,21 @@ static void test_report_out_leaves_no_stale_file(void **state)
     assert_true(exists(out, "notes.txt"));
     assert_true(exists(out, "speedup_extra.csv"));
 
-    /* a folder from before the list: the old report's own names go, others stay */
+    /* a folder without a manifest: nothing vouches that a file is a report's, so nothing goes */
     char old[PATH];
     path_in(old, root, "old");
     assert_int_equal(mkdir(old, 0755), 0);
     write_text(old, "speedup_server.csv", "old\n");
     write_text(old, "mine.csv", "mine\n");
     assert_int_equal(run_report(ARGS("report", one, "--out", old), NULL), 0);
-    assert_false(exists(old, "speedup_server.csv"));
+    assert_true(exists(old, "speedup_server.csv"));
     assert_true(exists(old, "mine.csv"));
+
+    /* a stale file of the report's changed since it was written: it stays */
+    assert_int_equal(run_report(ARGS("report", both, "--out", old), NULL), 0);
+    write_text(old, "speedup_server.csv", "edited since\n");
+    assert_int_equal(run_report(ARGS("report", one, "--out", old), NULL), 0);
+    assert_true(exists(old, "speedup_server.csv"));
 
     /* a list edited to name what is not the report's: nothing outside, nothing hidden */
     path_in(outside, root, "victim.txt");

@@ -9,8 +9,6 @@
 #include "bench/analysis/report_doc.h"
 
 /* Writes them into the staging folder of `out` ("report": report.md, report.json). */
-/* `out` becomes owned by `name` (bench/analysis/output_folder.h): publishing
- * it removes the files an earlier `name` wrote there that this one does not. */
 hb_status hb_write_doc_files(const hb_doc *doc, const char *name, hb_output_folder *out);
 
 #endif

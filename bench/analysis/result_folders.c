@@ -86,6 +86,7 @@ static hb_status read_env(const char *folder, const hb_plan_file *plan, size_t f
     char path[PATH_SIZE], *text;
     size_t size;
     HB_TRY(join(path, folder, "env.json"));
+    HB_TRY(hb_input_inside_folder(path, HB_ERR_BAD_RESULTS));
     HB_TRY(hb_input_read(path, NULL, ENV_MAX_BYTES, HB_ERR_BAD_RESULTS, 1, &text, &size));
     if (!text)
         return hb_result_set_note(set, "%s has no env.json: the GPU it ran on is not known", folder);
@@ -145,8 +146,10 @@ static hb_status read_folder(const char *folder, hb_result_set *set)
     size_t first = set->count;
     if (has_plan)
         HB_TRY(read_sweep(folder, &plan, set));
-    else
+    else if (hb_input_inside_folder(summary, HB_ERR_BAD_RESULTS) == HB_OK)
         HB_TRY(hb_read_summary(summary, set));
+    else
+        return HB_ERR_BAD_RESULTS;
     return read_env(folder, has_plan ? &plan : NULL, first, set);
 }
 

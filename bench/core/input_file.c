@@ -1,8 +1,10 @@
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "bench/core/input_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -173,4 +175,35 @@ hb_status hb_input_read(const char *path, const char *label, size_t max_bytes, h
         status = hb_fail(failure, "reading %s failed: close: %s", label, strerror(errno));
     }
     return status;
+}
+
+/* The folder part of `path` ("." for a bare name). */
+static void folder_part(const char *path, char *out, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(out, size, ".");
+    else if (slash == path)
+        snprintf(out, size, "/");
+    else
+        snprintf(out, size, "%.*s", (int)(slash - path), path);
+}
+
+hb_status hb_input_inside_folder(const char *path, hb_status failure)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
+        return HB_OK;
+    char folder[PATH_MAX], real_folder[PATH_MAX], target[PATH_MAX];
+    folder_part(path, folder, sizeof folder);
+    if (!realpath(path, target))
+        return HB_OK; /* a link to nothing, or a loop: the open refuses it and says which */
+    if (!realpath(folder, real_folder))
+        return hb_fail(failure, "cannot resolve the folder of %s: %s", path, strerror(errno));
+    size_t n = strlen(real_folder);
+    int inside = !strncmp(target, real_folder, n) && (target[n] == '/' || !strcmp(real_folder, "/"));
+    if (!inside)
+        return hb_fail(failure, "%s is a symbolic link to %s, outside its folder %s: a result folder must hold its "
+                       "own files (copy the file in, or remove the link)", path, target, real_folder);
+    return HB_OK;
 }

@@ -37,6 +37,14 @@ hb_status hb_input_open(const char *path, const char *label, size_t max_bytes, h
 hb_status hb_input_read(const char *path, const char *label, size_t max_bytes, hb_status failure, int missing_ok,
                         char **text, size_t *size);
 
+/* A file of a result folder (plan.json, summary.csv, the journal, env.json)
+ * that is a symbolic link must lead to a file inside its own folder (the
+ * folder `path` names it in): a folder from elsewhere cannot make the
+ * harness read, or a resume append to, a file outside it.  HB_OK when
+ * `path` is not a link (the open's own checks apply) or leads inside;
+ * `failure` naming the link and where it leads otherwise. */
+hb_status hb_input_inside_folder(const char *path, hb_status failure);
+
 /* Where `text` (size bytes) holds a NUL byte, 1-based, into *line and
  * *column; 0 when it holds none.  A text file (CSV, JSON, a journal) never
  * does, and a JSON parser may skip one without a word: one is damage. */

@@ -63,7 +63,7 @@ hb_status hb_check_folder_creatable(const char *path, const char *what)
     return probe_folder(existing, what, path);
 }
 
-/* A file can be created in `folder`, as FILE.tmp will be. */
+/* A file can be created in `folder`, as the file's temporary will be (bench/core/out_file.h). */
 static hb_status probe_file(const char *folder, const char *what, const char *path)
 {
     char probe[PATH_BYTES + sizeof PROBE_NAME + 1];

@@ -15,7 +15,7 @@
  * HB_ERR_IO with a message naming `what` and the path otherwise. */
 hb_status hb_check_folder_creatable(const char *path, const char *what);
 
-/* `path` can be written atomically (FILE.tmp, then a rename): its folder
+/* `path` can be written atomically (a temporary beside it, then a rename): its folder
  * exists and a file can be created in it, and `path` is not a folder or
  * another non-regular file.  HB_ERR_IO with a message otherwise. */
 hb_status hb_check_file_writable(const char *path, const char *what);

@@ -61,7 +61,7 @@ static hb_status threshold_verdict(const hb_compare_input *in, const hb_compare_
 static hb_status write_files(const hb_doc *doc, const hb_compare_input *in, const hb_report_options *o)
 {
     hb_output_folder out;
-    HB_TRY(hb_output_begin(&out, o->out_dir));
+    HB_TRY(hb_output_begin(&out, o->out_dir, "compare"));
     hb_status status = hb_write_doc_files(doc, "compare", &out);
     if (status == HB_OK && o->plots)
         status = hb_draw_compare_figures(in, &out);

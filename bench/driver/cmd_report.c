@@ -22,7 +22,7 @@ static hb_status check_plots(const hb_report_options *o)
 static hb_status write_files(const hb_doc *doc, const hb_result_set *set, hb_timer timer, const hb_report_options *o)
 {
     hb_output_folder out;
-    HB_TRY(hb_output_begin(&out, o->out_dir));
+    HB_TRY(hb_output_begin(&out, o->out_dir, "report"));
     hb_status status = hb_write_doc_files(doc, "report", &out);
     if (status == HB_OK && o->plots)
         status = hb_draw_report_figures(set, timer, &out);

@@ -30,6 +30,7 @@
 #include "bench/analysis/reproduction_page.h"
 #include "bench/core/clock.h"
 #include "bench/core/diag.h"
+#include "bench/core/folder_lock.h"
 #include "bench/core/folders.h"
 #include "bench/driver/commands.h"
 #include "bench/driver/reproduce_plan.h"
@@ -83,6 +84,7 @@ typedef struct repro {
     double seconds[STAGE_COUNT];
     int ran[STAGE_COUNT];
     int compared[HB_PLAN_MAX_MODES];
+    hb_folder_lock lock; /* OUT's, unless a shard: a cluster's shards share OUT, each its own sweep folder */
 } repro;
 
 /* --- the set, the folders, the target --------------------------------------------- */
@@ -482,6 +484,8 @@ static hb_status prepare(repro *r, hb_cli *cli)
     if (run->dry_run)
         return HB_OK;
     HB_TRY(hb_make_folders(r->out, "the reproduction's folder (--out)"));
+    if (!r->sharded) /* one reproduction writes OUT's report, comparisons and page at a time */
+        HB_TRY(hb_folder_lock_take(&r->lock, r->out, "reproduce"));
     /* --tables-only measures nothing: it reads what the folder holds, planned as it was */
     return run->reproduce.tables_only ? HB_OK : hb_repro_plan_write(&r->plan, &(hb_shard){0, 1}, r->plan_path);
 }
@@ -540,6 +544,7 @@ hb_status hb_cmd_reproduce(const hb_command_entry *self, hb_cli *cli, const char
     static repro r; /* large: the plan */
     memset(&r, 0, sizeof r);
     r.command_line = command_line;
+    r.lock.fd = -1;
     HB_TRY(prepare(&r, cli));
     return reproduce(&r);
 }

@@ -14,6 +14,7 @@
 
 #include "bench/core/clock.h"
 #include "bench/core/diag.h"
+#include "bench/core/folder_lock.h"
 #include "bench/core/folders.h"
 #include "bench/core/version.h"
 #include "bench/driver/commands.h"
@@ -51,6 +52,7 @@ typedef struct sweep_state {
     int session;                 /* 0: the sweep's first */
     hb_sweep_store store;
     int store_open;
+    hb_folder_lock lock;         /* the folder's, held for the whole session (its workers inherit it) */
     hb_config_result *preflight; /* one per configuration */
     int ordinals[HB_MAX_WORKERS];
     size_t workers;
@@ -366,6 +368,7 @@ static hb_status new_sweep(sweep_state *s)
 {
     HB_TRY(check_usage(s));
     HB_TRY(create_folder(s));
+    HB_TRY(hb_folder_lock_take(&s->lock, s->folder, "sweep"));
     HB_TRY(hb_plan_file_write(s->folder, s->file));
     HB_TRY(hb_sweep_store_create(&s->store, s->folder, &s->file->plan));
     s->store_open = 1;
@@ -423,6 +426,7 @@ static hb_status resume_sweep(sweep_state *s, const hb_run_options *typed)
     options.verdict_path = typed->verdict_path;
     s->options = &options;
     HB_TRY(check_usage(s));
+    HB_TRY(hb_folder_lock_take(&s->lock, s->folder, "sweep --resume"));
     HB_TRY(hb_sweep_store_open(&s->store, s->folder, s->file));
     s->store_open = 1;
     char env_path[4200];
@@ -448,6 +452,7 @@ hb_status hb_cmd_sweep(const hb_command_entry *self, hb_cli *cli, const char *co
     s->options = &cli->run;
     s->command_line = command_line;
     s->store.journal_fd = -1;
+    s->lock.fd = -1; /* the kernel lets it go when this process and its workers end */
     if (cli->run.resume)
         return resume_sweep(s, &cli->run);
     HB_TRY(make_plan(&cli->run, command_line, &file));

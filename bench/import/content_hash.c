@@ -95,12 +95,3 @@ void hb_content_hash_hex(hb_content_hash *h, char hex[HB_SHA256_HEX])
     for (size_t i = 0; i < sizeof digest; i++)
         snprintf(hex + 2 * i, 3, "%02x", digest[i]);
 }
-
-hb_status hb_sha256_file_hex(const char *path, char hex[HB_SHA256_HEX])
-{
-    hb_content_hash h;
-    hb_content_hash_init(&h);
-    HB_TRY(hash_bytes_of(&h, path));
-    hb_content_hash_hex(&h, hex);
-    return HB_OK;
-}

@@ -8,9 +8,8 @@
 #include <stddef.h>
 #include <nettle/sha2.h>
 
+#include "bench/core/file_digest.h" /* HB_SHA256_HEX, hb_sha256_file_hex */
 #include "bench/core/status.h"
-
-#define HB_SHA256_HEX (2 * SHA256_DIGEST_SIZE + 1)
 
 typedef struct hb_content_hash {
     struct sha256_ctx ctx;
@@ -26,8 +25,5 @@ hb_status hb_content_hash_file(hb_content_hash *h, const char *path, const char 
  * `dir`: the same tree gives the same digest wherever it lies. */
 hb_status hb_content_hash_tree(hb_content_hash *h, const char *dir);
 void hb_content_hash_hex(hb_content_hash *h, char hex[HB_SHA256_HEX]);
-
-/* The SHA-256 of one file's bytes, in hex (what sha256sum prints). */
-hb_status hb_sha256_file_hex(const char *path, char hex[HB_SHA256_HEX]);
 
 #endif

@@ -1,7 +1,8 @@
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* renameat2, RENAME_NOREPLACE */
 #include "bench/sweep/merge.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,8 +10,10 @@
 #include <unistd.h>
 
 #include "bench/core/diag.h"
+#include "bench/core/folder_lock.h"
 #include "bench/core/folders.h"
 #include "bench/core/json_file.h"
+#include "bench/core/out_file.h"
 #include "bench/core/input_file.h"
 #include "bench/report/csv_writer.h"
 #include "bench/sweep/plan_file.h"
@@ -49,6 +52,7 @@ static hb_status read_environment(shard_source *src)
     snprintf(path, sizeof path, "%s/env.json", src->folder);
     snprintf(src->gpu, sizeof src->gpu, "?");
     snprintf(src->driver, sizeof src->driver, "?");
+    HB_TRY(hb_input_inside_folder(path, HB_ERR_BAD_RESULTS));
     HB_TRY(hb_input_read(path, NULL, ENV_MAX_BYTES, HB_ERR_BAD_RESULTS, 1, &src->env, &src->env_size));
     if (!src->env)
         return HB_OK;
@@ -227,34 +231,71 @@ static hb_status write_sources(const merge_state *m, const char *folder)
     const shard_source *first = &m->sources[0];
     char to[4400];
     snprintf(to, sizeof to, "%s/env.json", folder);
-    if (status == HB_OK && first->env) {
-        FILE *out = fopen(to, "wb");
-        if (!out || fwrite(first->env, 1, first->env_size, out) != first->env_size)
-            status = hb_fail(HB_ERR_IO, "cannot write %s: %s", to, strerror(errno));
-        if (out && fclose(out) != 0 && status == HB_OK)
-            status = hb_fail(HB_ERR_IO, "cannot write %s: %s", to, strerror(errno));
-    }
+    if (status == HB_OK && first->env)
+        status = hb_out_file_write(to, first->env, first->env_size);
     return status;
+}
+
+/* OUT.partial, made here and nowhere else: mkdir fails if it exists (a
+ * merge writing it now, or one that failed), and its lock tells which. */
+static hb_status make_partial(const char *partial, hb_folder_lock *lock)
+{
+    char parent[4200];
+    snprintf(parent, sizeof parent, "%s", partial);
+    char *slash = strrchr(parent, '/');
+    if (slash && slash != parent) {
+        *slash = '\0';
+        HB_TRY(hb_make_folders(parent, "merge's output folder"));
+    }
+    if (mkdir(partial, 0777) != 0) {
+        if (errno != EEXIST)
+            return hb_fail(HB_ERR_IO, "merge: cannot create %s: %s", partial, strerror(errno));
+        hb_status busy = hb_folder_lock_take(lock, partial, "merge");
+        hb_folder_lock_release(lock);
+        if (busy != HB_OK)
+            return busy; /* another merge is writing it: the message named it */
+        return hb_fail(HB_ERR_USAGE, "merge: %s exists (an earlier merge that failed?): remove it first", partial);
+    }
+    return hb_folder_lock_take(lock, partial, "merge");
+}
+
+/* OUT appears whole: the finished OUT.partial renamed to it, never over a
+ * folder another process made meanwhile (RENAME_NOREPLACE). */
+static hb_status publish(const char *partial, const char *out)
+{
+    int moved = renameat2(AT_FDCWD, partial, AT_FDCWD, out, RENAME_NOREPLACE) == 0;
+    if (!moved && errno == EINVAL) { /* a file system without RENAME_NOREPLACE: look first */
+        struct stat info;
+        errno = EEXIST;
+        moved = lstat(out, &info) != 0 && rename(partial, out) == 0;
+    }
+    if (!moved)
+        return hb_fail(HB_ERR_IO, "cannot rename %s to %s: %s", partial, out,
+                       errno == EEXIST || errno == ENOTEMPTY ? "something else made it meanwhile" : strerror(errno));
+    return HB_OK;
 }
 
 static hb_status merge_into(merge_state *m, const char *out)
 {
     struct stat info;
-    if (stat(out, &info) == 0)
+    if (lstat(out, &info) == 0)
         return hb_fail(HB_ERR_USAGE, "merge: %s exists: the merged sweep goes to a new folder", out);
     char partial[4200];
-    snprintf(partial, sizeof partial, "%s.partial", out);
-    if (stat(partial, &info) == 0)
-        return hb_fail(HB_ERR_USAGE, "merge: %s exists (an earlier merge that failed?): remove it first", partial);
-    HB_TRY(hb_make_folders(partial, "merge folder"));
+    if ((size_t)snprintf(partial, sizeof partial, "%s.partial", out) >= sizeof partial)
+        return hb_fail(HB_ERR_USAGE, "merge: the path %s is too long", out);
+    hb_folder_lock lock = {.fd = -1};
+    HB_TRY(make_partial(partial, &lock));
     hb_status status = write_sources(m, partial); /* each source as it was, its shard included */
     /* then the first folder's plan stands for the whole plan: the shards were checked and recorded */
     m->sources[0].plan.shard = (hb_shard){0, 1};
     m->plan = &m->sources[0].plan;
     if (status == HB_OK)
         status = write_merged(m, partial);
-    if (status == HB_OK && rename(partial, out) != 0)
-        status = hb_fail(HB_ERR_IO, "cannot rename %s to %s: %s", partial, out, strerror(errno));
+    if (status == HB_OK)
+        status = hb_sync_folder(partial);
+    if (status == HB_OK)
+        status = publish(partial, out);
+    hb_folder_lock_release(&lock);
     if (status != HB_OK)
         fprintf(stderr, "%s: merge failed; the unfinished folder %s is left for inspection\n", hb_diag_program(), partial);
     return status;

@@ -302,6 +302,7 @@ hb_status hb_plan_file_read(const char *folder, hb_plan_file *f)
         return hb_fail(HB_ERR_BAD_RESULTS, "%s is not a folder", folder);
     char *text;
     size_t size;
+    HB_TRY(hb_input_inside_folder(path, HB_ERR_BAD_RESULTS));
     HB_TRY(hb_input_read(path, NULL, PLAN_MAX_BYTES, HB_ERR_BAD_RESULTS, 1, &text, &size));
     if (!text)
         return hb_fail(HB_ERR_BAD_RESULTS, "%s is not a sweep folder: it has no plan.json", folder);

@@ -16,6 +16,8 @@ static hb_status read_files(const char *folder, const hb_plan_file *plan, hb_swe
             sizeof f->journal_path ||
         (size_t)snprintf(f->csv_path, sizeof f->csv_path, "%s/summary.csv", folder) >= sizeof f->csv_path)
         return hb_fail(HB_ERR_BAD_RESULTS, "%s: the path is too long", folder);
+    HB_TRY(hb_input_inside_folder(f->journal_path, HB_ERR_BAD_RESULTS));
+    HB_TRY(hb_input_inside_folder(f->csv_path, HB_ERR_BAD_RESULTS));
     HB_TRY(hb_journal_read(f->journal_path, &plan->plan, &plan->shard, &f->entries, &f->count, &f->journal_valid,
                            &f->journal_tail, &f->has_journal));
     HB_TRY(hb_input_read(f->csv_path, NULL, HB_SUMMARY_MAX_BYTES, HB_ERR_BAD_RESULTS, 1, &f->csv, &f->csv_size));
