@@ -425,7 +425,7 @@ static hb_status lock_cache(const char *path, int *fd)
     char lock[PATH_BYTES];
     if (snprintf(lock, sizeof lock, "%s.lock", path) >= (int)sizeof lock)
         return hb_fail(HB_ERR_IO, "autotune cache path is too long: %s", path);
-    *fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    *fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (*fd < 0)
         return hb_fail(HB_ERR_IO, "cannot open lock file %s: %s", lock, strerror(errno));
     while (flock(*fd, LOCK_EX) != 0) {

@@ -12,6 +12,7 @@
 #include "bench/core/clock.h"
 #include "bench/core/diag.h"
 #include "bench/core/folders.h"
+#include "bench/core/out_file.h"
 #include "bench/core/toolkit_program.h"
 #include "bench/driver/config_eval.h"
 #include "bench/driver/interrupt.h"
@@ -100,8 +101,10 @@ static hb_status exec_ncu(void *context, void *result, size_t size)
     (void)result;
     (void)size;
     profile_job *job = context;
-    int log = open(job->files.log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (log < 0 || dup2(log, STDOUT_FILENO) < 0 || dup2(log, STDERR_FILENO) < 0) {
+    int log;
+    if (hb_open_output(job->files.log, 0, &log) != HB_OK) /* said why */
+        _exit(126);
+    if (dup2(log, STDOUT_FILENO) < 0 || dup2(log, STDERR_FILENO) < 0) {
         fprintf(stderr, "hgemm-bench: cannot write %s: %s\n", job->files.log, strerror(errno));
         _exit(126);
     }
