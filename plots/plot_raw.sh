@@ -20,7 +20,8 @@ value() { printf '%s\n' "$header" | sed -n "s/^$1=//p" | head -n 1; }
 names=$(printf '%s\n' "$header" | sed -n 's/^participant[0-9][0-9]*=//p' | tr -c 'A-Za-z0-9._+\n-' '_' | tr '\n' ' ')
 [ -n "$names" ] || { echo "plot_raw.sh: $bin names no participants" >&2; exit 5; }
 heading="$(value m)x$(value n)x$(value k), $(value mode), gap $(value gap), L2 $(value l2_policy): CUDA-event time of every timed call"
-heading=${heading//\'/_}
 
-gnuplot -e "bin='$bin'; out='$out'; names='$names'; heading='$heading'" "$here/raw_times.gp"
+# The file's name and header are data: they reach gnuplot as the script's
+# arguments (ARG1...), string values it never reads as commands.
+gnuplot -c "$here/raw_times.gp" "$bin" "$out" "$names" "$heading"
 echo "plot: $out"

@@ -31,16 +31,21 @@ c_ks=$(col speedup_kernel || true) # absent in a summary.csv from before the cal
 # summary.csv quotes only reasons, which sit in candidate rows; speedups and
 # TFLOP/s are read from measured rows, whose reason field is empty.
 # A configuration's label: its size, and its mode when that is server (a
-# sweep's folder holds both modes of each size).
+# sweep's folder holds both modes of each size).  The labels become gnuplot
+# code (`set xtics ("64x64x64" 0, ...)`) and participants name files, so a
+# row is drawn only when its m, n and k are whole numbers and its
+# participant a plain name: a summary.csv from elsewhere is data.
 awk -F, -v m="$c_m" -v n="$c_n" -v k="$c_k" -v p="$c_p" -v v="$c_v" -v g="$c_g" -v lo="$c_lo" -v hi="$c_hi" \
     -v mode="${c_mode:-0}" \
-    'NR > 1 && ($v == "ok" || $v == "pass" || $v == "too-slow" || $v == "undecided") && $g != "" {
+    'NR > 1 && ($v == "ok" || $v == "pass" || $v == "too-slow" || $v == "undecided") &&
+    $m ~ /^[0-9]+$/ && $n ~ /^[0-9]+$/ && $k ~ /^[0-9]+$/ && $p ~ /^[A-Za-z0-9._+-]+$/ && $g != "" {
         label = $m "x" $n "x" $k (mode && $mode == "server" ? "-server" : "")
         if (!(label in index_of)) { index_of[label] = count++; print count - 1, label > "'"$work"'/labels.dat" }
         print index_of[label], 100 * $g, 100 * $lo, 100 * $hi > "'"$work"'/speedup_" $p ".dat"
      }' "$csv"
 awk -F, -v m="$c_m" -v n="$c_n" -v k="$c_k" -v p="$c_p" -v v="$c_v" -v t="$c_t" -v mode="${c_mode:-0}" \
-    'NR > 1 && ($v == "ok" || $v == "pass" || $v == "too-slow" || $v == "undecided") && $t != "" {
+    'NR > 1 && ($v == "ok" || $v == "pass" || $v == "too-slow" || $v == "undecided") &&
+    $m ~ /^[0-9]+$/ && $n ~ /^[0-9]+$/ && $k ~ /^[0-9]+$/ && $p ~ /^[A-Za-z0-9._+-]+$/ && $t != "" {
         label = $m "x" $n "x" $k (mode && $mode == "server" ? "-server" : "")
         if (!(label in index_of)) index_of[label] = count++
         print index_of[label], $t > "'"$work"'/tflops_" $p ".dat"
@@ -48,13 +53,17 @@ awk -F, -v m="$c_m" -v n="$c_n" -v k="$c_k" -v p="$c_p" -v v="$c_v" -v t="$c_t" 
 if [ -n "$c_ks" ]; then
     awk -F, -v m="$c_m" -v n="$c_n" -v k="$c_k" -v p="$c_p" -v v="$c_v" -v g="$c_g" -v ks="$c_ks" \
         -v mode="${c_mode:-0}" \
-        'NR > 1 && ($v == "ok" || $v == "pass" || $v == "too-slow" || $v == "undecided") && $g != "" {
+        'NR > 1 && ($v == "ok" || $v == "pass" || $v == "too-slow" || $v == "undecided") &&
+        $m ~ /^[0-9]+$/ && $n ~ /^[0-9]+$/ && $k ~ /^[0-9]+$/ && $p ~ /^[A-Za-z0-9._+-]+$/ && $g != "" {
             label = $m "x" $n "x" $k (mode && $mode == "server" ? "-server" : "")
             if (!(label in index_of)) index_of[label] = count++
             if ($ks != "") print index_of[label], 100 * $ks > "'"$work"'/kernel_" $p ".dat"
          }' "$csv"
 fi
 [ -s "$work/labels.dat" ] || { echo "plot_run.sh: no measured configuration in $csv" >&2; exit 5; }
+# the x tics: each configuration's label (digits, x and -server alone) at its index
+awk '{ printf "%s\"%s\" %s", (NR > 1 ? ", " : "set xtics ("), $2, $1 } END { print ")" }' "$work/labels.dat" \
+    > "$work/xtics.gp"
 
 # One curve per baseline of the registry that has data, in its style, and
 # per -max figure (the faster of NN and TN), in its NN row's style drawn
@@ -83,7 +92,7 @@ plot_command tflops "$work/participants.tsv" '1:2' linespoints > "$work/tflops_p
 plot_command kernel "$work/baselines.tsv" '($1 + OFFSET):2' points > "$work/kernel_plot.gp" ||
     printf '%s\n' 'set label 1 "no kernel-only times: no call monitor ran (--no-trace, --no-isolate or no CUPTI)" at graph 0.5, graph 0.5 center' \
         'set yrange [-1:1]' 'plot 0 with lines lt -1 notitle' > "$work/kernel_plot.gp"
-gnuplot -e "work='$work'; out='$run_dir'" "$here/run_figures.gp"
+gnuplot -c "$here/run_figures.gp" "$work" "$run_dir"
 drawn=$(grep -o 'title "[^"]*"' "$work/speedup_plot.gp" | cut -d'"' -f2 | paste -sd' ' -)
 kernel_drawn=$(grep -o 'title "[^"]*"' "$work/kernel_plot.gp" | cut -d'"' -f2 | paste -sd' ' - || true)
 echo "plots: $run_dir/speedup.png $run_dir/tflops.png (kernel-only drawn: ${kernel_drawn:-none}) (baselines drawn: $drawn)"

@@ -1,7 +1,13 @@
-# Figures of one run; called by plot_run.sh with `work` (prepared .dat files
-# and the plot commands it wrote from `hgemm-bench baselines`) and `out` (the
-# run folder) set.  Which baselines are drawn, and how, comes from the
-# baseline registry (bench/result/baseline_registry.c), not from this file.
+# Figures of one run; called by plot_run.sh as `gnuplot -c run_figures.gp WORK
+# OUT`: WORK holds the prepared .dat files and the commands it wrote (the x
+# tics, and the plots from `hgemm-bench baselines`), OUT is the run folder
+# (an argument, so its name is a string here, never gnuplot code; and no
+# line here holds a dollar and a digit, which a gnuplot with the old `call`
+# syntax would replace by an argument's text).  Which baselines are drawn,
+# and how, comes from the baseline registry
+# (bench/result/baseline_registry.c), not from this file.
+work = ARG1
+out = ARG2
 set terminal pngcairo size 1800,650 noenhanced font ",11"
 set datafile separator whitespace
 set key outside right top
@@ -9,9 +15,7 @@ set grid ytics
 set xtics rotate by -30
 set offsets 0.5, 0.5, 0, 0
 
-# x tick labels from labels.dat: "index label"
-labels = system("awk '{printf \"%s\\\"%s\\\" %s\", (NR>1?\", \":\"\"), $2, $1}' ".work."/labels.dat")
-eval "set xtics (".labels.")"
+load work."/xtics.gp" # set xtics ("64x64x64" 0, ...): each configuration's label
 
 set output out."/speedup.png"
 set ylabel "speedup over baseline (%)"

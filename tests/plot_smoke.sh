@@ -37,6 +37,25 @@ drawn=$("$here/../plots/plot_run.sh" "$run")
 grep -q '(kernel-only drawn: none)' <<<"$drawn" ||
     { echo "plot_smoke: a summary.csv without speedup_kernel drew kernel-only points"; exit 1; }
 
+# A run folder from elsewhere is data: a name that would close gnuplot's
+# quotes and run a backquoted command, and a size field of a drawn row that
+# would be gnuplot code in the x tics (a string closed early, system(), a
+# backquote) run nothing; the row is left out, the rest drawn.
+hostile="$run/r'\`touch CANARY\`\"@x"
+mkdir "$hostile"
+awk -F, -v canary="$run/CANARY2" 'BEGIN { OFS = "," }
+     NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+     NR > 1 && !done && $c["role"] ~ /^baseline/ && $c["speedup_geomean"] != "" {
+         $c["m"] = "64\") ; system(\"touch " canary "\") ; (\"`touch " canary "`"; done = 1 }
+     { print }' "$here/data/summary_sample.csv" > "$hostile/summary.csv"
+grep -q 'system("touch' "$hostile/summary.csv" || { echo "plot_smoke: the hostile row was not written"; exit 1; }
+(cd "$run" && "$here/../plots/plot_run.sh" "$hostile" > /dev/null) ||
+    { echo "plot_smoke: plot_run.sh failed on a folder with a hostile name and size field"; exit 1; }
+for canary in "$run/CANARY" "$run/CANARY2" "$hostile/CANARY"; do
+    [ ! -e "$canary" ] || { echo "plot_smoke: plot_run.sh ran a command from the folder ($canary)"; exit 1; }
+done
+[ -s "$hostile/speedup.png" ] || { echo "plot_smoke: plot_run.sh drew no speedup.png for the hostile folder"; exit 1; }
+
 # report --plots on a result folder made of the same sample (hgemm-report reads a run's folder)
 report=${HB_REPORT:-$here/../build/hgemm-report}
 out="$run/report"

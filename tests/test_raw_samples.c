@@ -1,11 +1,13 @@
 /* Tests of bench/report/raw_samples.c: the --raw file read back byte by byte at the
  * documented offsets (not through the writer's own struct), its header,
  * its errors, and plots/plot_raw.sh on it. */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/core/diag.h"
 #include "bench/report/raw_samples.h"
@@ -341,11 +343,40 @@ static void test_plot_raw_script(void **state)
     hb_test_remove_tree(dir);
 }
 
+/* A raw file of a folder from elsewhere whose name would close gnuplot's
+ * quotes and run commands (system(), a backquote): plots/plot_raw.sh,
+ * started in the file's folder, draws it and runs nothing there.  The name
+ * reaches the script through the environment, past this test's own shell
+ * quoting. */
+static void test_plot_raw_script_takes_a_hostile_name_as_data(void **state)
+{
+    (void)state;
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
+        skip();
+    char dir[512], path[600], hostile[700], canary[600], repo[512], command[1200];
+    hb_test_make_temp_dir("hb-raw", dir, sizeof dir);
+    assert_non_null(getcwd(repo, sizeof repo)); /* the repository root, as `make test` runs the tests */
+    write_known_file(dir, path, sizeof path, 1);
+    snprintf(canary, sizeof canary, "%.500s/CANARY", dir);
+    snprintf(hostile, sizeof hostile, "%.500s/x'; system(\"touch CANARY\"); y='`touch CANARY` \"@x.bin", dir);
+    assert_int_equal(rename(path, hostile), 0);
+    assert_int_equal(setenv("HB_TEST_RAW_FILE", hostile, 1), 0);
+    snprintf(command, sizeof command, "cd '%.500s' && '%.500s/plots/plot_raw.sh' \"$HB_TEST_RAW_FILE\" > plot.log 2>&1",
+             dir, repo);
+    int rc = system(command);
+    unsetenv("HB_TEST_RAW_FILE");
+    assert_int_equal(rc, 0);
+    assert_false(file_exists(canary));
+    snprintf(hostile + strlen(hostile) - strlen(".bin"), 8, ".png"); /* beside it, as plot_raw.sh names it */
+    assert_true(png_ok(hostile));
+    hb_test_remove_tree(dir);
+}
+
 static const struct CMUnitTest raw_samples_tests[] = {
     cmocka_unit_test(test_header_round_trip),  cmocka_unit_test(test_records_round_trip),
     cmocka_unit_test(test_empty_detail),       cmocka_unit_test(test_bad_files_rejected),
     cmocka_unit_test(test_unwritable_path),    cmocka_unit_test(test_bad_shapes_rejected),
-    cmocka_unit_test(test_plot_raw_script),
+    cmocka_unit_test(test_plot_raw_script),    cmocka_unit_test(test_plot_raw_script_takes_a_hostile_name_as_data),
 };
 
 hb_test_list hb_raw_samples_tests(void) { return HB_TEST_LIST(raw_samples_tests); }

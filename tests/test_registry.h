@@ -73,6 +73,7 @@ hb_test_list hb_damage_tests(void);
 hb_test_list hb_hostile_folder_tests(void);
 hb_test_list hb_compare_rule_tests(void);
 hb_test_list hb_compare_command_tests(void);
+hb_test_list hb_figure_tests(void);
 
 hb_test_list hb_closing_counts_tests(void);
 hb_test_list hb_import_fault_tests(void);

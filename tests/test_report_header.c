@@ -402,9 +402,11 @@ static void test_report_writes_one_csv_per_table(void **state)
     hb_test_remove_tree(root);
 }
 
-/* The figures' script, without gnuplot (a stand-in that only succeeds):
- * the ratio axis holds every point and little more, the title names the
- * GPU, the candidate and n. */
+/* The figures' script, without gnuplot: a stand-in that exits 0 and draws
+ * nothing is an error (exit 7: gnuplot says 0 where a full disk left it no
+ * figure), one that writes each figure the script names as a whole, empty
+ * PNG or SVG passes.  The ratio axis holds every point and little more, the
+ * title names the GPU, the candidate and n. */
 static void test_report_figure_script_fits_the_data(void **state)
 {
     (void)state;
@@ -417,6 +419,14 @@ static void test_report_figure_script_fits_the_data(void **state)
     write_text(bin, "gnuplot", "#!/bin/sh\nexit 0\n");
     path_in(path, bin, "gnuplot");
     assert_int_equal(chmod(path, 0755), 0);
+    static const char draws[] = /* $1: the script, run in its folder */
+        "#!/bin/sh\n"
+        "sed -n \"s/^set output '\\(.*\\)'$/\\1/p\" \"$1\" | while read -r figure; do\n"
+        "    case \"$figure\" in\n"
+        "    *.png) printf '\\211PNG\\r\\n\\032\\n\\000\\000\\000\\000IEND\\256B`\\202' > \"$figure\" ;;\n"
+        "    *.svg) printf '<svg>\\n</svg>\\n' > \"$figure\" ;;\n"
+        "    esac\n"
+        "done\n";
     hb_fixture f;
     const hb_mode offline = HB_MODE_OFFLINE;
     assert_int_equal(hb_fixture_make(71, 20, &offline, 1, 0.0, &f), HB_OK);
@@ -434,10 +444,17 @@ static void test_report_figure_script_fits_the_data(void **state)
     char new_path[PATH * 4];
     snprintf(new_path, sizeof new_path, "%s:%s", bin, saved);
     setenv("PATH", new_path, 1);
+    int drew_nothing = run_report(ARGS("report", folder, "--out", out, "--plots"), NULL);
+    char figure[PATH];
+    path_in(figure, out, "report_ecdf_offline.png");
+    assert_false(access(figure, F_OK) == 0);
+    write_text(bin, "gnuplot", draws);
     int status = run_report(ARGS("report", folder, "--out", out, "--plots"), NULL);
     setenv("PATH", saved, 1);
     free(saved);
+    assert_int_equal(drew_nothing, 7);
     assert_int_equal(status, 0);
+    assert_true(access(figure, F_OK) == 0);
     path_in(path, out, "report_figures.gp");
     char *gp = hb_test_read_file(path);
     assert_non_null(gp);

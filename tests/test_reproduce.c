@@ -279,6 +279,41 @@ static void test_reproduce_tables_only_joins_the_shards(void **state)
     drop_repo(&f);
 }
 
+/* --tables-only draws the figures when gnuplot is there: a GPU name in the
+ * sweep's env.json that would run shell commands inside gnuplot's double
+ * quotes is drawn as text, and runs nothing (docs/reports.md, "Figures"). */
+static void test_reproduce_draws_a_hostile_gpu_name_as_text(void **state)
+{
+    (void)state;
+    if (hb_test_shell("command -v gnuplot >/dev/null 2>&1") != 0) {
+        print_message("skipped: gnuplot is not installed (scripts/install_deps.sh installs it)\n");
+        skip();
+        return;
+    }
+    fake f;
+    make_repo(&f, 8, 16);
+    char set_dir[PATH], sweep_dir[PATH], gpu[256], figure[PATH], args[PATH * 2], command[PATH * 2];
+    snprintf(set_dir, PATH, "%.1500s/set", f.out);
+    snprintf(sweep_dir, PATH, "%.1500s/sweep", f.out);
+    snprintf(gpu, sizeof gpu, "GPU `touch %.150s/CANARY` `touch CANARY` @title_facts ' \" \\", f.root);
+    snprintf(command, sizeof command, "mkdir -p '%.2000s'", set_dir);
+    assert_int_equal(hb_test_shell(command), 0);
+    assert_int_equal(hb_fixture_write_sweep(&f.fixture, sweep_dir, set_dir, 0, 1, f.fixture.count, gpu), HB_OK);
+    write_import_report(&f, set_dir, "import.csv");
+    write_published(&f);
+    snprintf(args, sizeof args, "--set h100 --tables-only --out '%s'", f.out);
+    int rc = bench(&f, args);
+    if (rc != 0) {
+        char *log = hb_test_read_file(f.log);
+        fail_msg("reproduce --tables-only with figures: exit %d\n%s", rc, log ? log : "");
+    }
+    snprintf(figure, PATH, "%.1500s/report/report_ecdf_offline.svg", f.out);
+    assert_true(hb_test_file_contains(figure, "GPU `touch ")); /* drawn, the name as text */
+    snprintf(command, sizeof command, "find '%.1500s' -name CANARY | grep -q .", f.root);
+    assert_int_not_equal(hb_test_shell(command), 0);
+    drop_repo(&f);
+}
+
 hb_test_list hb_reproduce_tests(void)
 {
     static const struct CMUnitTest tests[] = {
@@ -287,6 +322,7 @@ hb_test_list hb_reproduce_tests(void)
         cmocka_unit_test(test_reproduce_dry_run_prints_the_stages_and_writes_nothing),
         cmocka_unit_test(test_reproduce_tables_only_writes_the_summary_page),
         cmocka_unit_test(test_reproduce_tables_only_joins_the_shards),
+        cmocka_unit_test(test_reproduce_draws_a_hostile_gpu_name_as_text),
     };
     return HB_TEST_LIST(tests);
 }

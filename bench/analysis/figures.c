@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "bench/analysis/figure_extent.h"
+#include "bench/analysis/figure_files.h"
+#include "bench/analysis/gnuplot_text.h"
 #include "bench/analysis/paper_tables.h"
 #include "bench/core/diag.h"
 
@@ -45,26 +47,38 @@ int hb_gnuplot_available(void)
 
 /* --- the script's preamble: the columns and their styles ------------------------------------- */
 
+/* Every string of the script that is not a constant here (a folder's GPU
+ * and candidate names; the registry's column names) is written by
+ * hb_gnuplot_string (bench/analysis/gnuplot_text.h): the commands are ours
+ * alone, and a folder's text is never read as one. */
 static void write_styles(FILE *gp)
 {
+    char names[1024] = "";
+    for (size_t c = 0; c < hb_speedup_column_count(); c++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", c ? " " : "",
+                 hb_speedup_column_at(c)->name);
     fputs("# Drawn by hgemm-bench (docs/reports.md, \"Figures\"): run `gnuplot FILE.gp` in this folder to\n"
           "# redraw.  The styles are the baseline registry's (hgemm-bench baselines).\n"
-          "set datafile separator whitespace\nset grid\nset key outside right top\nnames = \"",
+          "set datafile separator whitespace\nset grid\nset key outside right top\nnames = ",
           gp);
-    for (size_t c = 0; c < hb_speedup_column_count(); c++)
-        fprintf(gp, "%s%s", c ? " " : "", hb_speedup_column_at(c)->name);
-    fputs("\"\n", gp);
+    hb_gnuplot_string(gp, names);
+    fputc('\n', gp);
     for (size_t c = 0; c < hb_speedup_column_count(); c++)
         fprintf(gp, "set linetype %zu %s\n", c + 1, hb_speedup_column_at(c)->plot_style); /* reset keeps linetypes */
 }
 
-/* The same figure in every terminal: `setup` (title, axes), then `plot`. */
-static void write_figure(FILE *gp, const char *stem, const char *setup, const char *plot)
+/* The same figure in every terminal, each file recorded in `drawn`:
+ * `setup` (title, axes), then `plot`. */
+static hb_status write_figure(FILE *gp, hb_figure_files *drawn, const char *stem, const char *setup,
+                              const char *plot)
 {
-    for (size_t t = 0; t < TERMINAL_COUNT; t++)
-        fprintf(gp, "set terminal %s size " FIGURE_SIZE " %s\nset output '%s.%s'\n%s\n%s\n", terminals[t].driver,
-                terminals[t].options, stem, terminals[t].extension, setup, plot);
+    for (size_t t = 0; t < TERMINAL_COUNT; t++) {
+        fprintf(gp, "set terminal %s size " FIGURE_SIZE " %s\n", terminals[t].driver, terminals[t].options);
+        HB_TRY(hb_figure_output(gp, drawn, stem, terminals[t].extension));
+        fprintf(gp, "%s\n%s\n", setup, plot);
+    }
     fputs("reset\nset grid\nset key outside right top\n", gp);
+    return HB_OK;
 }
 
 /* --- running gnuplot ------------------------------------------------------------------------------ */
@@ -283,20 +297,11 @@ static hb_status write_data_files(const hb_result_set *set, hb_timer timer, cons
     return status != HB_OK ? status : closed;
 }
 
-/* `text` inside a gnuplot double-quoted string: '"' and '\\' escaped, line breaks as spaces. */
-static void quoted(const char *text, char *out, size_t size)
-{
-    size_t used = 0;
-    for (const char *c = text; *c && used + 3 < size; c++) {
-        if (*c == '"' || *c == '\\')
-            out[used++] = '\\';
-        out[used++] = *c == '\n' || *c == '\r' ? ' ' : *c;
-    }
-    out[used] = '\0';
-}
-
-/* The second line of every report figure's title: GPU, candidate, n, estimator and timer. */
-static void title_facts(const hb_result_set *set, const mode_figure *f, hb_timer timer, char *out, size_t size)
+/* The second line of every report figure's title, as the gnuplot variable
+ * `title_facts`: GPU, candidate, n, estimator and timer.  The GPU and
+ * candidate names are the folders' text, so the line goes in through
+ * hb_gnuplot_string, and the titles join it to ours as a variable. */
+static void write_title_facts(FILE *gp, const hb_result_set *set, const mode_figure *f, hb_timer timer)
 {
     char gpus[512] = "", candidates[512] = "", text[1200];
     for (size_t i = 0; i < set->n_gpus; i++)
@@ -310,7 +315,9 @@ static void title_facts(const hb_result_set *set, const mode_figure *f, hb_timer
     snprintf(text, sizeof text, "GPU: %s; candidate: %s; n = %zu configurations; paper estimator, %s",
              gpus[0] ? gpus : "not recorded", candidates[0] ? candidates : "not recorded", f->configs,
              hb_timer_words(timer));
-    quoted(text, out, size);
+    fputs("title_facts = ", gp);
+    hb_gnuplot_string(gp, text);
+    fputc('\n', gp);
 }
 
 /* "1 2 3 5": the 1-based indices of the columns that are (is_max 1) or are not -max figures. */
@@ -323,17 +330,18 @@ static void column_list(int is_max, char *out, size_t size)
 }
 
 /* Two panels, the baselines and the -max figures, so the thick -max series
- * (in their NN row's colour) are not drawn over the others. */
-static void two_panels(FILE *gp, const char *stem, const char *title, const char *axes, const char *series,
-                       const char *extra)
+ * (in their NN row's colour) are not drawn over the others; each file
+ * recorded in `drawn`.  `title` is a gnuplot string expression. */
+static hb_status two_panels(FILE *gp, hb_figure_files *drawn, const char *stem, const char *title, const char *axes,
+                            const char *series, const char *extra)
 {
     char base[128], maxes[128];
     column_list(0, base, sizeof base);
     column_list(1, maxes, sizeof maxes);
     for (size_t t = 0; t < TERMINAL_COUNT; t++) {
-        fprintf(gp, "set terminal %s size " WIDE_FIGURE_SIZE " %s\nset output '%s.%s'\n%s\n"
-                    "set multiplot layout 1,2 title \"%s\"\n",
-                terminals[t].driver, terminals[t].options, stem, terminals[t].extension, axes, title);
+        fprintf(gp, "set terminal %s size " WIDE_FIGURE_SIZE " %s\n", terminals[t].driver, terminals[t].options);
+        HB_TRY(hb_figure_output(gp, drawn, stem, terminals[t].extension));
+        fprintf(gp, "%s\nset multiplot layout 1,2 title %s\n", axes, title);
         fprintf(gp, "base = \"%s\"\npanel_max = 0\nset title 'each baseline'\n"
                     "plot for [j=1:words(base)] %s%s%s\n",
                 base, series, extra[0] ? ", " : "", extra);
@@ -343,16 +351,18 @@ static void two_panels(FILE *gp, const char *stem, const char *title, const char
                 extra[0] ? ", " : "", extra);
     }
     fputs("reset\nset grid\nset key outside right top\n", gp);
+    return HB_OK;
 }
 
-static void write_report_plots(FILE *gp, const hb_result_set *set, const mode_figure *f, hb_timer timer)
+static hb_status write_report_plots(FILE *gp, hb_figure_files *drawn, const hb_result_set *set, const mode_figure *f,
+                                    hb_timer timer)
 {
     const char *m = hb_mode_name(f->mode);
-    char facts[1400], stem[64], title[1700], axes[800], series[400], extra[400], tics[300];
-    title_facts(set, f, timer, facts, sizeof facts);
+    char stem[64], title[200], axes[800], series[400], extra[400], tics[300];
+    write_title_facts(gp, set, f, timer);
     hb_figure_log_tics(f->extent.low, f->extent.high, tics, sizeof tics);
     snprintf(stem, sizeof stem, "report_speedup_vs_size_%s", m);
-    snprintf(title, sizeof title, "Speedup over each baseline by problem size, %s mode\\n%s", m, facts);
+    snprintf(title, sizeof title, "\"Speedup over each baseline by problem size, %s mode\\n\" . title_facts", m);
     snprintf(axes, sizeof axes,
              "set xlabel 'log2(M*N*K)'\nset ylabel 't_base / t_cand (log scale)'\nset logscale y\n"
              "set yrange [%.6g:%.6g]\nset ytics %s\nset xrange [%.6g:%.6g]",
@@ -365,9 +375,9 @@ static void write_report_plots(FILE *gp, const hb_result_set *set, const mode_fi
              "1 with lines lt -1 lw 1 notitle, (panel_max ? 'report_labels_max_%s.dat' : 'report_labels_%s.dat') "
              "using 1:2:3 with labels left offset char 0.6,0.4 font ',8' notitle",
              m, m);
-    two_panels(gp, stem, title, axes, series, extra);
+    HB_TRY(two_panels(gp, drawn, stem, title, axes, series, extra));
     snprintf(stem, sizeof stem, "report_ecdf_%s", m);
-    snprintf(title, sizeof title, "ECDF of the per-configuration speedups, %s mode\\n%s", m, facts);
+    snprintf(title, sizeof title, "\"ECDF of the per-configuration speedups, %s mode\\n\" . title_facts", m);
     snprintf(axes, sizeof axes,
              "set xlabel 't_base / t_cand (log scale)'\nset ylabel 'share of configurations <= x'\nset logscale x\n"
              "set xrange [%.6g:%.6g]\nset xtics %s\nset yrange [0:1]\nset arrow from 1, graph 0 to 1, graph 1 "
@@ -377,7 +387,7 @@ static void write_report_plots(FILE *gp, const hb_result_set *set, const mode_fi
              "'report_ecdf_%s.dat' index (int(word(base,j))-1) using 1:2 with steps lt int(word(base,j)) "
              "title word(names, int(word(base,j)))",
              m);
-    two_panels(gp, stem, title, axes, series, "");
+    return two_panels(gp, drawn, stem, title, axes, series, "");
 }
 
 hb_status hb_draw_report_figures(const hb_result_set *set, hb_timer timer, const hb_output_folder *out)
@@ -387,6 +397,7 @@ hb_status hb_draw_report_figures(const hb_result_set *set, hb_timer timer, const
     if (!gp)
         return HB_ERR_IO;
     write_styles(gp);
+    hb_figure_files drawn = {.count = 0};
     hb_status status = HB_OK;
     for (size_t m = 0; m < MODE_COUNT && status == HB_OK; m++) {
         mode_figure f = {.mode = modes[m]};
@@ -394,12 +405,14 @@ hb_status hb_draw_report_figures(const hb_result_set *set, hb_timer timer, const
         if (status != HB_OK || f.configs == 0)
             continue;
         status = write_data_files(set, timer, &f, out);
-        write_report_plots(gp, set, &f, timer);
+        if (status == HB_OK)
+            status = write_report_plots(gp, &drawn, set, &f, timer);
     }
     hb_status closed = hb_output_close(gp, script);
     HB_TRY(status);
     HB_TRY(closed);
-    return run_gnuplot(out, script);
+    HB_TRY(run_gnuplot(out, script));
+    return hb_figure_files_check(&drawn, out);
 }
 
 /* --- compare's figure ---------------------------------------------------------------------------- */
@@ -442,6 +455,7 @@ hb_status hb_draw_compare_figures(const hb_compare_input *in, const hb_output_fo
     if (!gp)
         return HB_ERR_IO;
     write_styles(gp);
+    hb_figure_files drawn = {.count = 0};
     snprintf(stem, sizeof stem, "compare_%s", m);
     snprintf(setup, sizeof setup,
              "set title 'Ours against published, per configuration, %s mode (t_base / t_cand)'\n"
@@ -451,7 +465,10 @@ hb_status hb_draw_compare_figures(const hb_compare_input *in, const hb_output_fo
              "plot for [i=1:words(names)] '%s' index (i-1) using 1:2 with points lt i ps 0.6 title word(names, i), "
              "x with lines lt -1 lw 1 title 'y = x'",
              data_name);
-    write_figure(gp, stem, setup, plot);
-    HB_TRY(hb_output_close(gp, script));
-    return run_gnuplot(out, script);
+    status = write_figure(gp, &drawn, stem, setup, plot);
+    closed = hb_output_close(gp, script);
+    HB_TRY(status);
+    HB_TRY(closed);
+    HB_TRY(run_gnuplot(out, script));
+    return hb_figure_files_check(&drawn, out);
 }

@@ -7,7 +7,8 @@
  * Every baseline and -max figure is drawn, in its style from the baseline
  * registry.  Beside the figures go their data (.dat) and the gnuplot script
  * that drew them, so they can be redrawn or restyled with `gnuplot FILE.gp`
- * in that folder. */
+ * in that folder; a folder's text is in that script only as strings
+ * (gnuplot_text.h), so redrawing runs nothing a folder says. */
 #ifndef HB_FIGURES_H
 #define HB_FIGURES_H
 
@@ -19,10 +20,13 @@
 int hb_gnuplot_available(void);
 
 /* Writes the report's figures (report_*.png, .svg, .dat, report_figures.gp)
- * into the staged folder.  HB_ERR_IO if gnuplot fails (its messages shown). */
+ * into the staged folder.  HB_ERR_IO if gnuplot fails (its messages shown)
+ * or a figure it drew is not whole (a full disk: figure_files.h); the
+ * caller then abandons the staged folder. */
 hb_status hb_draw_report_figures(const hb_result_set *set, hb_timer timer, const hb_output_folder *out);
 
-/* Writes compare's figure (compare_<mode>.png, .svg, .dat, compare_figures.gp). */
+/* Writes compare's figure (compare_<mode>.png, .svg, .dat, compare_figures.gp);
+ * HB_ERR_IO as hb_draw_report_figures. */
 hb_status hb_draw_compare_figures(const hb_compare_input *in, const hb_output_folder *out);
 
 #endif
