@@ -343,7 +343,8 @@ static void test_journal_refuses_items_not_in_the_plan(void **state)
     hb_test_make_temp_dir("hb-journal", dir, sizeof dir);
     make_plan_file(&f, (hb_shard){0, 1});
     snprintf(journal, sizeof journal, "%s/" HB_JOURNAL_NAME, dir);
-    hb_journal_entry e = {.item = 1, .mnk = {64, 64, 64}, .mode = HB_MODE_SERVER, .device = 0, .csv_end = 10};
+    hb_journal_entry e = {.item = 1, .mnk = {64, 64, 64}, .mode = HB_MODE_SERVER, .verdict = "pass", .device = 0,
+                          .csv_end = 10};
     assert_int_equal(hb_journal_format(&e, line, sizeof line), HB_OK);
     hb_journal_entry *entries;
     size_t count;
