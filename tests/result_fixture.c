@@ -97,10 +97,7 @@ static void build_result(const hb_fixture_config *c, hb_rng *rng, hb_config_resu
     hb_config_result_init(r, &c->mnk);
     r->verdict = c->verdict;
     r->timing.mode = c->mode;
-    r->status = c->verdict == HB_VERDICT_PASS ? HB_OK
-                : c->verdict == HB_VERDICT_IMPLAUSIBLE ? HB_ERR_IMPLAUSIBLE
-                : c->verdict == HB_VERDICT_TOO_SLOW ? HB_ERR_TOO_SLOW
-                                                     : HB_ERR_INCORRECT;
+    r->status = hb_verdict_status(c->verdict); /* the pair a run records (bench/result/verdict.h) */
     if (c->verdict != HB_VERDICT_PASS) {
         snprintf(r->check, sizeof r->check, "%s", c->verdict == HB_VERDICT_IMPLAUSIBLE ? "peak-throughput" : "execution");
         snprintf(r->reason, sizeof r->reason, "%s at %ldx%ldx%ld, \"generated\"", hb_verdict_name(c->verdict),
@@ -311,8 +308,11 @@ static hb_status write_journal(const hb_fixture *f, const char *folder)
         if (at + length > size || memcmp(csv + at, c->csv_rows, length))
             continue;
         at += length;
-        hb_journal_entry e = {.item = i, .mnk = c->mnk, .mode = c->mode, .status = HB_OK, .csv_end = (long long)at};
-        snprintf(e.verdict, sizeof e.verdict, "%s", hb_verdict_name(c->verdict));
+        hb_journal_entry e = {.item = i, .mnk = c->mnk, .mode = c->mode, .status = c->result->status,
+                              .csv_end = (long long)at};
+        snprintf(e.verdict, sizeof e.verdict, "%s", hb_verdict_name(c->result->verdict));
+        snprintf(e.check, sizeof e.check, "%s", c->result->check);
+        snprintf(e.reason, sizeof e.reason, "%s", c->result->reason);
         char line[2048];
         status = hb_journal_format(&e, line, sizeof line);
         if (status == HB_OK && fputs(line, journal) == EOF)

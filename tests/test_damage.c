@@ -571,6 +571,292 @@ static void test_damage_empty_inputs_read(void **state)
     hb_test_remove_tree(root);
 }
 
+/* --- the verdict comes from summary.csv --------------------------------------------------- */
+
+/* How an item ended, as a run records it. */
+typedef struct outcome {
+    hb_verdict verdict;
+    hb_status status;
+    const char *check;
+} outcome;
+
+/* A sweep folder of ITEMS items (shard `shard_index` of `shard_count`, every
+ * item of it finished), item i ending as outcomes[i]: its candidate row and
+ * journal line say so, through the harness's own writers.  A crash or a
+ * timeout leaves the candidate's row alone, as a dead child does. */
+static void make_sweep_of(const char *root, const char *name, const outcome *outcomes, size_t shard_index,
+                          size_t shard_count, char *folder)
+{
+    static hb_fixture fixture;
+    const hb_mode modes[] = {HB_MODE_OFFLINE, HB_MODE_SERVER};
+    char candidate[PATH];
+    candidate_manifest(candidate, sizeof candidate);
+    snprintf(folder, PATH, "%s/%s", root, name);
+    assert_int_equal(hb_fixture_make(25, ITEMS / 2, modes, 2, 0.0, &fixture), HB_OK);
+    for (size_t i = 0; i < ITEMS; i++) {
+        hb_config_result *r = fixture.configs[i].result;
+        r->verdict = outcomes[i].verdict;
+        r->status = outcomes[i].status;
+        snprintf(r->check, sizeof r->check, "%s", outcomes[i].check);
+        /* quoted in the CSV (a comma, quotes, a line break), and ending in a space, which a CSV reader that trims
+         * would lose */
+        snprintf(r->reason, sizeof r->reason, r->verdict == HB_VERDICT_PASS ? "" : "item %zu, \"%s\"\nsecond line ",
+                 i, hb_verdict_name(r->verdict));
+        if (r->verdict == HB_VERDICT_CRASHED || r->verdict == HB_VERDICT_TIMED_OUT)
+            r->count = 1;
+        assert_int_equal(hb_fixture_rewrite(&fixture.configs[i]), HB_OK);
+    }
+    assert_int_equal(hb_fixture_write_sweep(&fixture, folder, candidate, shard_index, shard_count, ITEMS, "Test GPU"),
+                     HB_OK);
+    hb_fixture_free(&fixture);
+}
+
+/* Sets `key` to `value` (owned) in the journal's line `index` (0-based; -1: every line). */
+static void set_journal_field(const char *folder, long index, const char *key, json_t *value)
+{
+    char path[PATH], *lines[64];
+    path_in(path, folder, HB_JOURNAL_NAME);
+    char *text = read_all(path);
+    size_t n = split_lines(text, lines, 64);
+    char *edited[64] = {0};
+    for (size_t i = 0; i < n; i++) {
+        if (index >= 0 && (size_t)index != i)
+            continue;
+        json_t *line = json_loads(lines[i], 0, NULL);
+        assert_non_null(line);
+        assert_int_equal(json_object_set(line, key, value), 0);
+        edited[i] = json_dumps(line, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        assert_non_null(edited[i]);
+        lines[i] = edited[i];
+        json_decref(line);
+    }
+    write_lines(path, lines, n);
+    for (size_t i = 0; i < n; i++)
+        free(edited[i]);
+    json_decref(value);
+    free(text);
+}
+
+/* The summary.csv line `line` (1-based) begins with `prefix`. */
+static void expect_csv_line(const char *folder, long line, const char *prefix)
+{
+    char path[PATH];
+    path_in(path, folder, "summary.csv");
+    char *text = read_all(path), *at = text;
+    for (long l = 1; l < line && at; l++)
+        at = strchr(at, '\n') ? strchr(at, '\n') + 1 : NULL;
+    if (!at || strncmp(at, prefix, strlen(prefix)))
+        fail_msg("summary.csv:%ld does not begin with '%s': %.120s", line, prefix, at ? at : "(no such line)");
+    free(text);
+}
+
+/* Items 1, 4, 7 and 10 failed: a wrong result, a crash, a hang and the harness's own CUDA failure. */
+static const outcome with_failures[ITEMS] = {
+    {HB_VERDICT_PASS, HB_OK, ""},
+    {HB_VERDICT_INCORRECT, HB_ERR_INCORRECT, "deviation"},
+    {HB_VERDICT_PASS, HB_OK, ""},
+    {HB_VERDICT_PASS, HB_OK, ""},
+    {HB_VERDICT_CRASHED, HB_ERR_CANDIDATE_FAULT, "execution"},
+    {HB_VERDICT_PASS, HB_OK, ""},
+    {HB_VERDICT_PASS, HB_OK, ""},
+    {HB_VERDICT_TIMED_OUT, HB_ERR_CANDIDATE_FAULT, "timeout"},
+    {HB_VERDICT_PASS, HB_OK, ""},
+    {HB_VERDICT_PASS, HB_OK, ""},
+    {HB_VERDICT_ERROR, HB_ERR_CUDA, ""},
+    {HB_VERDICT_PASS, HB_OK, ""},
+};
+
+/* verdict.json of `folder`: exit code `code` named `status`, the counts of
+ * `outcomes`, and each failed item with its verdict, check and reason. */
+static void expect_verdict_file(const char *folder, const outcome *outcomes, int code, const char *status)
+{
+    char path[PATH];
+    path_in(path, folder, "verdict.json");
+    json_t *doc = hb_test_load_json(path);
+    assert_int_equal(json_integer_value(json_object_get(doc, "exit_code")), code);
+    assert_string_equal(json_string_value(json_object_get(doc, "status")), status);
+    assert_true(json_is_true(json_object_get(doc, "complete")));
+    json_t *counts = json_object_get(doc, "counts"), *failures = json_object_get(doc, "failures");
+    size_t failed = 0;
+    for (size_t i = 0; i < ITEMS; i++) {
+        const char *name = hb_verdict_name(outcomes[i].verdict);
+        json_int_t expected = 0;
+        for (size_t j = 0; j < ITEMS; j++)
+            expected += outcomes[j].verdict == outcomes[i].verdict;
+        if (json_integer_value(json_object_get(counts, name)) != expected)
+            fail_msg("verdict.json counts %lld %s, not %lld", (long long)json_integer_value(json_object_get(counts,
+                     name)), name, (long long)expected);
+        if (outcomes[i].status == HB_OK)
+            continue;
+        char reason[128];
+        snprintf(reason, sizeof reason, "item %zu, \"%s\"\nsecond line ", i, name);
+        json_t *f = NULL;
+        for (size_t k = 0; k < json_array_size(failures); k++)
+            if (json_integer_value(json_object_get(json_array_get(failures, k), "item")) == (json_int_t)i)
+                f = json_array_get(failures, k);
+        if (!f)
+            fail_msg("verdict.json lists no failure for item %zu (%s)", i, name);
+        assert_string_equal(json_string_value(json_object_get(f, "verdict")), name);
+        assert_string_equal(json_string_value(json_object_get(f, "check")), outcomes[i].check);
+        assert_string_equal(json_string_value(json_object_get(f, "reason")), reason);
+        failed++;
+    }
+    assert_int_equal(json_array_size(failures), failed);
+    json_decref(doc);
+}
+
+/* The issue's case: every journal line set to status 0 and verdict "pass" on
+ * a folder whose summary.csv holds failures.  resume, merge and report
+ * refuse it, naming the journal line and the summary.csv line, and change
+ * nothing; so do a status alone edited, and a verdict edited in summary.csv. */
+static void test_damage_journal_that_says_pass_is_refused(void **state)
+{
+    (void)state;
+    char root[PATH], folder[PATH], out[PATH], args[4 * PATH], *err = NULL;
+    hb_test_make_temp_dir("hb-damage", root, sizeof root);
+    make_sweep_of(root, "s", with_failures, 0, 1, folder);
+    set_journal_field(folder, -1, "status", json_integer(0));
+    set_journal_field(folder, -1, "verdict", json_string("pass"));
+    set_journal_field(folder, -1, "check", json_string(""));
+    set_journal_field(folder, -1, "reason", json_string(""));
+    /* item 1 is the first to fail: journal line 2 */
+    snprintf(args, sizeof args, "sweep --resume %s --no-progress", folder);
+    unsigned long long before = folder_digest(folder);
+    assert_int_equal(bench(root, args, &err), 11);
+    assert_int_equal(folder_digest(folder), before);
+    char *said = strstr(err, HB_JOURNAL_NAME ":2 says item 1 (");
+    if (!said || !strstr(said, ") passed; ") || !strstr(said, "summary.csv:") ||
+        !strstr(said, " says incorrect (deviation): the folder was edited or damaged"))
+        fail_msg("resume said: %s", err);
+    long line = strtol(strstr(said, "summary.csv:") + strlen("summary.csv:"), NULL, 10);
+    /* the line named is item 1's candidate row, which says so */
+    static hb_plan_file plan;
+    assert_int_equal(hb_plan_file_read(folder, &plan), HB_OK);
+    char row[128];
+    const hb_mnk *c = &plan.plan.configs[hb_plan_item_at(&plan.plan, 1).config];
+    snprintf(row, sizeof row, "%s,%ld,%ld,%ld,candidate,candidate,incorrect,deviation,", plan.sweep_id, c->m, c->n,
+             c->k);
+    expect_csv_line(folder, line, row);
+    char refusal[256];
+    snprintf(refusal, sizeof refusal, "%.*s", (int)(strstr(said, ": the folder") - said), said);
+    free(err);
+    path_in(out, root, "merged");
+    snprintf(args, sizeof args, "merge %s %s", out, folder);
+    expect_refused(root, root, args, 11, refusal);
+    struct stat st;
+    assert_int_not_equal(stat(out, &st), 0);
+    snprintf(args, sizeof args, "report %s", folder);
+    expect_refused(root, folder, args, 11, refusal);
+
+    /* the status alone set to 0: the line contradicts its own verdict */
+    make_sweep_of(root, "status", with_failures, 0, 1, folder);
+    set_journal_field(folder, 4, "status", json_integer(0));
+    snprintf(args, sizeof args, "sweep --resume %s --no-progress", folder);
+    expect_refused(root, folder, args, 11, "status 0 (ok) is not one a configuration with verdict crashed ends with");
+    expect_refused(root, folder, args, 11, HB_JOURNAL_NAME ":5:");
+
+    /* summary.csv edited instead, in place and at the same length: the journal still says timed-out */
+    make_sweep_of(root, "row", with_failures, 0, 1, folder);
+    char csv[PATH];
+    path_in(csv, folder, "summary.csv");
+    char *text = read_all(csv), *verdict = strstr(text, ",candidate,timed-out,timeout,");
+    assert_non_null(verdict);
+    memcpy(verdict + strlen(",candidate,"), "incorrect", strlen("incorrect"));
+    write_all(csv, text, strlen(text));
+    free(text);
+    snprintf(args, sizeof args, "sweep --resume %s --no-progress", folder);
+    unsigned long long before_edit = folder_digest(folder);
+    assert_int_equal(bench(root, args, &err), 11);
+    assert_int_equal(folder_digest(folder), before_edit);
+    said = strstr(err, HB_JOURNAL_NAME ":8 says item 7 (");
+    if (!said || !strstr(said, ") timed-out (timeout); ") ||
+        !strstr(said, " says incorrect (timeout): the folder was edited or damaged"))
+        fail_msg("resume said: %s", err);
+    free(err);
+    hb_test_remove_tree(root);
+}
+
+/* An honest folder with failures: resume (nothing left to run) and merge
+ * write the verdict its summary.csv holds, and exit with its worst status. */
+static void test_damage_honest_failures_make_the_verdict(void **state)
+{
+    (void)state;
+    char root[PATH], folder[PATH], shards[2][PATH], out[PATH], args[4 * PATH];
+    hb_test_make_temp_dir("hb-damage", root, sizeof root);
+    make_sweep_of(root, "s", with_failures, 0, 1, folder);
+    snprintf(args, sizeof args, "sweep --resume %s --no-progress", folder);
+    /* the harness's CUDA failure (item 10) is the most severe: 5, cuda-error, as the journal recorded it */
+    assert_int_equal(bench(root, args, NULL), 5);
+    expect_verdict_file(folder, with_failures, 5, "cuda-error");
+    make_sweep_of(root, "shard0", with_failures, 0, 2, shards[0]);
+    make_sweep_of(root, "shard1", with_failures, 1, 2, shards[1]);
+    path_in(out, root, "merged");
+    snprintf(args, sizeof args, "merge %s %s %s", out, shards[1], shards[0]);
+    assert_int_equal(bench(root, args, NULL), 0);
+    expect_verdict_file(out, with_failures, 5, "cuda-error");
+    snprintf(args, sizeof args, "sweep --resume %s --no-progress", out);
+    assert_int_equal(bench(root, args, NULL), 5);
+    expect_verdict_file(out, with_failures, 5, "cuda-error");
+    /* without the CUDA failure the candidate's own verdicts decide: a crash and a hang outrank a wrong result */
+    outcome no_harness_fault[ITEMS];
+    memcpy(no_harness_fault, with_failures, sizeof no_harness_fault);
+    no_harness_fault[10] = (outcome){HB_VERDICT_PASS, HB_OK, ""};
+    make_sweep_of(root, "t", no_harness_fault, 0, 1, folder);
+    snprintf(args, sizeof args, "sweep --resume %s --no-progress", folder);
+    assert_int_equal(bench(root, args, NULL), 8);
+    expect_verdict_file(folder, no_harness_fault, 8, "candidate-fault");
+    hb_test_remove_tree(root);
+}
+
+/* Every verdict, one item each, with the status a run records with it:
+ * the folder reads back (the verdict.json counts each once; the exit code
+ * is the harness's error, the most severe), and each line whose status is
+ * changed to one its verdict does not go with is refused. */
+static void test_damage_every_verdict_reads_back(void **state)
+{
+    (void)state;
+    static const outcome every[ITEMS] = {
+        {HB_VERDICT_PASS, HB_OK, ""},
+        {HB_VERDICT_TOO_SLOW, HB_ERR_TOO_SLOW, "speedup"},
+        {HB_VERDICT_UNSUPPORTED, HB_ERR_UNSUPPORTED, ""},
+        {HB_VERDICT_INCORRECT, HB_ERR_INCORRECT, "deviation"},
+        {HB_VERDICT_CRASHED, HB_ERR_CANDIDATE_FAULT, "execution"},
+        {HB_VERDICT_TIMED_OUT, HB_ERR_CANDIDATE_FAULT, "timeout"},
+        {HB_VERDICT_BAD_INPUT, HB_ERR_BAD_INPUT, ""},
+        {HB_VERDICT_ERROR, HB_ERR_CUDA, ""},
+        {HB_VERDICT_IMPLAUSIBLE, HB_ERR_IMPLAUSIBLE, "peak-throughput"},
+        {HB_VERDICT_FORBIDDEN, HB_ERR_FORBIDDEN, "conduct"},
+        {HB_VERDICT_TIMER_MISMATCH, HB_ERR_TIMER_MISMATCH, "timer-cross-check"},
+        {HB_VERDICT_UNDECIDED, HB_ERR_TOO_SLOW, "speedup"},
+    };
+    assert_int_equal(HB_VERDICT_COUNT, ITEMS); /* one item per verdict */
+    char root[PATH], folder[PATH], journal[PATH], args[4 * PATH];
+    hb_test_make_temp_dir("hb-damage", root, sizeof root);
+    make_sweep_of(root, "s", every, 0, 1, folder);
+    snprintf(args, sizeof args, "sweep --resume %s --no-progress", folder);
+    assert_int_equal(bench(root, args, NULL), 5);
+    expect_verdict_file(folder, every, 5, "cuda-error");
+    path_in(journal, folder, HB_JOURNAL_NAME);
+    char *honest = read_all(journal);
+    static hb_plan_file plan;
+    static hb_sweep_store store;
+    assert_int_equal(hb_plan_file_read(folder, &plan), HB_OK);
+    for (long i = 0; i < ITEMS; i++) {
+        set_journal_field(folder, i, "status", json_integer(every[i].status == HB_OK ? HB_ERR_INCORRECT : HB_OK));
+        hb_diag_set_quiet(1);
+        assert_int_equal(hb_sweep_store_open(&store, folder, &plan), HB_ERR_BAD_RESULTS);
+        hb_diag_set_quiet(0);
+        hb_sweep_store_close(&store);
+        char where[64];
+        snprintf(where, sizeof where, HB_JOURNAL_NAME ":%ld:", i + 1);
+        if (!strstr(hb_last_error(), where) || !strstr(hb_last_error(), hb_verdict_name(every[i].verdict)))
+            fail_msg("item %ld (%s): %s", i, hb_verdict_name(every[i].verdict), hb_last_error());
+        write_all(journal, honest, strlen(honest));
+    }
+    free(honest);
+    hb_test_remove_tree(root);
+}
+
 /* --- plan.json -------------------------------------------------------------------------- */
 
 static void test_damage_edited_plans_are_refused(void **state)
@@ -750,6 +1036,9 @@ static const struct CMUnitTest damage_tests[] = {
     cmocka_unit_test(test_damage_report_holds_summary_to_its_journal),
     cmocka_unit_test(test_damage_report_refuses_what_no_run_writes),
     cmocka_unit_test(test_damage_empty_inputs_read),
+    cmocka_unit_test(test_damage_journal_that_says_pass_is_refused),
+    cmocka_unit_test(test_damage_honest_failures_make_the_verdict),
+    cmocka_unit_test(test_damage_every_verdict_reads_back),
     cmocka_unit_test(test_damage_edited_plans_are_refused),
     cmocka_unit_test(test_damage_kernel_files_cut_short),
     cmocka_unit_test(test_damage_candidate_set_entry_that_is_a_fifo),

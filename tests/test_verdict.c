@@ -117,6 +117,60 @@ static void test_verdict_of_every_status(void **state)
     assert_int_equal(hb_verdict_of_status((hb_status)77), HB_VERDICT_ERROR);
 }
 
+/* Every verdict, the statuses a configuration with it ends with, as written
+ * here by hand from bench/driver (config_eval, child_verdict, gate,
+ * plausibility, sanitize_pass): a verdict read back from summary.csv must
+ * give the status the sweep's journal recorded beside it. */
+static void test_verdict_statuses_of_every_verdict(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        hb_status status;         /* the one it gives */
+        hb_status also[4];        /* others it admits (error: which failure of the harness); 0 ends */
+    } cases[HB_VERDICT_COUNT] = {
+        [HB_VERDICT_PASS] = {"pass", HB_OK, {0}},
+        [HB_VERDICT_TOO_SLOW] = {"too-slow", HB_ERR_TOO_SLOW, {0}},
+        [HB_VERDICT_UNSUPPORTED] = {"unsupported", HB_ERR_UNSUPPORTED, {0}},
+        [HB_VERDICT_INCORRECT] = {"incorrect", HB_ERR_INCORRECT, {0}},
+        [HB_VERDICT_CRASHED] = {"crashed", HB_ERR_CANDIDATE_FAULT, {0}},
+        [HB_VERDICT_TIMED_OUT] = {"timed-out", HB_ERR_CANDIDATE_FAULT, {0}},
+        [HB_VERDICT_BAD_INPUT] = {"bad-input", HB_ERR_BAD_INPUT, {0}},
+        [HB_VERDICT_ERROR] = {"error", HB_ERR_INTERNAL, {HB_ERR_USAGE, HB_ERR_CUDA, HB_ERR_IO, HB_ERR_BAD_RESULTS}},
+        [HB_VERDICT_IMPLAUSIBLE] = {"implausible", HB_ERR_IMPLAUSIBLE, {0}},
+        [HB_VERDICT_FORBIDDEN] = {"forbidden", HB_ERR_FORBIDDEN, {0}},
+        [HB_VERDICT_TIMER_MISMATCH] = {"timer-mismatch", HB_ERR_TIMER_MISMATCH, {0}},
+        [HB_VERDICT_UNDECIDED] = {"undecided", HB_ERR_TOO_SLOW, {0}},
+    };
+    for (int v = 0; v < HB_VERDICT_COUNT; v++) {
+        assert_non_null(cases[v].name); /* the table above names every verdict */
+        assert_string_equal(hb_verdict_name((hb_verdict)v), cases[v].name);
+        hb_verdict parsed = HB_VERDICT_COUNT;
+        assert_true(hb_verdict_parse(cases[v].name, &parsed));
+        assert_int_equal(parsed, v);
+        assert_int_equal(hb_verdict_status((hb_verdict)v), cases[v].status);
+        /* exactly the statuses listed, among every status there is */
+        for (int s = 0; s <= HB_ERR_BELOW_PUBLISHED; s++) {
+            int listed = s == (int)cases[v].status;
+            for (size_t a = 0; a < 4; a++)
+                listed |= cases[v].also[a] != HB_OK && s == (int)cases[v].also[a];
+            if (hb_verdict_admits((hb_verdict)v, (hb_status)s) != listed)
+                fail_msg("verdict %s %s status %d (%s)", cases[v].name, listed ? "refuses" : "admits", s,
+                         hb_status_name((hb_status)s));
+        }
+    }
+    /* every status a configuration can end with has a verdict that admits it; compare's have none */
+    for (int s = 0; s <= HB_ERR_BELOW_PUBLISHED; s++) {
+        const int compares = s == HB_ERR_PUBLISHED_MISMATCH || s == HB_ERR_BELOW_PUBLISHED;
+        assert_int_equal(hb_verdict_admits(hb_verdict_of_status((hb_status)s), (hb_status)s), !compares);
+    }
+    hb_verdict parsed;
+    assert_false(hb_verdict_parse("passed", &parsed));
+    assert_false(hb_verdict_parse("", &parsed));
+    assert_false(hb_verdict_admits(HB_VERDICT_COUNT, HB_OK));
+    assert_false(hb_verdict_admits(HB_VERDICT_PASS, (hb_status)-1));
+}
+
 /* --- gate.h ------------------------------------------------------------------------ */
 
 static void test_gate_find_participant(void **state)
@@ -516,6 +570,7 @@ static void test_verdict_file_round_trip(void **state)
 
 static const struct CMUnitTest verdict_tests[] = {
     cmocka_unit_test(test_verdict_names),
+    cmocka_unit_test(test_verdict_statuses_of_every_verdict),
     cmocka_unit_test(test_verdict_of_every_status),
     cmocka_unit_test(test_gate_find_participant),
     cmocka_unit_test(test_gate_passes_at_or_above_threshold),

@@ -409,6 +409,21 @@ static hb_status settings_of(const hb_plan_file *file, hb_cli *cli)
     return status != HB_OK ? HB_ERR_BAD_RESULTS : HB_OK;
 }
 
+/* The folder read and checked, then locked: a folder refused is left
+ * without even a lock file.  Should a writer have appended between the
+ * check and the lock (it held the lock then, and has finished), the files
+ * are read and checked again, now under the lock. */
+static hb_status open_locked(sweep_state *s)
+{
+    HB_TRY(hb_sweep_store_open(&s->store, s->folder, s->file));
+    s->store_open = 1;
+    HB_TRY(hb_folder_lock_take(&s->lock, s->folder, "sweep --resume"));
+    if (hb_sweep_store_unchanged(&s->store))
+        return HB_OK;
+    hb_sweep_store_close(&s->store);
+    return hb_sweep_store_open(&s->store, s->folder, s->file);
+}
+
 static hb_status resume_sweep(sweep_state *s, const hb_run_options *typed)
 {
     snprintf(s->folder, sizeof s->folder, "%s", typed->resume);
@@ -426,9 +441,7 @@ static hb_status resume_sweep(sweep_state *s, const hb_run_options *typed)
     options.verdict_path = typed->verdict_path;
     s->options = &options;
     HB_TRY(check_usage(s));
-    HB_TRY(hb_folder_lock_take(&s->lock, s->folder, "sweep --resume"));
-    HB_TRY(hb_sweep_store_open(&s->store, s->folder, s->file));
-    s->store_open = 1;
+    HB_TRY(open_locked(s));
     char env_path[4200];
     struct stat info;
     for (s->session = 1;; s->session++) { /* env-session-<N>.json: the first free N */

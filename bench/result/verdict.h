@@ -18,8 +18,9 @@ typedef enum hb_verdict {
     HB_VERDICT_IMPLAUSIBLE, /* measured faster than the GPU's peak tensor-core throughput allows */
     HB_VERDICT_FORBIDDEN,   /* gate --strict / --forbid: the trace found conduct the gate refuses */
     HB_VERDICT_TIMER_MISMATCH, /* the timers disagree or were tampered with (bench/result/timer_check.h) */
-    HB_VERDICT_UNDECIDED    /* gate --decide: correct, but the window ended before the speedup's interval left the
+    HB_VERDICT_UNDECIDED,   /* gate --decide: correct, but the window ended before the speedup's interval left the
                                threshold (exit 9, as too-slow: speed not shown to meet it) */
+    HB_VERDICT_COUNT
 } hb_verdict;
 
 /* "pass", "too-slow", "unsupported", "incorrect", "crashed", "timed-out",
@@ -27,7 +28,22 @@ typedef enum hb_verdict {
  * "undecided". */
 const char *hb_verdict_name(hb_verdict verdict);
 
+/* The verdict `name` names, into *out; 0 when it names none. */
+int hb_verdict_parse(const char *name, hb_verdict *out);
+
 /* The verdict a status implies (HB_ERR_CANDIDATE_FAULT: crashed). */
 hb_verdict hb_verdict_of_status(hb_status status);
+
+/* Whether a configuration with this verdict can end with this status.
+ * Every verdict admits exactly one status but error, which admits each
+ * failure of the harness (internal-error, usage, cuda-error, io-error,
+ * bad-results): the verdict does not say which one it was.  Two verdicts
+ * share a status: crashed and timed-out (candidate-fault), too-slow and
+ * undecided (too-slow). */
+int hb_verdict_admits(hb_verdict verdict, hb_status status);
+
+/* The status a configuration with this verdict ends with: the one it
+ * admits, for error the first (internal-error). */
+hb_status hb_verdict_status(hb_verdict verdict);
 
 #endif

@@ -10,9 +10,15 @@
 #include "bench/core/diag.h"
 #include "bench/core/fd_io.h"
 #include "bench/core/input_file.h"
+#include "bench/result/verdict.h"
 
 hb_status hb_journal_format(const hb_journal_entry *e, char *out, size_t size)
 {
+    hb_verdict verdict;
+    if (!hb_verdict_parse(e->verdict, &verdict) || !hb_verdict_admits(verdict, e->status))
+        return hb_fail(HB_ERR_INTERNAL, "item %zu ended with verdict \"%s\" and status %d (%s), which do not go "
+                       "together: a journal line that every reader of the folder would refuse", e->item, e->verdict,
+                       (int)e->status, hb_status_name(e->status));
     json_t *line = json_pack("{s:I, s:I, s:I, s:I, s:s, s:i, s:s, s:s, s:s, s:i, s:s, s:f, s:I, s:s}", "item",
                              (json_int_t)e->item, "m", (json_int_t)e->mnk.m, "n", (json_int_t)e->mnk.n, "k",
                              (json_int_t)e->mnk.k, "mode", hb_mode_name(e->mode), "status", (int)e->status, "verdict",
@@ -127,6 +133,25 @@ static hb_status check_figures(const journal_reader *r, json_int_t status, json_
     return HB_OK;
 }
 
+/* The verdict is one, and the status is one a configuration with it ends with
+ * (bench/result/verdict.h): the status is the verdict's, so the two cannot
+ * tell different stories. */
+static hb_status check_verdict(const journal_reader *r, const hb_journal_entry *e)
+{
+    char what[256];
+    hb_verdict verdict;
+    if (!hb_verdict_parse(e->verdict, &verdict)) {
+        snprintf(what, sizeof what, "verdict \"%.24s\" is not a verdict (pass, incorrect, crashed, ...: docs/gate.md)",
+                 e->verdict);
+        return bad_line(r, column_of(r, "verdict"), what);
+    }
+    if (hb_verdict_admits(verdict, e->status))
+        return HB_OK;
+    snprintf(what, sizeof what, "status %d (%s) is not one a configuration with verdict %s ends with (docs/cli.md, "
+             "\"Exit codes\"): the line was edited", (int)e->status, hb_status_name(e->status), e->verdict);
+    return bad_line(r, column_of(r, "status"), what);
+}
+
 /* The line's entry, checked against the plan and the lines before it. */
 static hb_status entry_of(journal_reader *r, json_t *root, hb_journal_entry *e)
 {
@@ -144,6 +169,7 @@ static hb_status entry_of(journal_reader *r, json_t *root, hb_journal_entry *e)
     r->last_csv_end = csv_end;
     r->last_line = r->line;
     HB_TRY(copy_text(r, root, "verdict", e->verdict, sizeof e->verdict));
+    HB_TRY(check_verdict(r, e));
     HB_TRY(copy_text(r, root, "check", e->check, sizeof e->check));
     HB_TRY(copy_text(r, root, "reason", e->reason, sizeof e->reason));
     HB_TRY(copy_text(r, root, "gpu_uuid", e->gpu_uuid, sizeof e->gpu_uuid));

@@ -38,7 +38,9 @@ typedef struct hb_journal_entry {
  * HB_MAX_CONFIGS x 2 modes: 16 MiB.  A file over 64 MiB is not a journal. */
 #define HB_JOURNAL_MAX_BYTES ((size_t)64 << 20)
 
-/* One line, '\n' included, into out; HB_ERR_INTERNAL when it does not fit. */
+/* One line, '\n' included, into out; HB_ERR_INTERNAL when it does not fit,
+ * or when its verdict is none or does not admit its status (a line every
+ * reader would refuse: bench/result/verdict.h). */
 hb_status hb_journal_format(const hb_journal_entry *entry, char *out, size_t size);
 
 /* Appends the line with one write and fsyncs the file. */
@@ -47,8 +49,9 @@ hb_status hb_journal_append(int fd, const char *path, const hb_journal_entry *en
 /* Every whole line of the journal at `path`, checked against the plan and
  * the folder's shard (NULL: the whole plan) and against each other: an
  * item of the shard, its configuration and mode, not seen twice, a status
- * that is an exit code of a configuration, and a csv_end past the previous
- * line's (the rows of each item follow the last one's).  *valid_bytes is
+ * that is an exit code of a configuration, a verdict that admits it
+ * (bench/result/verdict.h), and a csv_end past the previous line's (the
+ * rows of each item follow the last one's).  *valid_bytes is
  * where the last whole line ends: a tail after it, a line cut short, is
  * reported by *cut_tail (its length in bytes) and left for the caller to
  * cut.  *entries is malloc'd (free it).  A missing file is an empty journal

@@ -9,6 +9,7 @@
 #include "bench/core/diag.h"
 #include "bench/core/input_file.h"
 #include "bench/report/csv_writer.h"
+#include "bench/sweep/candidate_rows.h"
 
 static hb_status read_files(const char *folder, const hb_plan_file *plan, hb_sweep_files *f)
 {
@@ -160,7 +161,8 @@ hb_status hb_sweep_files_read(const char *folder, const hb_plan_file *plan, int 
                        "they are: the journal was deleted or moved. Put it back (nothing was changed)", f->csv_path,
                        f->csv_size - f->header_bytes, HB_JOURNAL_NAME);
     HB_TRY(check_csv_ends(f));
-    return check_tail(f);
+    HB_TRY(check_tail(f));
+    return hb_candidate_rows_hold(f);
 }
 
 void hb_sweep_files_free(hb_sweep_files *f)

@@ -17,7 +17,12 @@
  *   journal line that would have vouched for them) is the rows of at most
  *   one configuration and mode: the sweep writes one item at a time, so
  *   more means the journal lost lines, and cutting them would lose
- *   finished results.
+ *   finished results;
+ * - each item's rows are its configuration's, and their candidate row's
+ *   verdict, check and reason are its journal line's
+ *   (bench/sweep/candidate_rows.h): so every entry's status, verdict,
+ *   check and reason are what summary.csv says, and a sweep's verdict
+ *   built from them is summary.csv's.
  * Any disagreement is HB_ERR_BAD_RESULTS naming the file and, where one is
  * to blame, the journal line. */
 #ifndef HB_SWEEP_FILES_H
@@ -38,7 +43,7 @@ enum { HB_SWEEP_FILES_OUR_HEADER = 1 };
 typedef struct hb_sweep_files {
     char journal_path[4200];
     char csv_path[4200];
-    hb_journal_entry *entries; /* the journal's whole lines, in order (malloc'd) */
+    hb_journal_entry *entries; /* the journal's whole lines, in order, held to their rows (malloc'd) */
     size_t count;
     int has_journal, has_csv;
     long long journal_valid;   /* bytes of whole lines */

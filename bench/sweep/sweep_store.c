@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench/core/clock.h"
@@ -108,6 +109,8 @@ static void adopt_entries(hb_sweep_store *s, hb_sweep_files *f)
         s->done[s->entries[i].item] = 1;
     s->cut_journal_to = f->journal_tail > 0 ? f->journal_valid : -1;
     s->cut_csv_to = f->csv_size > f->vouched ? (long long)f->vouched : -1;
+    s->csv_read = (long long)f->csv_size;
+    s->journal_read = f->journal_valid + f->journal_tail;
     snprintf(s->in_flight, sizeof s->in_flight, "%s", f->tail_config);
 }
 
@@ -128,6 +131,17 @@ hb_status hb_sweep_store_open(hb_sweep_store *s, const char *folder, const hb_pl
         return hb_sweep_store_create(s, folder, &plan->plan);
     }
     return open_existing(s, has_journal);
+}
+
+static long long length_of(int fd)
+{
+    struct stat st;
+    return fd >= 0 && fstat(fd, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+int hb_sweep_store_unchanged(const hb_sweep_store *s)
+{
+    return s->csv && length_of(fileno(s->csv)) == s->csv_read && length_of(s->journal_fd) == s->journal_read;
 }
 
 /* --- appending ------------------------------------------------------------------------ */

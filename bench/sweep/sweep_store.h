@@ -30,6 +30,7 @@ typedef struct hb_sweep_store {
     long long cut_journal_to;  /* >= 0: the journal's length once its last line, cut short, is dropped */
     long long cut_csv_to;      /* >= 0: summary.csv's once the rows of the item in flight are dropped */
     char in_flight[140];       /* that item's configuration, for the message */
+    long long csv_read, journal_read; /* the files' lengths when they were read and checked */
 } hb_sweep_store;
 
 /* A new sweep folder's files: summary.csv with its header, an empty journal. */
@@ -44,6 +45,10 @@ hb_status hb_sweep_store_create(hb_sweep_store *store, const char *folder, const
  * each said on stderr.  HB_ERR_BAD_RESULTS naming the file and line when
  * they disagree, or one is a link, FIFO or folder, with nothing changed. */
 hb_status hb_sweep_store_open(hb_sweep_store *store, const char *folder, const hb_plan_file *plan);
+
+/* 1 if summary.csv and the journal still have the lengths they had when
+ * hb_sweep_store_open read and checked them (nothing appended since). */
+int hb_sweep_store_unchanged(const hb_sweep_store *store);
 
 /* What opening the folder found, applied: a journal line cut short and the
  * rows of the item that was in flight dropped (they run again).  Done by

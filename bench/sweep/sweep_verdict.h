@@ -1,7 +1,12 @@
 /* verdict.json of a sweep folder ("hgemm-bench-sweep-verdict/1",
  * docs/sweeps.md): the outcome of every item of the folder's shard so far,
  * over all its sessions: counts per verdict, the items that failed (with
- * check and reason), those not run yet, and the exit status. */
+ * check and reason), those not run yet, and the exit status.
+ *
+ * Built from the store's entries, which are what summary.csv says: those
+ * read back from the folder (earlier sessions', or the shards' of a merge)
+ * were held to their candidate rows when read (bench/sweep/candidate_rows.h),
+ * and this session's were filled from the very results whose rows it wrote. */
 #ifndef HB_SWEEP_VERDICT_H
 #define HB_SWEEP_VERDICT_H
 
