@@ -24,7 +24,8 @@ typedef struct hb_stage_end {
 
 /* Runs `argv` (argv->word[0] is ignored: this binary is run) with stdout to
  * `stdout_path` (NULL: reproduce's own stdout).  HB_ERR_INTERNAL when the
- * child cannot be started, HB_ERR_IO when the file cannot be opened;
+ * child cannot be started, HB_ERR_IO when the file cannot be opened (or is
+ * a link, a FIFO or a device);
  * otherwise HB_OK with how it ended in *end. */
 hb_status hb_stage_child_run(hb_argv *argv, const char *stdout_path, hb_stage_end *end);
 
