@@ -2,11 +2,9 @@
 #include "bench/analysis/figures.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench/analysis/figure_extent.h"
@@ -14,6 +12,8 @@
 #include "bench/analysis/gnuplot_text.h"
 #include "bench/analysis/paper_tables.h"
 #include "bench/core/diag.h"
+#include "bench/core/out_file.h"
+#include "bench/core/process.h"
 
 static const hb_mode modes[] = {HB_MODE_OFFLINE, HB_MODE_SERVER};
 #define MODE_COUNT (sizeof modes / sizeof modes[0])
@@ -100,31 +100,34 @@ static void log_tail(const char *log, char *out, size_t size)
 }
 
 /* gnuplot SCRIPT in the staging folder, its messages into a log there
- * (removed when it succeeds: only the figures are published). */
+ * (removed when it succeeds: only the figures are published).  Found in
+ * $PATH and run with an argument vector, never through a shell. */
 static hb_status run_gnuplot(const hb_output_folder *out, const char *script)
 {
     char log[HB_OUTPUT_PATH_SIZE + 64];
     HB_TRY(hb_output_path(out, "gnuplot.log", log, sizeof log));
-    fflush(NULL);
-    pid_t child = fork();
-    if (child < 0)
-        return hb_fail(HB_ERR_IO, "cannot start gnuplot: %s", strerror(errno));
-    if (child == 0) {
-        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd < 0 || chdir(out->stage) != 0 || dup2(fd, STDERR_FILENO) < 0 || dup2(fd, STDOUT_FILENO) < 0)
-            _exit(126);
-        execlp("gnuplot", "gnuplot", script, (char *)NULL);
-        _exit(127);
-    }
-    int status;
-    while (waitpid(child, &status, 0) < 0)
-        if (errno != EINTR)
-            return hb_fail(HB_ERR_IO, "waiting for gnuplot failed: %s", strerror(errno));
-    char tail[512];
+    int log_fd;
+    HB_TRY(hb_open_output(log, 0, &log_fd));
+    char *argv[] = {"gnuplot", (char *)script, NULL};
+    hb_process gnuplot = HB_PROCESS_INIT;
+    gnuplot.argv = argv;
+    gnuplot.search_path = 1;
+    gnuplot.cwd = out->stage;
+    gnuplot.in = HB_FD_NULL;
+    gnuplot.out = gnuplot.err = log_fd;
+    /* signals as the harness has them: a SIGXFSZ it ignores (a file-size limit) then makes gnuplot's write fail
+     * with EFBIG, which the figure check reports as a full disk, instead of killing gnuplot */
+    gnuplot.default_signals = 0;
+    hb_process_end end;
+    hb_status ran = hb_process_run(&gnuplot, 0, NULL, &end);
+    close(log_fd);
+    if (ran != HB_OK)
+        return HB_ERR_IO; /* the reason is above: gnuplot missing from PATH, or it could not be started */
+    char tail[512], how[96];
     log_tail(log, tail, sizeof tail);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return hb_fail(HB_ERR_IO, "gnuplot failed on %s (status %d)%s%s", script,
-                       WIFEXITED(status) ? WEXITSTATUS(status) : -1, tail[0] ? ": " : "", tail);
+    hb_process_end_text(&end, how, sizeof how);
+    if (!end.exited || end.code != 0)
+        return hb_fail(HB_ERR_IO, "gnuplot failed on %s (%s)%s%s", script, how, tail[0] ? ": " : "", tail);
     if (unlink(log) != 0)
         return hb_fail(HB_ERR_IO, "cannot remove %s: %s", log, strerror(errno));
     return HB_OK;

@@ -7,15 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "bench/core/clock.h"
 #include "bench/core/diag.h"
 #include "bench/core/fd_io.h"
-#include "bench/core/parent_watch.h"
+#include "bench/core/process.h"
 #include "bench/driver/interrupt.h"
 #include "bench/report/json_lines.h"
 
@@ -25,21 +22,28 @@
 #define MSG_RESULT 'R'
 #define REAP_GRACE_S 10.0 /* after its result or EOF, a child has this long to exit */
 
-/* `parent`: the harness's pid, read before fork (bench/core/parent_watch.h). */
-static void child_main(int fd, pid_t parent, hb_child_fn fn, void *context, void *result, size_t result_size)
+/* What the child runs: the work, and its end of the pipe. */
+typedef struct child_job {
+    int fd, parent_fd; /* the write end; the parent's read end, closed in the child */
+    hb_child_fn fn;
+    void *context, *result;
+    size_t result_size;
+} child_job;
+
+/* In the child (its own group, dying with the harness, default signals:
+ * bench/core/process.h). */
+static int child_main(void *context)
 {
-    setpgid(0, 0); /* its own group: a timeout kills whatever it started too */
-    hb_die_with_parent(parent);
+    const child_job *job = context;
+    close(job->parent_fd);
     hb_interrupt_forget_in_child();
     hb_json_lines_forget_in_child(); /* candidate code runs here: it must not reach --json's stdout */
-    hb_heartbeat_attach(fd);
-    int32_t status = (int32_t)fn(context, result, result_size);
+    hb_heartbeat_attach(job->fd);
+    int32_t status = (int32_t)job->fn(job->context, job->result, job->result_size);
     char tag = MSG_RESULT;
-    int ok = hb_write_all(fd, &tag, 1) && hb_write_all(fd, &status, sizeof status) &&
-             hb_write_all(fd, result, result_size);
-    fflush(stdout);
-    fflush(stderr);
-    _exit(ok ? 0 : 120);
+    int ok = hb_write_all(job->fd, &tag, 1) && hb_write_all(job->fd, &status, sizeof status) &&
+             hb_write_all(job->fd, job->result, job->result_size);
+    return ok ? 0 : 120;
 }
 
 /* Parent side of the pipe: the phase the child announced last, then the
@@ -67,18 +71,12 @@ static void consume(reader *r, const char *data, size_t n)
     }
 }
 
-static void kill_group(pid_t pid)
-{
-    kill(-pid, SIGKILL);
-    kill(pid, SIGKILL);
-}
-
 typedef enum watch_end { WATCH_DONE, WATCH_SILENT, WATCH_INTERRUPTED } watch_end;
 
 /* Reads until EOF, the whole result, silence or a caught signal.  Stops at
  * the whole result even while the pipe stays open (something the child
  * started may still hold it). */
-static watch_end watch(int fd, pid_t pid, reader *r, double timeout_s, int *reaped, int *wait_status)
+static watch_end watch(int fd, hb_process *child, reader *r, double timeout_s, hb_process_end *end)
 {
     double last = hb_now_s();
     char buffer[4096];
@@ -92,10 +90,8 @@ static watch_end watch(int fd, pid_t pid, reader *r, double timeout_s, int *reap
         int ready = poll(&p, 1, left > 0.2 ? 200 : (int)(left * 1000) + 1);
         if (ready < 0 && errno == EINTR)
             continue;
-        if (ready == 0 && !*reaped && waitpid(pid, wait_status, WNOHANG) == pid)
-            *reaped = 1; /* it died while something it started holds the pipe: drain, then stop */
-        if (ready == 0 && *reaped)
-            return WATCH_DONE;
+        if (ready == 0 && hb_process_poll(child, end))
+            return WATCH_DONE; /* it died while something it started holds the pipe: drained, so stop */
         if (ready <= 0)
             continue; /* the loop re-checks the deadline */
         ssize_t n = read(fd, buffer, sizeof buffer);
@@ -107,26 +103,6 @@ static watch_end watch(int fd, pid_t pid, reader *r, double timeout_s, int *reap
         last = hb_now_s();
     }
     return WATCH_DONE;
-}
-
-/* Reaps the child, waiting at most grace_s before killing its group (at
- * once after a caught signal): a child that closed the pipe and then hung
- * must not hang the harness. */
-static int reap(pid_t pid, double grace_s, int *killed)
-{
-    int wait_status = 0;
-    const double deadline = hb_now_s() + grace_s;
-    for (;;) {
-        pid_t done = waitpid(pid, &wait_status, WNOHANG);
-        if (done == pid || (done < 0 && errno != EINTR))
-            return wait_status;
-        if ((hb_now_s() > deadline || hb_interrupted()) && !*killed) {
-            kill_group(pid);
-            *killed = 1;
-        }
-        struct timespec pause = {0, 10 * 1000 * 1000}; /* 10 ms */
-        nanosleep(&pause, NULL);
-    }
 }
 
 static void describe_timeout(hb_child_outcome *out, double timeout_s)
@@ -144,7 +120,7 @@ static void describe_timeout(hb_child_outcome *out, double timeout_s)
                  timeout_s);
 }
 
-static void describe(hb_child_outcome *out, int wait_status, watch_end how, int complete, const reader *r,
+static void describe(hb_child_outcome *out, const hb_process_end *end, watch_end how, int complete, const reader *r,
                      void *result, size_t result_size, double timeout_s)
 {
     out->phase = r->phase;
@@ -162,14 +138,14 @@ static void describe(hb_child_outcome *out, int wait_status, watch_end how, int 
                  strsignal(out->signal));
     } else if (how == WATCH_SILENT) {
         describe_timeout(out, timeout_s);
-    } else if (WIFSIGNALED(wait_status)) {
+    } else if (end->signal) {
         out->end = HB_CHILD_SIGNALED;
-        out->signal = WTERMSIG(wait_status);
+        out->signal = end->signal;
         snprintf(out->message, sizeof out->message, "killed by signal %d (%s)", out->signal,
                  strsignal(out->signal));
     } else {
         out->end = HB_CHILD_EXITED;
-        out->exit_code = WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1;
+        out->exit_code = end->exited ? end->code : -1;
         snprintf(out->message, sizeof out->message, "exited with status %d before reporting a result",
                  out->exit_code);
     }
@@ -185,37 +161,37 @@ hb_status hb_run_isolated(hb_child_fn fn, void *context, void *result, size_t re
         free(r.payload);
         return hb_fail(HB_ERR_INTERNAL, "cannot create a pipe for the child process: %s", strerror(errno));
     }
-    fflush(stdout);
-    fflush(stderr);
+    child_job job = {fds[1], fds[0], fn, context, result, result_size};
+    hb_process child = HB_PROCESS_INIT;
+    child.fn = child_main;
+    child.context = &job;
+    child.new_group = 1; /* a timeout kills whatever it started too */
+    child.die_with_parent = 1;
+    child.default_signals = 1;
     const double start = hb_now_s();
-    const pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        free(r.payload);
-        return hb_fail(HB_ERR_INTERNAL, "fork failed: %s", strerror(errno));
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        child_main(fds[1], parent, fn, context, result, result_size);
-    }
+    hb_status started = hb_process_start(&child);
     close(fds[1]);
-    setpgid(pid, pid); /* also here: no race with the child's own call */
-    hb_interrupt_guard_child(pid);
-    int reaped = 0, wait_status = 0;
-    watch_end how = watch(fds[0], pid, &r, silence_timeout_s, &reaped, &wait_status);
-    if (how != WATCH_DONE && !reaped)
-        kill_group(pid); /* silent, or the harness was interrupted (the handler has killed it already) */
-    else if (reaped)
-        kill(-pid, SIGKILL); /* leftovers of a dead child; its own pid may already be reused */
+    if (started != HB_OK) {
+        close(fds[0]);
+        free(r.payload);
+        return started;
+    }
+    hb_interrupt_guard_child(child.pid);
+    hb_process_end end;
+    memset(&end, 0, sizeof end);
+    watch_end how = watch(fds[0], &child, &r, silence_timeout_s, &end);
+    /* Silent, or the harness was interrupted (the handler has killed it already); or, once it is reaped, the
+     * leftovers of its group (hb_process_kill signals no pid that may have been reused). */
+    if (how != WATCH_DONE || child.reaped)
+        hb_process_kill(&child, SIGKILL);
     hb_interrupt_guard_child(0); /* before the reap below: a reaped pid may be reused */
     close(fds[0]);
-    int killed = how != WATCH_DONE;
-    if (!reaped)
-        wait_status = reap(pid, REAP_GRACE_S, &killed);
+    /* A child that closed the pipe and then hung must not hang the harness: its group is killed REAP_GRACE_S
+     * after its result or EOF, at once after a caught signal. */
+    if (!child.reaped)
+        hb_process_wait(&child, REAP_GRACE_S, hb_interrupted, &end);
     outcome->seconds = hb_now_s() - start;
-    describe(outcome, wait_status, how, r.received == r.payload_size, &r, result, result_size, silence_timeout_s);
+    describe(outcome, &end, how, r.received == r.payload_size, &r, result, result_size, silence_timeout_s);
     free(r.payload);
     return HB_OK;
 }

@@ -5,7 +5,8 @@
  * nothing arrives for `silence_timeout_s` seconds.  The child proves it is
  * alive with hb_heartbeat() (bench/core/heartbeat.h) between steps, says
  * when candidate code starts to run (hb_heartbeat_phase), and returns its
- * result as bytes through the same pipe.
+ * result as bytes through the same pipe.  The child is started, reaped and
+ * killed by bench/core/process.h (its own group, default signals).
  *
  * The child dies with the parent (bench/core/parent_watch.h): a harness
  * killed by SIGKILL leaves no worker holding the GPU, even one stuck in a

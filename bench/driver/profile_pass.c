@@ -2,7 +2,6 @@
 #include "bench/driver/profile_pass.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,18 +100,11 @@ static hb_status exec_ncu(void *context, void *result, size_t size)
     (void)result;
     (void)size;
     profile_job *job = context;
-    int log;
-    if (hb_open_output(job->files.log, 0, &log) != HB_OK) /* said why */
-        _exit(126);
-    if (dup2(log, STDOUT_FILENO) < 0 || dup2(log, STDERR_FILENO) < 0) {
-        fprintf(stderr, "hgemm-bench: cannot write %s: %s\n", job->files.log, strerror(errno));
-        _exit(126);
-    }
     if (setenv(HB_PROFILE_CALLS_ENV, job->participant, 1) != 0) {
         fprintf(stderr, "hgemm-bench: cannot set the profiled process's environment: %s\n", strerror(errno));
         _exit(126);
     }
-    hb_exec_watched(job->argv.word, "ncu");
+    hb_exec_watched(job->argv.word, "ncu", job->files.log);
 }
 
 static hb_status prepare_job(const hb_run_options *o, const char *ncu, size_t index, const char *run_path,

@@ -51,7 +51,7 @@ static hb_status exec_sanitizer(void *context, void *result, size_t size)
     (void)result;
     (void)size;
     sanitize_job *job = context;
-    hb_exec_watched(job->argv.word, "compute-sanitizer");
+    hb_exec_watched(job->argv.word, "compute-sanitizer", NULL);
 }
 
 hb_status hb_sanitize_tool_command(const hb_run_options *o, const char *sanitizer, hb_sanitizer_tool tool,

@@ -1,16 +1,15 @@
-#define _POSIX_C_SOURCE 200809L /* sigaction, setpgid, readlink */
+#define _POSIX_C_SOURCE 200809L /* sigaction, readlink */
 #include "bench/driver/stage_child.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "bench/core/clock.h"
 #include "bench/core/diag.h"
+#include "bench/core/out_file.h"
+#include "bench/core/process.h"
 
 static volatile sig_atomic_t running_child; /* the stage's pid while it runs, else 0 */
 static volatile sig_atomic_t caught;        /* the first signal caught while it ran */
@@ -33,25 +32,38 @@ static hb_status self_path(char *out, size_t size)
     return HB_OK;
 }
 
-/* In the child: its own group, default signals, stdout to the file. */
-static void become_stage(hb_argv *argv, const char *self, int out_fd)
+static int exit_code_of(const hb_process_end *end)
 {
-    setpgid(0, 0);
-    signal(SIGINT, SIG_DFL);
-    signal(SIGTERM, SIG_DFL);
-    signal(SIGHUP, SIG_DFL);
-    if (out_fd >= 0 && dup2(out_fd, STDOUT_FILENO) < 0)
-        _exit(127);
-    execv(self, argv->word);
-    fprintf(stderr, "hgemm-bench: reproduce: cannot run %s: %s\n", self, strerror(errno));
-    _exit(127);
+    if (end->exited)
+        return end->code;
+    return end->signal ? 128 + end->signal : 1;
 }
 
-static int exit_code_of(int status)
+static const int passed_signals[3] = {SIGINT, SIGTERM, SIGHUP};
+
+/* The stage in its own group, with default signals, stdout to out_fd;
+ * reproduce's handlers pass a signal on while it runs.  The handlers are in
+ * place before the fork: a signal caught before the stage's pid is known is
+ * passed on as soon as it is. */
+static hb_status run_stage(hb_process *stage, hb_process_end *end)
 {
-    if (WIFEXITED(status))
-        return WEXITSTATUS(status);
-    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+    struct sigaction action = {.sa_handler = pass_on}, old[3];
+    sigemptyset(&action.sa_mask);
+    caught = 0;
+    running_child = 0;
+    for (int i = 0; i < 3; i++)
+        sigaction(passed_signals[i], &action, &old[i]);
+    hb_status status = hb_process_start(stage);
+    if (status == HB_OK) {
+        running_child = stage->pid;
+        if (caught)
+            kill(-stage->pid, caught);
+        status = hb_process_wait(stage, 0, NULL, end);
+        running_child = 0;
+    }
+    for (int i = 0; i < 3; i++)
+        sigaction(passed_signals[i], &old[i], NULL);
+    return status;
 }
 
 hb_status hb_stage_child_run(hb_argv *argv, const char *stdout_path, hb_stage_end *end)
@@ -59,38 +71,20 @@ hb_status hb_stage_child_run(hb_argv *argv, const char *stdout_path, hb_stage_en
     char self[4096];
     HB_TRY(self_path(self, sizeof self));
     argv->word[0] = self; /* the builder's first word is a placeholder; execv wants the path */
-    int out_fd = -1;
-    if (stdout_path && (out_fd = open(stdout_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0)
-        return hb_fail(HB_ERR_IO, "cannot write %s: %s", stdout_path, strerror(errno));
-    struct sigaction action = {.sa_handler = pass_on}, old[3];
-    sigemptyset(&action.sa_mask);
-    const int signals[3] = {SIGINT, SIGTERM, SIGHUP};
-    caught = 0;
-    fflush(NULL);
-    double started = hb_now_s();
-    pid_t pid = fork();
-    if (pid < 0) {
-        if (out_fd >= 0)
-            close(out_fd);
-        return hb_fail(HB_ERR_INTERNAL, "cannot start the next stage: fork: %s", strerror(errno));
-    }
-    if (pid == 0)
-        become_stage(argv, self, out_fd);
-    setpgid(pid, pid); /* also here: no signal may find the child still in our group */
-    running_child = pid;
-    for (int i = 0; i < 3; i++)
-        sigaction(signals[i], &action, &old[i]);
-    int status = 0;
-    pid_t got;
-    while ((got = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
-        ;
-    running_child = 0;
-    for (int i = 0; i < 3; i++)
-        sigaction(signals[i], &old[i], NULL);
+    int out_fd = HB_FD_INHERIT;
+    if (stdout_path)
+        HB_TRY(hb_open_output(stdout_path, 0, &out_fd));
+    hb_process stage = HB_PROCESS_INIT;
+    stage.argv = argv->word;
+    stage.out = out_fd;
+    stage.new_group = 1;       /* a Ctrl-C at the terminal reaches reproduce alone, which passes it on */
+    stage.default_signals = 1; /* reproduce's handlers are not the stage's */
+    hb_process_end ended;
+    hb_status status = run_stage(&stage, &ended);
     if (out_fd >= 0)
         close(out_fd);
-    if (got < 0)
-        return hb_fail(HB_ERR_INTERNAL, "waiting for the stage failed: %s", strerror(errno));
-    *end = (hb_stage_end){exit_code_of(status), caught, hb_now_s() - started};
+    if (status != HB_OK)
+        return status;
+    *end = (hb_stage_end){exit_code_of(&ended), caught, ended.seconds};
     return HB_OK;
 }

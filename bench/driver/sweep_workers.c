@@ -9,13 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench/core/diag.h"
 #include "bench/core/fd_io.h"
 #include "bench/core/folders.h"
-#include "bench/core/parent_watch.h"
+#include "bench/core/process.h"
 #include "bench/driver/config_runner.h"
 #include "bench/driver/interrupt.h"
 #include "bench/driver/isolate.h"
@@ -110,7 +109,7 @@ static void worker_main(const hb_sweep_work *work, int ordinal, int in_fd, int o
 /* --- the sweep's side ---------------------------------------------------------------------- */
 
 typedef struct worker {
-    pid_t pid;
+    hb_process process;
     int to;          /* items to the worker */
     int from;        /* messages from it */
     int busy;        /* an item is in flight */
@@ -125,33 +124,52 @@ static void close_fd(int *fd)
     *fd = -1;
 }
 
+/* What a worker process is started with. */
+typedef struct worker_start {
+    const hb_sweep_work *work;
+    const worker *all; /* the workers started before this one */
+    size_t index;
+    int to[2], from[2];
+} worker_start;
+
+static int worker_process(void *context)
+{
+    const worker_start *s = context;
+    signal(SIGPIPE, SIG_IGN); /* a sweep gone: write fails with EPIPE and the worker ends */
+    for (size_t i = 0; i < s->index; i++) { /* the other workers' pipes are not this one's */
+        close(s->all[i].to);
+        close(s->all[i].from);
+    }
+    close(s->to[1]);
+    close(s->from[0]);
+    worker_main(s->work, s->work->ordinals[s->index], s->to[0], s->from[1]);
+    return 0;
+}
+
 static hb_status start_worker(const hb_sweep_work *work, worker *all, size_t index)
 {
-    int to[2], from[2];
-    if (pipe(to) != 0 || pipe(from) != 0)
-        return hb_fail(HB_ERR_INTERNAL, "cannot create a pipe for GPU worker %zu: %s", index, strerror(errno));
-    fflush(stdout);
-    fflush(stderr);
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0)
-        return hb_fail(HB_ERR_INTERNAL, "cannot start the worker of GPU %d: fork: %s", work->ordinals[index],
-                       strerror(errno));
-    if (pid == 0) {
-        hb_die_with_parent(parent);
-        signal(SIGPIPE, SIG_IGN); /* a sweep gone: write fails with EPIPE and the worker ends */
-        for (size_t i = 0; i < index; i++) { /* the other workers' pipes are not this one's */
-            close(all[i].to);
-            close(all[i].from);
-        }
-        close(to[1]);
-        close(from[0]);
-        worker_main(work, work->ordinals[index], to[0], from[1]);
-        _exit(0);
+    worker_start s = {work, all, index, {-1, -1}, {-1, -1}};
+    if (pipe(s.to) != 0 || pipe(s.from) != 0) {
+        int error = errno;
+        for (int i = 0; i < 2; i++)
+            close_fd(&s.to[i]);
+        return hb_fail(HB_ERR_INTERNAL, "cannot create a pipe for GPU worker %zu: %s", index, strerror(error));
     }
-    close(to[0]);
-    close(from[1]);
-    all[index] = (worker){pid, to[1], from[0], 0, 0, 1};
+    /* In the sweep's own process group (a Ctrl-C at the terminal reaches it), keeping the sweep's interrupt
+     * handlers (hb_interrupted() tells it to stop), dying with the sweep. */
+    hb_process process = HB_PROCESS_INIT;
+    process.fn = worker_process;
+    process.context = &s;
+    process.die_with_parent = 1;
+    hb_status started = hb_process_start(&process);
+    close(s.to[0]);
+    close(s.from[1]);
+    if (started != HB_OK) {
+        close(s.to[1]);
+        close(s.from[0]);
+        return started;
+    }
+    all[index] = (worker){process, s.to[1], s.from[0], 0, 0, 1};
     return HB_OK;
 }
 
@@ -229,7 +247,7 @@ static void pass_on_interrupt(worker *all, size_t count, int *passed)
     for (size_t w = 0; w < count; w++) {
         close_fd(&all[w].to);
         if (all[w].alive)
-            kill(all[w].pid, signal_number);
+            hb_process_kill(&all[w].process, signal_number);
     }
 }
 
@@ -274,9 +292,9 @@ static void stop_workers(worker *all, size_t count)
     for (size_t w = 0; w < count; w++) {
         close_fd(&all[w].to);
         close_fd(&all[w].from);
-        if (all[w].pid > 0)
-            while (waitpid(all[w].pid, NULL, 0) < 0 && errno == EINTR)
-                ;
+        hb_process_end end;
+        if (all[w].process.pid > 0)
+            hb_process_wait(&all[w].process, 0, NULL, &end);
     }
 }
 
@@ -286,7 +304,7 @@ hb_status hb_sweep_workers_run(const hb_sweep_work *work, const hb_sweep_hooks *
     if (work->workers == 0 || work->workers > HB_MAX_WORKERS)
         return hb_fail(HB_ERR_USAGE, "a sweep runs on 1 to %d GPUs, not %zu", HB_MAX_WORKERS, work->workers);
     for (size_t w = 0; w < work->workers; w++)
-        all[w] = (worker){0, -1, -1, 0, 0, 0};
+        all[w] = (worker){.to = -1, .from = -1};
     hb_status status = HB_OK;
     for (size_t w = 0; status == HB_OK && w < work->workers; w++)
         status = start_worker(work, all, w);

@@ -3,8 +3,9 @@
  * a time exactly as `run` does (a child of its own per configuration,
  * bench/driver/config_runner.h), and the sweep's process handing out the
  * items and recording every result itself: summary.csv and the journal have
- * one writer.  A worker is a plain fork of the sweep's process, holding no
- * CUDA context, and dies with it (PR_SET_PDEATHSIG).
+ * one writer.  A worker is a fork of the sweep's process running a
+ * function (bench/core/process.h), holding no CUDA context, in the sweep's
+ * process group, and dies with it (PR_SET_PDEATHSIG).
  *
  * The items are handed out one at a time, in order, to whichever GPU is
  * free: a slow configuration holds up only its own GPU. */

@@ -2,24 +2,32 @@
 #include "bench/driver/watched_exec.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "bench/core/heartbeat.h"
+#include "bench/core/out_file.h"
+#include "bench/core/process.h"
 
-void hb_exec_watched(char *const *words, const char *program)
+void hb_exec_watched(char *const *words, const char *program, const char *log)
 {
+    hb_process tool = HB_PROCESS_INIT;
+    tool.argv = words;
+    tool.default_signals = 1;
+    int heartbeat = hb_heartbeat_descriptor();
+    if (heartbeat >= 0)
+        tool.keep[tool.keep_count++] = heartbeat;
     char fd[16];
-    snprintf(fd, sizeof fd, "%d", hb_heartbeat_descriptor());
+    snprintf(fd, sizeof fd, "%d", heartbeat);
     if (setenv(HB_HEARTBEAT_FD_ENV, fd, 1) != 0)
         fprintf(stderr, "hgemm-bench: warning: cannot pass the heartbeat to the %s pass (setenv: %s): it will look "
                         "silent\n", program, strerror(errno));
-    if (signal(SIGPIPE, SIG_DFL) == SIG_ERR)
-        fprintf(stderr, "hgemm-bench: warning: cannot restore SIGPIPE for %s: %s\n", program, strerror(errno));
-    execv(words[0], words);
-    fprintf(stderr, "hgemm-bench: cannot execute %s: %s\n", words[0], strerror(errno));
-    _exit(127);
+    int log_fd = -1;
+    if (log && hb_open_output(log, 0, &log_fd) != HB_OK)
+        _exit(126); /* the reason is on stderr */
+    if (log)
+        tool.out = tool.err = log_fd;
+    hb_process_exec(&tool);
 }

@@ -1,14 +1,17 @@
-#define _DEFAULT_SOURCE /* popen, realpath */
+#define _DEFAULT_SOURCE /* realpath */
 #include "bench/import/cutlass_locate.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "bench/core/diag.h"
 #include "bench/core/input_file.h"
+#include "bench/core/process.h"
+
+/* python3 starts in well under a second; one that hangs must not hang the import. */
+#define HB_PIP_PROBE_TIMEOUT_S 60
 
 /* version.h is a few KiB: a file over this is not CUTLASS's. */
 #define HB_CUTLASS_VERSION_MAX ((size_t)1 << 20)
@@ -61,17 +64,27 @@ static hb_status use_folder(const char *dir, const char *found_by, hb_cutlass *c
     return HB_OK;
 }
 
-/* The folder of pip's cutlass_library, found without importing it. */
+/* The folder of pip's cutlass_library, found without importing it: python3
+ * from $PATH, run with an argument vector in / (so `python3 -c`'s first
+ * search folder, the current one, holds no module of anyone's). */
 static int pip_package_dir(char *out, size_t size)
 {
-    FILE *p = popen("python3 -c \"import importlib.util as u, os; s = u.find_spec('cutlass_library'); "
-                    "print(os.path.dirname(s.origin) if s and s.origin else '')\" 2>/dev/null",
-                    "r");
-    if (!p)
+    char python[HB_PATH_MAX];
+    if (!hb_process_find_program("python3", python, sizeof python))
         return 0;
-    int got = fgets(out, (int)size, p) != NULL;
-    int status = pclose(p);
-    if (!got || status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    char *argv[] = {python, "-c",
+                    "import importlib.util as u, os; s = u.find_spec('cutlass_library'); "
+                    "print(os.path.dirname(s.origin) if s and s.origin else '')",
+                    NULL};
+    hb_process probe = HB_PROCESS_INIT;
+    probe.argv = argv;
+    probe.cwd = "/";
+    probe.in = probe.err = HB_FD_NULL;
+    probe.default_signals = 1;
+    hb_capture output = {out, size, 0, 0};
+    hb_process_end end;
+    if (hb_process_capture(&probe, HB_PIP_PROBE_TIMEOUT_S, &output, &end) != HB_OK || !end.exited || end.code != 0 ||
+        output.cut)
         return 0;
     out[strcspn(out, "\n")] = '\0';
     return out[0] != '\0';

@@ -1,6 +1,7 @@
 /* Runs n jobs, at most `width` at a time, each in a child process of its
- * own (a build that crashes or is killed takes only itself down), and tells
- * the caller as each ends. */
+ * own (a build that crashes or is killed takes only itself down; started
+ * by bench/core/process.h, in this process's group, with default signals),
+ * and tells the caller as each ends. */
 #ifndef HB_JOB_POOL_H
 #define HB_JOB_POOL_H
 

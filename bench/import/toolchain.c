@@ -11,6 +11,12 @@
 #include <unistd.h>
 
 #include "bench/core/diag.h"
+#include "bench/core/process.h"
+
+/* nvcc --version prints five lines; a program that prints more is not read further. */
+#define HB_NVCC_VERSION_OUTPUT_MAX 4096
+/* It answers at once; a wrapper that hangs must not hang the import. */
+#define HB_NVCC_VERSION_TIMEOUT_S 60
 
 const char *const hb_cuda_l2_nvcc_flags[] = {
     "-O3", "-std=c++17",
@@ -54,21 +60,37 @@ static int executable(const char *path)
     return access(path, X_OK) == 0;
 }
 
-static void nvcc_version(hb_toolchain *t)
+/* nvcc --version's last line.  Run with an argument vector: a quote or a
+ * `;` in the path (from --nvcc or $CUDA_HOME) is part of the path, never a
+ * command.  An nvcc that cannot be run at all is refused here, before any
+ * build; one that runs but does not say is recorded as "unknown". */
+static hb_status nvcc_version(hb_toolchain *t)
 {
-    char command[HB_PATH_MAX + 32];
-    snprintf(command, sizeof command, "'%s' --version 2>/dev/null", t->nvcc);
     snprintf(t->version, sizeof t->version, "unknown");
-    FILE *p = popen(command, "r");
-    if (!p)
-        return;
-    char line[256];
-    while (fgets(line, sizeof line, p)) {
-        line[strcspn(line, "\n")] = '\0';
-        if (line[0])
-            snprintf(t->version, sizeof t->version, "%.120s", line);
+    char *argv[] = {t->nvcc, "--version", NULL};
+    hb_process probe = HB_PROCESS_INIT;
+    probe.argv = argv;
+    probe.in = probe.err = HB_FD_NULL;
+    probe.default_signals = 1;
+    char text[HB_NVCC_VERSION_OUTPUT_MAX];
+    hb_capture output = {text, sizeof text, 0, 0};
+    hb_process_end end;
+    if (hb_process_capture(&probe, HB_NVCC_VERSION_TIMEOUT_S, &output, &end) != HB_OK)
+        return hb_fail(HB_ERR_BAD_INPUT, "nvcc %s cannot be run (above): give the nvcc of an installed CUDA Toolkit "
+                       "with --nvcc PATH or CUDA_HOME", t->nvcc);
+    if (!end.exited || end.code != 0) {
+        char how[96];
+        hb_process_end_text(&end, how, sizeof how);
+        hb_warn("%s --version ended with %s: its version is recorded as \"unknown\"", t->nvcc, how);
+        return HB_OK;
     }
-    pclose(p);
+    for (const char *line = text; *line;) {
+        int length = (int)strcspn(line, "\n");
+        if (length > 0)
+            snprintf(t->version, sizeof t->version, "%.*s", length < 120 ? length : 120, line);
+        line += length + (line[length] == '\n');
+    }
+    return HB_OK;
 }
 
 /* cuobjdump beside nvcc, then its version. */
@@ -80,8 +102,7 @@ static hb_status use_nvcc(const char *nvcc, hb_toolchain *out)
         return hb_fail(HB_ERR_INTERNAL, "out of memory");
     snprintf(out->cuobjdump, sizeof out->cuobjdump, "%.3900s/cuobjdump", dirname(copy));
     free(copy);
-    nvcc_version(out);
-    return HB_OK;
+    return nvcc_version(out);
 }
 
 hb_status hb_toolchain_find(const char *nvcc, hb_toolchain *out)
