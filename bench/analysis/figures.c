@@ -32,17 +32,8 @@ static const struct {
 
 int hb_gnuplot_available(void)
 {
-    const char *path = getenv("PATH");
-    char candidate[4200];
-    while (path && *path) {
-        size_t length = strcspn(path, ":");
-        if ((size_t)snprintf(candidate, sizeof candidate, "%.*s/gnuplot", (int)length, length ? path : ".") <
-                sizeof candidate &&
-            access(candidate, X_OK) == 0)
-            return 1;
-        path += length + (path[length] == ':');
-    }
-    return 0;
+    char path[4200];
+    return hb_process_find_program("gnuplot", path, sizeof path); /* where run_gnuplot will look */
 }
 
 /* --- the script's preamble: the columns and their styles ------------------------------------- */
