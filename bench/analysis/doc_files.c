@@ -40,6 +40,7 @@ static const char *const *legacy_names(const char *name)
 hb_status hb_write_doc_files(const hb_doc *doc, const char *name, hb_output_folder *out)
 {
     char file_name[128];
+    HB_TRY(hb_doc_check_finite(doc));
     hb_output_own(out, name, legacy_names(name));
     snprintf(file_name, sizeof file_name, "%s.md", name);
     HB_TRY(write_one(out, file_name, doc, hb_doc_write_markdown, NULL));
