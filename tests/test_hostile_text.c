@@ -1,5 +1,6 @@
-/* A result folder from elsewhere is data (docs/results.md, "A folder from
- * elsewhere"): the texts it holds come out of report and compare as plain
+/* A result folder from elsewhere is data (docs/reports.md, "Text from a
+ * folder in the outputs" and "Numbers read back"; docs/results.md, "Text
+ * cells"): the texts it holds come out of report and compare as plain
  * text in Markdown and as text cells a spreadsheet does not run in CSV, and
  * the harness still reads its own outputs back (bench/core/md_text.h,
  * bench/core/csv_text.h); every number it reads back is range-checked, so a

@@ -1,6 +1,6 @@
 /* Every number read back from a result folder (summary.csv, import.csv,
  * env.json, plan.json) or from a published file has the range its meaning
- * allows, in one table (docs/results.md, "Numbers read back"): a time is
+ * allows, in one table (docs/reports.md, "Numbers read back"): a time is
  * positive and below a sane ceiling, a relative standard deviation lies in
  * [0, 1000], a dimension is a whole number 1..262144, a speedup's ratio is
  * within nine orders of magnitude of 1.  A number outside its range is a
