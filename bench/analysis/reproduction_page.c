@@ -272,7 +272,7 @@ static void audit(page *p)
     fprintf(f, "Tensor-core instructions by accumulator type, from each built file's SASS, against the verdict of "
             "its first mode (%s). A kernel with fp16-accumulating MMA only that passed is one whose deviation the "
             "check could not see at that size; a deviation failure with f32 MMA is rounding elsewhere.\n\n",
-            hb_md_code(c->n_modes ? c->modes[0] : "", HB_MD_IN_TEXT, mode, sizeof mode));
+            hb_md_text(c->n_modes ? c->modes[0] : "", mode, sizeof mode));
     static const char *const columns[] = {"pass", "incorrect / deviation", "incorrect / other", "other verdict"};
     label_table(f, &c->audit, "mma_accumulators", columns, 4);
 }
