@@ -22,6 +22,7 @@
 #include "bench/core/file_digest.h"
 #include "bench/core/folder_lock.h"
 #include "bench/core/json_file.h"
+#include "bench/result/config_result.h"
 #include "tests/result_fixture.h"
 #include "tests/test_registry.h"
 #include "tests/test_util.h"
@@ -456,6 +457,61 @@ static void test_hostile_full_disk_publishes_nothing(void **state)
     hb_test_remove_tree(root);
 }
 
+
+/* --- merge writes text cells as this harness does ----------------------------------------------------- */
+
+/* A shard written by an older harness (or edited) holds a reason that a
+ * spreadsheet takes for a formula, unguarded: the merged summary.csv holds
+ * it guarded, and reads back as the same text. */
+static void test_hostile_merge_guards_a_shards_formula(void **state)
+{
+    (void)state;
+    static hb_fixture fixture;
+    const hb_mode modes[] = {HB_MODE_OFFLINE, HB_MODE_SERVER};
+    char root[PATH], folder[PATH], merged[PATH], candidate[PATH], csv[PATH], journal[PATH];
+    hb_test_make_temp_dir("hb-hostile", root, sizeof root);
+    snprintf(candidate, sizeof candidate, "%s/candidates/sample_mma/manifest.json", build_dir());
+    path_in(folder, root, "s");
+    path_in(merged, root, "m");
+    assert_int_equal(hb_fixture_make(37, ITEMS / 2, modes, 2, 0.0, &fixture), HB_OK);
+    snprintf(fixture.configs[0].result->reason, sizeof fixture.configs[0].result->reason, "=HYPERLINK(1)");
+    assert_int_equal(hb_fixture_rewrite(&fixture.configs[0]), HB_OK);
+    assert_int_equal(hb_fixture_write_sweep(&fixture, folder, candidate, 0, 1, ITEMS, "Test GPU"), HB_OK);
+    hb_fixture_free(&fixture);
+    /* as an older writer had it: the guard's quote gone, every csv_end after it one byte earlier */
+    path_in(csv, folder, "summary.csv");
+    char *text = hb_test_read_file(csv), *guarded = strstr(text, "'=HYPERLINK(1)");
+    assert_non_null(guarded);
+    long cut_at = (long)(guarded - text);
+    memmove(guarded, guarded + 1, strlen(guarded));
+    write_text(csv, text);
+    free(text);
+    path_in(journal, folder, "journal.jsonl");
+    text = hb_test_read_file(journal);
+    FILE *out = fopen(journal, "w");
+    assert_non_null(out);
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+        json_t *entry = json_loads(line, 0, NULL);
+        assert_non_null(entry);
+        json_int_t end = json_integer_value(json_object_get(entry, "csv_end"));
+        json_object_set_new(entry, "csv_end", json_integer(end > cut_at ? end - 1 : end));
+        char *dumped = json_dumps(entry, JSON_COMPACT | JSON_PRESERVE_ORDER);
+        fprintf(out, "%s\n", dumped);
+        free(dumped);
+        json_decref(entry);
+    }
+    assert_int_equal(fclose(out), 0);
+    free(text);
+    assert_true(hb_test_file_contains(csv, ",=HYPERLINK(1)"));
+
+    assert_int_equal(run(hb_test_report(), ARGS("merge", merged, folder), 0, NULL), 0);
+    path_in(csv, merged, "summary.csv");
+    assert_true(hb_test_file_contains(csv, ",'=HYPERLINK(1)"));
+    assert_false(hb_test_file_contains(csv, ",=HYPERLINK(1)"));
+    assert_int_equal(run(hb_test_report(), ARGS("report", merged), 0, NULL), 0); /* its journal agrees */
+    hb_test_remove_tree(root);
+}
+
 static const struct CMUnitTest hostile_tests[] = {
     cmocka_unit_test(test_hostile_json_write_ignores_a_planted_temporary),
     cmocka_unit_test(test_hostile_resume_refuses_a_link_out_of_the_folder),
@@ -465,6 +521,7 @@ static const struct CMUnitTest hostile_tests[] = {
     cmocka_unit_test(test_hostile_two_reports_leave_one_whole_set),
     cmocka_unit_test(test_hostile_killed_publication_is_finished),
     cmocka_unit_test(test_hostile_full_disk_publishes_nothing),
+    cmocka_unit_test(test_hostile_merge_guards_a_shards_formula),
 };
 
 hb_test_list hb_hostile_folder_tests(void)

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 
 #include "bench/analysis/published_layout.h"
+#include "bench/result/config_result.h"
+#include "tests/hostile_text.h"
 #include "tests/result_fixture.h"
 #include "tests/test_registry.h"
 #include "tests/test_util.h"
@@ -314,6 +316,60 @@ static void test_reproduce_draws_a_hostile_gpu_name_as_text(void **state)
     drop_repo(&f);
 }
 
+/* A sweep and an import whose text cells hold hostile texts (a GPU's name,
+ * reasons, a check; an import.csv reason guarded by the import's writer and
+ * one unguarded, as an older harness wrote it): summary.md shows them as
+ * plain text, and reads the guarded cell back without its quote. */
+static void test_reproduce_summary_page_shows_hostile_texts_inert(void **state)
+{
+    (void)state;
+    fake f;
+    make_repo(&f, 8, 16);
+    char set_dir[PATH], sweep_dir[PATH], page[PATH], args[PATH * 2], command[PATH * 2], path[PATH + 32];
+    snprintf(set_dir, PATH, "%.1500s/set", f.out);
+    snprintf(sweep_dir, PATH, "%.1500s/sweep", f.out);
+    snprintf(page, PATH, "%.1500s/summary.md", f.out);
+    snprintf(command, sizeof command, "mkdir -p '%.2000s'", set_dir);
+    assert_int_equal(hb_test_shell(command), 0);
+    for (size_t i = 0; i < f.fixture.count; i++) {
+        hb_config_result *r = f.fixture.configs[i].result;
+        r->gpu.ordinal = 0;
+        snprintf(r->gpu.name, sizeof r->gpu.name, "%s", hb_hostile_all);
+        if (r->verdict != HB_VERDICT_PASS) {
+            snprintf(r->reason, sizeof r->reason, "%s", hb_hostile_texts[i % HB_HOSTILE_COUNT]);
+            snprintf(r->check, sizeof r->check, "%s", hb_hostile_texts[(i + 1) % HB_HOSTILE_COUNT]);
+        }
+        assert_int_equal(hb_fixture_rewrite(&f.fixture.configs[i]), HB_OK);
+    }
+    assert_int_equal(hb_fixture_write_sweep(&f.fixture, sweep_dir, set_dir, 0, 1, f.fixture.count, hb_hostile_all),
+                     HB_OK);
+    snprintf(path, sizeof path, "%s/import.csv", set_dir);
+    char text[4096];
+    size_t used = (size_t)snprintf(text, sizeof text, "m,n,k,file,kind,hopper_features,state,forms,launches_per_call,"
+                                                      "no_cubin_because,reason,build_seconds,cache_key\n");
+    for (size_t i = 0; i < f.fixture.count; i += 2) {
+        const hb_mnk *c = &f.fixture.configs[i].mnk;
+        const char *reason = i == 0 ? "\"'=HYPERLINK(\"\"http://x\"\")\"" : i == 2 ? "\"<script>x</script>\n# Heading\"" : "";
+        used += (size_t)snprintf(text + used, sizeof text - used, "%ld,%ld,%ld,x.cu,one-kernel,,%s,%s,1,%s,%s,12.5,key\n",
+                                 c->m, c->n, c->k, i <= 2 ? "failed" : "built", i <= 2 ? "" : "launcher;cubin",
+                                 i == 4 ? "\"| a | b |\"" : "", reason);
+    }
+    write_text(path, text);
+    write_published(&f);
+    snprintf(args, sizeof args, "--set h100 --tables-only --no-plots --out '%s'", f.out);
+    int rc = bench(&f, args);
+    if (rc != 0) {
+        char *log = hb_test_read_file(f.log);
+        fail_msg("reproduce --tables-only: exit %d\n%s", rc, log ? log : "");
+    }
+    hb_test_assert_markdown_inert(page, 1);
+    assert_true(hb_test_file_contains(page, "reproduced on =HYPERLINK(\"http://x\") \\# Heading &lt;script&gt;"));
+    /* the census labels a reason up to its first quote or bracket: with the guard's quote left on, it would be empty */
+    assert_true(hb_test_file_contains(page, "| =HYPERLINK | 1 |"));
+    assert_true(hb_test_file_contains(page, "&lt;script&gt;x&lt;/script&gt; \\# Heading"));
+    drop_repo(&f);
+}
+
 hb_test_list hb_reproduce_tests(void)
 {
     static const struct CMUnitTest tests[] = {
@@ -323,6 +379,7 @@ hb_test_list hb_reproduce_tests(void)
         cmocka_unit_test(test_reproduce_tables_only_writes_the_summary_page),
         cmocka_unit_test(test_reproduce_tables_only_joins_the_shards),
         cmocka_unit_test(test_reproduce_draws_a_hostile_gpu_name_as_text),
+        cmocka_unit_test(test_reproduce_summary_page_shows_hostile_texts_inert),
     };
     return HB_TEST_LIST(tests);
 }

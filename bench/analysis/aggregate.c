@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "bench/analysis/speedup_columns.h"
 #include "bench/core/diag.h"
 #include "bench/core/stats.h"
 
@@ -51,9 +52,24 @@ static hb_status our_aggregate(const double *r, size_t n, hb_speedup_aggregate *
     return status;
 }
 
+/* The ratios' contract: finite and in range, as every ratio read back is
+ * (bench/analysis/number_ranges.h).  One outside it is a bug upstream, said
+ * as one, never a mean of +inf in a table. */
+static hb_status check_ratios(const double *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!(r[i] >= HB_MIN_RATIO && r[i] <= HB_MAX_RATIO))
+            return hb_fail(HB_ERR_INTERNAL, "speedup ratio %g of configuration %zu is outside %g..%g: a figure "
+                           "that should have been refused when it was read (a bug)", r[i], i, HB_MIN_RATIO,
+                           HB_MAX_RATIO);
+    return HB_OK;
+}
+
 hb_status hb_aggregate_speedups(const double *paper, size_t paper_n, const double *ours, size_t ours_n,
                                 hb_speedup_aggregate *out)
 {
+    HB_TRY(check_ratios(paper, paper_n));
+    HB_TRY(check_ratios(ours, ours_n));
     paper_aggregate(paper, paper_n, out);
     return our_aggregate(ours, ours_n, out);
 }

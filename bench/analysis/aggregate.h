@@ -31,8 +31,9 @@ typedef struct hb_speedup_aggregate {
 } hb_speedup_aggregate;
 
 /* `paper` and `ours`: each configuration's r by the two estimators, every
- * value finite and > 0 (the caller leaves out the configurations without
- * one). */
+ * value in HB_MIN_RATIO..HB_MAX_RATIO (the caller leaves out the
+ * configurations without one): HB_ERR_INTERNAL for one outside, so every
+ * aggregate is finite (a mean of ratios in range is). */
 hb_status hb_aggregate_speedups(const double *paper, size_t paper_n, const double *ours, size_t ours_n,
                                 hb_speedup_aggregate *out);
 

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "bench/analysis/csv_reader.h"
+#include "bench/analysis/number_ranges.h"
 #include "bench/core/diag.h"
 
 enum { I_M, I_N, I_K, I_STATE, I_REASON, I_COUNT };
@@ -25,8 +26,10 @@ static hb_status on_row(void *context, const hb_csv_row *row)
     const applying *a = context;
     if (built(row->text[I_STATE]))
         return HB_OK;
-    long m = strtol(row->text[I_M], NULL, 10), n = strtol(row->text[I_N], NULL, 10),
-         k = strtol(row->text[I_K], NULL, 10);
+    long m, n, k;
+    HB_TRY(hb_csv_dimension(row, I_M, &m));
+    HB_TRY(hb_csv_dimension(row, I_N, &n));
+    HB_TRY(hb_csv_dimension(row, I_K, &k));
     for (size_t i = 0; i < a->set->count; i++) {
         hb_config_entry *e = &a->set->entries[i];
         if (e->candidate != a->candidate || e->key.m != m || e->key.n != n || e->key.k != k ||

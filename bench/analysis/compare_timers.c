@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bench/analysis/speedup_columns.h"
 #include "bench/result/baseline_registry.h"
 
 const char *hb_compare_timer_name(hb_compare_timer timer)
@@ -16,7 +17,9 @@ double hb_repo_estimator(double base_mean, double base_cv, double cand_mean, dou
     if (!(base_mean > 0) || !(cand_mean > 0) || !isfinite(base_mean) || !isfinite(cand_mean))
         return NAN;
     double cb = isfinite(base_cv) ? base_cv : 0.0, cc = isfinite(cand_cv) ? cand_cv : 0.0;
-    return base_mean / cand_mean * (1.0 + cc * cc) / (1.0 + cb * cb);
+    double ratio = base_mean / cand_mean * (1.0 + cc * cc) / (1.0 + cb * cb);
+    /* a figure no timer gives is no figure: the means over configurations stay finite */
+    return ratio >= HB_MIN_RATIO && ratio <= HB_MAX_RATIO ? ratio : NAN;
 }
 
 static double repo_of_row(const hb_config_entry *e, size_t column)

@@ -42,7 +42,11 @@ double hb_compare_timer_ratio(const hb_config_entry *entry, hb_compare_timer tim
  * is (1/mean(t)) (1 + cv^2) to second order (the delta method), so this is
  * (mean_b / mean_c) (1 + cv_c^2) / (1 + cv_b^2); exact for constant times,
  * within the third-order terms otherwise.  NaN unless both means are > 0
- * (a missing cv counts as 0). */
+ * (a missing cv counts as 0), and NaN for a ratio outside
+ * HB_MIN_RATIO..HB_MAX_RATIO, as a speedup read from a file would be
+ * refused: with the means and cvs in their ranges (bench/analysis/
+ * number_ranges.h) it lies within 1e-18..1e18, finite, and a mean over
+ * configurations of ratios in range is finite too. */
 double hb_repo_estimator(double base_mean, double base_cv, double cand_mean, double cand_cv);
 
 #endif

@@ -4,7 +4,9 @@
  * another order, reads the same.  Anything that is not a whole table is bad
  * results (exit 11) with the file, line and column: a header that lacks a
  * needed column, a row with fewer or more fields than the header, a last
- * line without its newline (a file cut short), a broken quote. */
+ * line without its newline (a file cut short), a broken quote.  A text cell
+ * written after the formula guard's quote (bench/core/csv_text.h) is read
+ * without it, so a harness's CSV reads back as the texts it wrote. */
 #ifndef HB_CSV_READER_H
 #define HB_CSV_READER_H
 
@@ -18,6 +20,7 @@ typedef struct hb_csv_row {
     size_t line;              /* the line the row starts on, 1-based (the header is line 1) */
     const char *const *text;  /* text[i]: the field of wanted column i; NULL: an optional column the file lacks */
     const size_t *column;     /* column[i]: its 1-based position in the file, for messages (0: lacking) */
+    const char *const *name;  /* name[i]: wanted column i's name (the spec's) */
 } hb_csv_row;
 
 typedef struct hb_csv_spec {

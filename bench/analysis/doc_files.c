@@ -20,6 +20,7 @@ static hb_status write_one(const hb_output_folder *out, const char *file_name, c
 hb_status hb_write_doc_files(const hb_doc *doc, const char *name, hb_output_folder *out)
 {
     char file_name[128];
+    HB_TRY(hb_doc_check_finite(doc));
     snprintf(file_name, sizeof file_name, "%s.md", name);
     HB_TRY(write_one(out, file_name, doc, hb_doc_write_markdown, NULL));
     snprintf(file_name, sizeof file_name, "%s.json", name);

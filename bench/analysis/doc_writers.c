@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bench/core/md_text.h"
 #include "bench/report/csv_writer.h"
 
 int hb_report_format_parse(const char *text, hb_report_format *out)
@@ -37,24 +38,33 @@ static const char *cell_text(const hb_doc_table *t, size_t row, size_t column, c
 
 /* --- markdown --------------------------------------------------------------------- */
 
-/* A cell's text inside a markdown table: '|' escaped, line breaks as spaces. */
+/* A cell inside a markdown table: its text as plain text (bench/core/md_text.h:
+ * no line break, HTML or markup, a | escaped), or its number as the column's
+ * format writes it. */
 static void markdown_cell(FILE *out, const char *text)
 {
     fputc(' ', out);
-    for (const char *c = text; *c; c++) {
-        if (*c == '|')
-            fputs("\\|", out);
-        else
-            fputc(*c == '\n' || *c == '\r' ? ' ' : *c, out);
-    }
+    hb_md_put_text(out, text);
     fputs(" |", out);
 }
 
+static void markdown_number_cell(FILE *out, const char *number)
+{
+    fprintf(out, " %s |", number);
+}
+
+/* Every text of a report (title, notes, captions, cells) is written as
+ * plain text, whatever it holds: a folder's name, a GPU's, a reason or a
+ * candidate's path sit inside the notes and cells. */
 static void markdown_table(FILE *out, const hb_doc_table *t)
 {
-    fprintf(out, "## %s\n\n", t->title);
-    if (t->caption)
-        fprintf(out, "%s\n\n", t->caption);
+    fputs("## ", out);
+    hb_md_put_text(out, t->title);
+    fputs("\n\n", out);
+    if (t->caption) {
+        hb_md_put_text(out, t->caption);
+        fputs("\n\n", out);
+    }
     if (t->n_rows == 0) {
         fputs("(none)\n\n", out);
         return;
@@ -69,8 +79,13 @@ static void markdown_table(FILE *out, const hb_doc_table *t)
     char buffer[64];
     for (size_t r = 0; r < t->n_rows; r++) {
         fputc('|', out);
-        for (size_t c = 0; c < t->n_columns; c++)
-            markdown_cell(out, cell_text(t, r, c, buffer, sizeof buffer));
+        for (size_t c = 0; c < t->n_columns; c++) {
+            const hb_doc_cell *cell = hb_doc_cell_at(t, r, c);
+            if (cell->text)
+                markdown_cell(out, cell->text);
+            else
+                markdown_number_cell(out, cell_text(t, r, c, buffer, sizeof buffer));
+        }
         fputc('\n', out);
     }
     fputc('\n', out);
@@ -78,9 +93,14 @@ static void markdown_table(FILE *out, const hb_doc_table *t)
 
 hb_status hb_doc_write_markdown(FILE *out, const hb_doc *doc)
 {
-    fprintf(out, "# %s\n\n", doc->title);
-    for (size_t i = 0; i < doc->n_notes; i++)
-        fprintf(out, "- %s\n", doc->notes[i]);
+    fputs("# ", out);
+    hb_md_put_text(out, doc->title);
+    fputs("\n\n", out);
+    for (size_t i = 0; i < doc->n_notes; i++) {
+        fputs("- ", out);
+        hb_md_put_text(out, doc->notes[i]);
+        fputc('\n', out);
+    }
     if (doc->n_notes)
         fputc('\n', out);
     int details = 0;
@@ -93,15 +113,19 @@ hb_status hb_doc_write_markdown(FILE *out, const hb_doc *doc)
     if (details) {
         fputs("Per-configuration tables, in CSV and JSON only (--format csv|json, or NAME.csv with --out):", out);
         for (size_t i = 0; i < doc->n_tables; i++)
-            if (doc->tables[i]->detail)
-                fprintf(out, " %s (%zu rows)%s", doc->tables[i]->name, doc->tables[i]->n_rows,
-                        --details ? "," : ".\n");
+            if (doc->tables[i]->detail) {
+                fputc(' ', out);
+                hb_md_put_text(out, doc->tables[i]->name);
+                fprintf(out, " (%zu rows)%s", doc->tables[i]->n_rows, --details ? "," : ".\n");
+            }
     }
     return stream_status(out);
 }
 
 /* --- CSV ---------------------------------------------------------------------------- */
 
+/* A text cell guarded against formulas (bench/core/csv_text.h); a number as
+ * its column's format writes it ("-0.25" stays a number to a spreadsheet). */
 hb_status hb_doc_write_table_csv(FILE *out, const hb_doc_table *t)
 {
     for (size_t c = 0; c < t->n_columns; c++) {
@@ -115,7 +139,11 @@ hb_status hb_doc_write_table_csv(FILE *out, const hb_doc_table *t)
         for (size_t c = 0; c < t->n_columns; c++) {
             if (c)
                 fputc(',', out);
-            hb_csv_write_field(out, cell_text(t, r, c, buffer, sizeof buffer));
+            const hb_doc_cell *cell = hb_doc_cell_at(t, r, c);
+            if (cell->text)
+                hb_csv_write_field(out, cell->text);
+            else
+                fputs(cell_text(t, r, c, buffer, sizeof buffer), out);
         }
         fputc('\n', out);
     }
@@ -204,6 +232,7 @@ hb_status hb_doc_write_json(FILE *out, const hb_doc *doc)
 
 hb_status hb_doc_write(FILE *out, const hb_doc *doc, hb_report_format format)
 {
+    HB_TRY(hb_doc_check_finite(doc));
     switch (format) {
     case HB_FORMAT_CSV: return hb_doc_write_csv(out, doc);
     case HB_FORMAT_JSON: return hb_doc_write_json(out, doc);

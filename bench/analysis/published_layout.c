@@ -8,6 +8,7 @@
 
 #include "bench/analysis/bad_results.h"
 #include "bench/analysis/csv_reader.h"
+#include "bench/analysis/number_ranges.h"
 #include "bench/core/diag.h"
 #include "bench/core/gemm_types.h"
 
@@ -76,21 +77,6 @@ static hb_status read_size(const hb_csv_row *row, hb_published_row *out)
     return HB_OK;
 }
 
-static hb_status read_ratio(const hb_csv_row *row, size_t which, double *out)
-{
-    const char *text = row->text[which];
-    *out = NAN;
-    if (!*text)
-        return HB_OK;
-    char *end = NULL;
-    double value = strtod(text, &end);
-    if (end == text || *end || !isfinite(value) || !(value >= HB_MIN_RATIO && value <= HB_MAX_RATIO))
-        return hb_bad_results(row->path, row->line, row->column[which], hb_speedup_column_at(which - 1)->published,
-                              "'%s' is not a speedup t_base/t_cand (a number in 1e-9..1e9)", text);
-    *out = value;
-    return HB_OK;
-}
-
 static hb_status on_row(void *context, const hb_csv_row *row)
 {
     hb_published_table *t = context;
@@ -108,7 +94,7 @@ static hb_status on_row(void *context, const hb_csv_row *row)
     for (size_t c = 0; c < HB_MAX_SPEEDUP_COLUMNS; c++)
         r->ratio[c] = NAN;
     for (size_t c = 0; c < hb_speedup_column_count(); c++)
-        HB_TRY(read_ratio(row, c + 1, &r->ratio[c]));
+        HB_TRY(hb_csv_number_as(row, c + 1, HB_NUM_RATIO, &r->ratio[c]));
     t->count++;
     return HB_OK;
 }

@@ -151,6 +151,19 @@ const hb_doc_table *hb_doc_find(const hb_doc *doc, const char *name)
     return NULL;
 }
 
+hb_status hb_doc_check_finite(const hb_doc *doc)
+{
+    for (size_t i = 0; i < doc->n_tables; i++) {
+        const hb_doc_table *t = doc->tables[i];
+        for (size_t r = 0; r < t->n_rows; r++)
+            for (size_t c = 0; c < t->n_columns; c++)
+                if (isinf(hb_doc_cell_at(t, r, c)->number))
+                    return hb_fail(HB_ERR_INTERNAL, "%s, row %zu, column %s: a figure that is not finite (a bug: "
+                                   "every number read back is range-checked)", t->name, r + 1, t->column[c]);
+    }
+    return HB_OK;
+}
+
 void hb_doc_format_number(hb_doc_format format, double value, char *out, size_t size)
 {
     if (isnan(value)) {

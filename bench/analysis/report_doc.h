@@ -68,6 +68,12 @@ const hb_doc_cell *hb_doc_cell_at(const hb_doc_table *table, size_t row, size_t 
 /* The table named `name`, or NULL. */
 const hb_doc_table *hb_doc_find(const hb_doc *doc, const char *name);
 
+/* Every number cell finite or empty: HB_ERR_INTERNAL naming the table and
+ * column of one that is infinite (a bug: every number read back is
+ * range-checked, so no mean, ratio or sum of them overflows).  The writers
+ * check before they write. */
+hb_status hb_doc_check_finite(const hb_doc *doc);
+
 /* A number as the column's format shows it in text ("" for NaN). */
 void hb_doc_format_number(hb_doc_format format, double value, char *out, size_t size);
 

@@ -6,9 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/analysis/bad_results.h"
 #include "bench/analysis/csv_reader.h"
+#include "bench/analysis/number_ranges.h"
 #include "bench/core/array_room.h"
 #include "bench/core/diag.h"
+#include "bench/core/timing_policy.h"
 #include "bench/result/mma_audit.h"
 
 const char *const hb_census_baselines[HB_CENSUS_BASELINES] = {"torch", "cublas-max", "cublaslt-heuristic-max",
@@ -20,14 +23,6 @@ static int present(const char *field)
     return field && *field;
 }
 
-static double number(const char *field)
-{
-    if (!present(field))
-        return NAN;
-    char *end = NULL;
-    double value = strtod(field, &end);
-    return end && *end == '\0' ? value : NAN;
-}
 
 /* The audit's class of an mma_accumulators cell, "f32;hmma.f32=32" -> "f32",
  * read back and named by the audit itself (bench/result/mma_audit.h). */
@@ -110,7 +105,8 @@ static hb_status import_row(void *context, const hb_csv_row *row)
         if (built)
             HB_TRY(hb_label_add(&c->accumulators, cls, 0));
     }
-    double seconds = number(row->text[I_SECONDS]); /* a cached row keeps its build's time */
+    double seconds;
+    HB_TRY(hb_csv_number(row, I_SECONDS, &seconds)); /* a cached row keeps its build's time */
     if (built && isfinite(seconds))
         HB_TRY(keep_seconds(r, seconds));
     return HB_OK;
@@ -174,10 +170,14 @@ static hb_status mma_row(void *context, const hb_csv_row *row)
     if (!hb_array_room(&items, &t->cap, t->n, sizeof *t->rows))
         return hb_fail(HB_ERR_INTERNAL, "out of memory");
     t->rows = items;
-    char *mma = strdup(present(row->text[I_MMA]) ? row->text[I_MMA] : "unknown");
-    if (!mma)
+    config_mma c = {0};
+    HB_TRY(hb_csv_dimension(row, I_M, &c.m));
+    HB_TRY(hb_csv_dimension(row, I_N, &c.n));
+    HB_TRY(hb_csv_dimension(row, I_K, &c.k));
+    c.mma = strdup(present(row->text[I_MMA]) ? row->text[I_MMA] : "unknown");
+    if (!c.mma)
         return hb_fail(HB_ERR_INTERNAL, "out of memory");
-    t->rows[t->n++] = (config_mma){atol(row->text[I_M]), atol(row->text[I_N]), atol(row->text[I_K]), mma};
+    t->rows[t->n++] = c;
     return HB_OK;
 }
 
@@ -212,6 +212,12 @@ static const unsigned char summary_optional[S_COUNT] = {
     [S_TIMER_REASON] = 1, [S_TRACE_NOTE] = 1, [S_CONDUCT] = 1, [S_MMA] = 1,
     [S_GPU] = 1};
 
+/* A row's configuration, its numbers range-checked (bench/analysis/number_ranges.h). */
+typedef struct row_key {
+    long m, n, k;
+    const char *mode;
+} row_key;
+
 typedef struct sweep_reading {
     hb_sweep_census *c;
     const mma_table *mma;
@@ -221,6 +227,20 @@ typedef struct sweep_reading {
     char mode[16];
     int passed;
 } sweep_reading;
+
+/* The row's m, n, k and mode: whole numbers in range and a mode this harness writes, else bad results. */
+static hb_status read_row_key(const hb_csv_row *row, row_key *key)
+{
+    HB_TRY(hb_csv_dimension(row, S_M, &key->m));
+    HB_TRY(hb_csv_dimension(row, S_N, &key->n));
+    HB_TRY(hb_csv_dimension(row, S_K, &key->k));
+    hb_mode mode;
+    if (!hb_mode_parse(row->text[S_MODE], &mode))
+        return hb_bad_results(row->path, row->line, row->column[S_MODE], row->name[S_MODE],
+                              "'%s' is not a mode (offline or server)", row->text[S_MODE]);
+    key->mode = hb_mode_name(mode);
+    return HB_OK;
+}
 
 static size_t mode_column(hb_sweep_census *c, const char *mode)
 {
@@ -233,16 +253,17 @@ static size_t mode_column(hb_sweep_census *c, const char *mode)
     return c->n_modes++;
 }
 
-static hb_status paper_failure(hb_sweep_census *c, const hb_csv_row *row, const char *verdict)
+static hb_status paper_failure(hb_sweep_census *c, const hb_csv_row *row, const row_key *key, const char *verdict)
 {
+    double ratio;
+    HB_TRY(hb_csv_number(row, S_PAPER_RATIO, &ratio));
     void *items = c->paper_failures;
     if (!hb_array_room(&items, &c->cap_paper_failures, c->n_paper_failures, sizeof *c->paper_failures))
         return hb_fail(HB_ERR_INTERNAL, "out of memory");
     c->paper_failures = items;
     hb_paper_failure *f = &c->paper_failures[c->n_paper_failures++];
-    *f = (hb_paper_failure){atol(row->text[S_M]), atol(row->text[S_N]), atol(row->text[S_K]), "", "",
-                            number(row->text[S_PAPER_RATIO])};
-    snprintf(f->mode, sizeof f->mode, "%.15s", row->text[S_MODE]);
+    *f = (hb_paper_failure){key->m, key->n, key->k, "", "", ratio};
+    snprintf(f->mode, sizeof f->mode, "%.15s", key->mode);
     snprintf(f->verdict, sizeof f->verdict, "%.63s", verdict);
     return HB_OK;
 }
@@ -271,12 +292,12 @@ static void doubt_of(const hb_csv_row *row, char *out, size_t size)
         out[0] = '\0';
 }
 
-static hb_status candidate_row(sweep_reading *r, const hb_csv_row *row, size_t mode)
+static hb_status candidate_row(sweep_reading *r, const hb_csv_row *row, const row_key *key, size_t mode)
 {
     hb_sweep_census *c = r->c;
     const char *verdict = row->text[S_VERDICT], *check = row->text[S_CHECK];
-    r->m = atol(row->text[S_M]), r->n = atol(row->text[S_N]), r->k = atol(row->text[S_K]);
-    snprintf(r->mode, sizeof r->mode, "%.15s", row->text[S_MODE]);
+    r->m = key->m, r->n = key->n, r->k = key->k;
+    snprintf(r->mode, sizeof r->mode, "%.15s", key->mode);
     r->passed = !strcmp(verdict, "pass");
     char label[128];
     snprintf(label, sizeof label, "%.40s%s%.60s", verdict, present(check) ? " / " : "", check);
@@ -287,7 +308,7 @@ static hb_status candidate_row(sweep_reading *r, const hb_csv_row *row, size_t m
     if (row->text[S_PAPER_RULE])
         c->has_paper_rule = 1;
     if (present(row->text[S_PAPER_RULE]) && !strcmp(row->text[S_PAPER_RULE], "fail"))
-        HB_TRY(paper_failure(c, row, label));
+        HB_TRY(paper_failure(c, row, key, label));
     char doubt[128];
     doubt_of(row, doubt, sizeof doubt);
     if (doubt[0] && !strcmp(verdict, "pass"))
@@ -295,7 +316,7 @@ static hb_status candidate_row(sweep_reading *r, const hb_csv_row *row, size_t m
     /* summary.csv's own cell where the run audited, else the import's of the same file */
     const char *mma = present(row->text[S_MMA]) && strcmp(row->text[S_MMA], "unknown")
                           ? row->text[S_MMA]
-                          : mma_of(r->mma, atol(row->text[S_M]), atol(row->text[S_N]), atol(row->text[S_K]));
+                          : mma_of(r->mma, key->m, key->n, key->k);
     if (mma && mode == 0) {
         c->has_audit = 1;
         char cls[64];
@@ -305,39 +326,45 @@ static hb_status candidate_row(sweep_reading *r, const hb_csv_row *row, size_t m
     return HB_OK;
 }
 
-static void add_speedup(hb_timer_means *t, int timer, const char *field)
+/* A speedup column into a timer's sums: empty is no figure; anything else
+ * is range-checked (its ratio within 1e-9..1e9), so the sums stay finite. */
+static hb_status add_speedup(hb_timer_means *t, int timer, const hb_csv_row *row, size_t which)
 {
-    double s = number(field);
-    if (!isfinite(s) || s <= -1)
-        return;
+    double s;
+    HB_TRY(hb_csv_number(row, which, &s));
+    if (isnan(s))
+        return HB_OK;
     t->n[timer]++;
     t->sum[timer] += s;
     t->log_sum[timer] += log1p(s);
+    return HB_OK;
 }
 
-static void baseline_row(hb_sweep_census *c, const hb_csv_row *row, size_t mode)
+static hb_status baseline_row(hb_sweep_census *c, const hb_csv_row *row, size_t mode)
 {
     for (int b = 0; b < HB_CENSUS_BASELINES; b++) {
         if (strcmp(row->text[S_PARTICIPANT], hb_census_baselines[b]))
             continue;
         hb_timer_means *t = &c->means[mode][b];
-        add_speedup(t, 0, row->text[S_SPEEDUP]);
-        add_speedup(t, 1, row->text[S_SPEEDUP_EVENT] ? row->text[S_SPEEDUP_EVENT] : row->text[S_SPEEDUP]);
-        add_speedup(t, 2, row->text[S_SPEEDUP_WALL]);
-        add_speedup(t, 3, row->text[S_SPEEDUP_KERNEL]);
+        HB_TRY(add_speedup(t, 0, row, S_SPEEDUP));
+        HB_TRY(add_speedup(t, 1, row, row->text[S_SPEEDUP_EVENT] ? S_SPEEDUP_EVENT : S_SPEEDUP));
+        HB_TRY(add_speedup(t, 2, row, S_SPEEDUP_WALL));
+        HB_TRY(add_speedup(t, 3, row, S_SPEEDUP_KERNEL));
     }
+    return HB_OK;
 }
 
 static hb_status summary_row(void *context, const hb_csv_row *row)
 {
     sweep_reading *r = context;
-    size_t mode = mode_column(r->c, row->text[S_MODE]);
+    row_key key;
+    HB_TRY(read_row_key(row, &key));
+    size_t mode = mode_column(r->c, key.mode);
     if (!strcmp(row->text[S_ROLE], "candidate"))
-        return candidate_row(r, row, mode);
-    int same = atol(row->text[S_M]) == r->m && atol(row->text[S_N]) == r->n && atol(row->text[S_K]) == r->k &&
-               !strcmp(row->text[S_MODE], r->mode);
+        return candidate_row(r, row, &key, mode);
+    int same = key.m == r->m && key.n == r->n && key.k == r->k && !strcmp(key.mode, r->mode);
     if (same && r->passed) /* the speedups of passing configurations only, as the paper's tables */
-        baseline_row(r->c, row, mode);
+        return baseline_row(r->c, row, mode);
     return HB_OK;
 }
 

@@ -9,10 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/analysis/number_ranges.h"
 #include "bench/analysis/reproduction_census.h"
 #include "bench/core/diag.h"
 #include "bench/core/out_file.h"
 #include "bench/core/input_file.h"
+#include "bench/core/md_text.h"
 #include "bench/core/version.h"
 
 #define EMBED_MAX_BYTES (8u << 20) /* a report's markdown: a few hundred KiB for 1000 configurations */
@@ -49,12 +51,16 @@ static const char *gpu_of(const page *p)
     return p->sweep.gpu[0] ? p->sweep.gpu : p->settings.gpu[0] ? p->settings.gpu : p->in->gpu_here;
 }
 
+/* A window the plan's options give, `fallback` (the default) where they
+ * give none or not one --warmup-s and --time-s take (bench/analysis/number_ranges.h). */
 static double option_seconds(const json_t *options, const char *flag, double fallback)
 {
     for (size_t i = 0; i + 1 < json_array_size(options); i++)
         if (json_is_string(json_array_get(options, i)) && !strcmp(json_string_value(json_array_get(options, i)), flag)) {
-            const char *value = json_string_value(json_array_get(options, i + 1));
-            return value ? atof(value) : fallback;
+            double value;
+            return hb_number_parse(HB_NUM_WINDOW_SECONDS, json_string_value(json_array_get(options, i + 1)), &value)
+                       ? value
+                       : fallback;
         }
     return fallback;
 }
@@ -91,22 +97,39 @@ static void read_settings(page *p)
     json_decref(env);
 }
 
+/* Every text below that is not the page's own (a name, a path, a GPU, a
+ * commit, a label read from a folder) is written as Markdown plain text or
+ * as a code span that cannot be broken out of (bench/core/md_text.h). */
+#define TEXT_ROOM 8400 /* a path of the clone (up to 4096 bytes), each character escaped */
+
+/* The GPU line of the heading: "" or " on GPU". */
+static void protocol_heading(page *p, const char *gpu)
+{
+    char set[256], on[512];
+    fprintf(p->f, "# CUDA-L2's %s set reproduced%s%s\n\n", hb_md_text(p->in->set_folder, set, sizeof set),
+            gpu[0] ? " on " : "", hb_md_text(gpu, on, sizeof on));
+}
+
 static void protocol(page *p)
 {
     const hb_repro_page_input *in = p->in;
     FILE *f = p->f;
     const char *gpu = gpu_of(p);
-    fprintf(f, "# CUDA-L2's %s set reproduced%s%s\n\n", in->set_folder, gpu[0] ? " on " : "", gpu);
+    char a[TEXT_ROOM], b[TEXT_ROOM], c[TEXT_ROOM], d[TEXT_ROOM];
+    protocol_heading(p, gpu);
     fprintf(f, "| | |\n| --- | --- |\n");
-    fprintf(f, "| set | `%s` of the clone `%s`: %s class, tuned by its authors on the %s |\n", in->set_folder,
-            in->repo, in->acc, in->tuned_for);
-    fprintf(f, "| run on | %s, every file built for `%s` |\n", gpu[0] ? gpu : "(no GPU named)", in->arch);
+    fprintf(f, "| set | %s of the clone %s: %s class, tuned by its authors on the %s |\n",
+            hb_md_code(in->set_folder, HB_MD_IN_TABLE, a, sizeof a), hb_md_code(in->repo, HB_MD_IN_TABLE, b, sizeof b),
+            hb_md_text(in->acc, c, sizeof c), hb_md_text(in->tuned_for, d, sizeof d));
+    fprintf(f, "| run on | %s, every file built for %s |\n", gpu[0] ? hb_md_text(gpu, a, sizeof a) : "(no GPU named)",
+            hb_md_code(in->arch, HB_MD_IN_TABLE, b, sizeof b));
     if (gpu[0] && !strstr(gpu, in->tuned_for))
         fprintf(f, "| **another GPU** | this set was tuned for the %s and runs here on the %s: its speedups are not "
                 "the published ones' conditions, and the comparison below says so |\n",
-                in->tuned_for, gpu);
-    fprintf(f, "| plan | %zu configurations: %s (the set has %zu files%s) |\n", in->n_configs, in->plan_source,
-            in->set_files, in->without_file ? "; the plan's configurations without one are left out" : "");
+                hb_md_text(in->tuned_for, a, sizeof a), hb_md_text(gpu, b, sizeof b));
+    fprintf(f, "| plan | %zu configurations: %s (the set has %zu files%s) |\n", in->n_configs,
+            hb_md_text(in->plan_source, a, sizeof a), in->set_files,
+            in->without_file ? "; the plan's configurations without one are left out" : "");
     fprintf(f, "| modes | ");
     for (size_t i = 0; i < in->n_modes; i++)
         fprintf(f, "%s%s", i ? ", " : "", hb_mode_name(in->modes[i]));
@@ -116,12 +139,14 @@ static void protocol(page *p)
     fprintf(f, "| conduct | %s |\n",
             set->traced ? "checked: every call of every participant watched by the CUPTI call monitor"
                         : "**not checked** (--no-trace): work off the timed stream would go unseen");
-    fprintf(f, "| harness | the sweep's commit `%s`; this page's `%s` |\n", set->commit, hb_harness_commit());
-    fprintf(f, "| command | `%s` |\n", in->command_line ? in->command_line : "");
+    /* the sweep's commit is plan.json's word: plain text, not a code span, so no markup of it survives */
+    fprintf(f, "| harness | the sweep's commit %s; this page's %s |\n", hb_md_text(set->commit, a, sizeof a),
+            hb_md_code(hb_harness_commit(), HB_MD_IN_TABLE, b, sizeof b));
+    fprintf(f, "| command | %s |\n", hb_md_code(in->command_line, HB_MD_IN_TABLE, a, sizeof a));
     fprintf(f, "| wall time of this run | ");
     double total = 0;
     for (size_t i = 0; i < in->n_stages; i++) {
-        fprintf(f, "%s%s %.0f s", i ? ", " : "", in->stage_names[i], in->stage_seconds[i]);
+        fprintf(f, "%s%s %.0f s", i ? ", " : "", hb_md_text(in->stage_names[i], a, sizeof a), in->stage_seconds[i]);
         total += in->stage_seconds[i];
     }
     fprintf(f, "%s; %.1f min in all (a stage resumed from an earlier run counts only its last part) |\n\n",
@@ -130,17 +155,20 @@ static void protocol(page *p)
 
 /* --- the census ---------------------------------------------------------------------- */
 
+/* A census table: its labels and columns (modes, verdicts, reasons read
+ * from the folder's files) as plain text. */
 static void label_table(FILE *f, const hb_label_counts *c, const char *what, const char *const *columns, size_t n)
 {
-    fprintf(f, "| %s |", what);
+    char text[1024];
+    fprintf(f, "| %s |", hb_md_text(what, text, sizeof text));
     for (size_t i = 0; i < n; i++)
-        fprintf(f, " %s |", columns[i]);
+        fprintf(f, " %s |", hb_md_text(columns[i], text, sizeof text));
     fprintf(f, "\n| --- |");
     for (size_t i = 0; i < n; i++)
         fprintf(f, " ---: |");
     fprintf(f, "\n");
     for (size_t r = 0; r < c->n; r++) {
-        fprintf(f, "| %s |", c->rows[r].label);
+        fprintf(f, "| %s |", hb_md_text(c->rows[r].label, text, sizeof text));
         for (size_t i = 0; i < n; i++)
             fprintf(f, " %zu |", c->rows[r].count[i]);
         fprintf(f, "\n");
@@ -154,7 +182,9 @@ static void import_census(page *p)
     const hb_import_census *c = &p->import;
     fprintf(f, "## The census of the set\n\n");
     if (!p->have_import) {
-        fprintf(f, "No import.csv in `%s`: the import did not finish.\n\n", p->in->set_dir);
+        char dir[TEXT_ROOM];
+        fprintf(f, "No import.csv in %s: the import did not finish.\n\n",
+                hb_md_code(p->in->set_dir, HB_MD_IN_TEXT, dir, sizeof dir));
         return;
     }
     size_t built = c->built + c->cached;
@@ -217,8 +247,10 @@ static void paper_rule(page *p)
     for (size_t i = 0; i < c->n_paper_failures; i++) {
         const hb_paper_failure *x = &c->paper_failures[i], *next = i + 1 < c->n_paper_failures ? x + 1 : NULL;
         int both = next && next->m == x->m && next->n == x->n && next->k == x->k && !strcmp(next->verdict, x->verdict);
-        fprintf(f, "| %ld_%ld_%ld | %s%s%s | %s | ", x->m, x->n, x->k, x->mode, both ? ", " : "", both ? next->mode : "",
-                x->verdict);
+        char mode[64], other[64], verdict[256];
+        fprintf(f, "| %ld_%ld_%ld | %s%s%s | %s | ", x->m, x->n, x->k, hb_md_text(x->mode, mode, sizeof mode),
+                both ? ", " : "", both ? hb_md_text(next->mode, other, sizeof other) : "",
+                hb_md_text(x->verdict, verdict, sizeof verdict));
         if (isfinite(x->ratio))
             fprintf(f, "%.1fx |\n", x->ratio);
         else
@@ -237,10 +269,11 @@ static void audit(page *p)
         fprintf(f, "No mma_accumulators column in import.csv or summary.csv: the audit did not run.\n\n");
         return;
     }
+    char mode[64];
     fprintf(f, "Tensor-core instructions by accumulator type, from each built file's SASS, against the verdict of "
-            "its first mode (`%s`). A kernel with fp16-accumulating MMA only that passed is one whose deviation the "
+            "its first mode (%s). A kernel with fp16-accumulating MMA only that passed is one whose deviation the "
             "check could not see at that size; a deviation failure with f32 MMA is rounding elsewhere.\n\n",
-            c->n_modes ? c->modes[0] : "");
+            hb_md_text(c->n_modes ? c->modes[0] : "", mode, sizeof mode));
     static const char *const columns[] = {"pass", "incorrect / deviation", "incorrect / other", "other verdict"};
     label_table(f, &c->audit, "mma_accumulators", columns, 4);
 }
@@ -256,7 +289,9 @@ static void timers(page *p)
             "time (CUPTI). A speedup on events but not on kernel-only time is host path, not a faster kernel. "
             "In brackets: the geometric mean.\n\n");
     for (size_t m = 0; m < c->n_modes; m++) {
-        fprintf(f, "**%s** (%zu configurations)\n\n| over |", c->modes[m], c->configs[m]);
+        char mode[64];
+        fprintf(f, "**%s** (%zu configurations)\n\n| over |", hb_md_text(c->modes[m], mode, sizeof mode),
+                c->configs[m]);
         for (int t = 0; t < HB_CENSUS_TIMERS; t++)
             fprintf(f, " %s |", hb_census_timers[t]);
         fprintf(f, "\n| --- |");
@@ -280,14 +315,17 @@ static void timers(page *p)
 
 /* --- what the other commands wrote ---------------------------------------------------- */
 
+/* A page this reproduction wrote (report.md, compare-MODE.md), its own
+ * texts already escaped by the report's writer, under `heading`. */
 static hb_status embed(page *p, const char *path, const char *heading)
 {
     char *text = NULL;
     size_t size = 0;
+    char escaped[TEXT_ROOM];
     HB_TRY(hb_input_read(path, heading, EMBED_MAX_BYTES, HB_ERR_BAD_RESULTS, 1, &text, &size));
-    fprintf(p->f, "## %s\n\n", heading);
+    fprintf(p->f, "## %s\n\n", hb_md_text(heading, escaped, sizeof escaped));
     if (!text) {
-        fprintf(p->f, "(%s was not written)\n\n", path);
+        fprintf(p->f, "(%s was not written)\n\n", hb_md_text(path, escaped, sizeof escaped));
         return HB_OK;
     }
     /* the embedded document's headings one level down, under this one */
@@ -310,7 +348,10 @@ static void figures(page *p, const char *folder)
         return;
     for (size_t i = 0; i < g.gl_pathc; i++) {
         const char *name = strrchr(g.gl_pathv[i], '/') + 1;
-        fprintf(p->f, "![%s](%s/%s)\n\n", name, folder, name);
+        char alt[1024], target[3300], relative[1100];
+        snprintf(relative, sizeof relative, "%s/%s", folder, name);
+        fprintf(p->f, "![%s](%s)\n\n", hb_md_text(name, alt, sizeof alt),
+                hb_md_link_target(relative, target, sizeof target));
     }
     globfree(&g);
 }
@@ -322,8 +363,9 @@ static hb_status comparisons(page *p)
         const char *mode = hb_mode_name(in->modes[i]);
         char heading[3400], md[3300], folder[64];
         if (!in->compared[i]) {
+            char published[TEXT_ROOM];
             fprintf(p->f, "## Ours beside the published %s figures\n\nNo comparison: %s was not found.\n\n", mode,
-                    in->published[i]);
+                    hb_md_text(in->published[i], published, sizeof published));
             continue;
         }
         snprintf(heading, sizeof heading, "Ours beside the published %s figures (hgemm-bench compare, against %s)",

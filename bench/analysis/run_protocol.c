@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench/analysis/number_ranges.h"
 #include "bench/core/timing_policy.h"
 
 int hb_command_line_flag(const char *command_line, const char *flag, char *out, size_t size)
@@ -27,11 +28,12 @@ int hb_command_line_flag(const char *command_line, const char *flag, char *out, 
     return found;
 }
 
-/* A number of env.json's method, "?" where it is missing. */
+/* A window of env.json's method, "?" where it is missing or not a window
+ * the options allow (bench/analysis/number_ranges.h). */
 static void seconds(const json_t *method, const char *key, char *out, size_t size)
 {
     const json_t *v = json_object_get(method, key);
-    if (json_is_number(v))
+    if (json_is_number(v) && hb_number_fits(HB_NUM_WINDOW_SECONDS, json_number_value(v)))
         snprintf(out, size, "%g s", json_number_value(v));
     else
         snprintf(out, size, "?");
@@ -45,7 +47,7 @@ static void windows_words(const json_t *env, char *out, size_t size)
     seconds(method, "time_s", timed, sizeof timed);
     const json_t *target = json_object_get(json_object_get(method, "stopping"), "target_ci_halfwidth");
     char stop[64] = "";
-    if (json_is_number(target))
+    if (json_is_number(target) && hb_number_fits(HB_NUM_FRACTION, json_number_value(target)))
         snprintf(stop, sizeof stop, ", or until the CI half-width is %g", json_number_value(target));
     snprintf(out, size, "warm-up %s, timed window %s%s", warmup, timed, stop);
 }

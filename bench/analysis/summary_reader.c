@@ -1,7 +1,6 @@
 #define _POSIX_C_SOURCE 200809L /* strdup */
 #include "bench/analysis/summary_reader.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +8,7 @@
 
 #include "bench/analysis/bad_results.h"
 #include "bench/analysis/csv_reader.h"
+#include "bench/analysis/number_ranges.h"
 #include "bench/core/diag.h"
 #include "bench/core/gemm_types.h"
 
@@ -53,62 +53,25 @@ static hb_status bad_field(const hb_csv_row *row, int which, const char *expecte
                           expected);
 }
 
-static hb_status read_dimension(const hb_csv_row *row, int which, long *out)
-{
-    char *end = NULL;
-    errno = 0;
-    long value = strtol(row->text[which], &end, 10);
-    if (errno || end == row->text[which] || *end || value < 1 || value > HB_MAX_DIM)
-        return bad_field(row, which, "a dimension (a whole number 1..262144)");
-    *out = value;
-    return HB_OK;
-}
-
 static hb_status read_key(const hb_csv_row *row, hb_config_key *key)
 {
-    HB_TRY(read_dimension(row, C_M, &key->m));
-    HB_TRY(read_dimension(row, C_N, &key->n));
-    HB_TRY(read_dimension(row, C_K, &key->k));
+    HB_TRY(hb_csv_dimension(row, C_M, &key->m));
+    HB_TRY(hb_csv_dimension(row, C_N, &key->n));
+    HB_TRY(hb_csv_dimension(row, C_K, &key->k));
     if (!hb_mode_parse(row->text[C_MODE], &key->mode))
         return bad_field(row, C_MODE, "a mode (offline or server)");
     return HB_OK;
 }
 
-/* A speedup field: empty (not measured) or a number > -1; the ratio is it + 1. */
+/* A speedup field as a ratio (it + 1): NaN where it is empty (not measured)
+ * or the file lacks the column; else its ratio must be in range
+ * (bench/analysis/number_ranges.h). */
 static hb_status read_ratio(const hb_csv_row *row, int which, double *ratio)
 {
-    const char *text = row->text[which];
-    *ratio = NAN;
-    if (!*text)
-        return HB_OK;
-    char *end = NULL;
-    double value = strtod(text, &end);
-    if (end == text || *end || !isfinite(value) || !(value + 1.0 >= HB_MIN_RATIO && value + 1.0 <= HB_MAX_RATIO))
-        return bad_field(row, which, "a speedup (a number with value + 1 in 1e-9..1e9, or empty)");
+    double value;
+    HB_TRY(hb_csv_number(row, (size_t)which, &value));
     *ratio = value + 1.0;
     return HB_OK;
-}
-
-/* A number column compare reads: empty or absent is NaN; anything else must be a finite number. */
-static hb_status read_plain_number(const hb_csv_row *row, int which, double *out)
-{
-    const char *text = row->text[which];
-    *out = NAN;
-    if (!text || !*text)
-        return HB_OK;
-    char *end = NULL;
-    double value = strtod(text, &end);
-    if (end == text || *end || !isfinite(value))
-        return bad_field(row, which, "a number (or empty)");
-    *out = value;
-    return HB_OK;
-}
-
-/* An optional speedup column as a ratio: NaN when the file lacks it. */
-static hb_status read_optional_ratio(const hb_csv_row *row, int which, double *ratio)
-{
-    *ratio = NAN;
-    return row->text[which] ? read_ratio(row, which, ratio) : HB_OK;
 }
 
 static void copy_optional(const hb_csv_row *row, int which, char *out, size_t size)
@@ -119,8 +82,8 @@ static void copy_optional(const hb_csv_row *row, int which, char *out, size_t si
 /* The candidate row's part of compare's figures (hb_config_timers). */
 static hb_status read_candidate_timers(const hb_csv_row *row, hb_config_timers *x)
 {
-    HB_TRY(read_plain_number(row, C_WALL_MEAN_US, &x->candidate_wall_mean_us));
-    HB_TRY(read_plain_number(row, C_WALL_REL_STDEV, &x->candidate_wall_rel_stdev));
+    HB_TRY(hb_csv_number(row, C_WALL_MEAN_US, &x->candidate_wall_mean_us));
+    HB_TRY(hb_csv_number(row, C_WALL_REL_STDEV, &x->candidate_wall_rel_stdev));
     copy_optional(row, C_HEADLINE_TIMER, x->headline_timer, sizeof x->headline_timer);
     copy_optional(row, C_TIMER_REASON, x->timer_reason, sizeof x->timer_reason);
     copy_optional(row, C_TRACE_NOTE, x->trace_note, sizeof x->trace_note);
@@ -133,13 +96,13 @@ static hb_status read_candidate_timers(const hb_csv_row *row, hb_config_timers *
  * times, and the headline CI's half-width relative to the headline ratio. */
 static hb_status read_baseline_timers(const hb_csv_row *row, int column, double headline, hb_config_timers *x)
 {
-    HB_TRY(read_optional_ratio(row, C_SPEEDUP_PAPER_EVENT, &x->paper_event[column]));
-    HB_TRY(read_optional_ratio(row, C_SPEEDUP_KERNEL, &x->kernel[column]));
-    HB_TRY(read_plain_number(row, C_WALL_MEAN_US, &x->wall_mean_us[column]));
-    HB_TRY(read_plain_number(row, C_WALL_REL_STDEV, &x->wall_rel_stdev[column]));
+    HB_TRY(read_ratio(row, C_SPEEDUP_PAPER_EVENT, &x->paper_event[column]));
+    HB_TRY(read_ratio(row, C_SPEEDUP_KERNEL, &x->kernel[column]));
+    HB_TRY(hb_csv_number(row, C_WALL_MEAN_US, &x->wall_mean_us[column]));
+    HB_TRY(hb_csv_number(row, C_WALL_REL_STDEV, &x->wall_rel_stdev[column]));
     double low, high;
-    HB_TRY(read_plain_number(row, C_CI_LOW, &low));
-    HB_TRY(read_plain_number(row, C_CI_HIGH, &high));
+    HB_TRY(hb_csv_number(row, C_CI_LOW, &low));
+    HB_TRY(hb_csv_number(row, C_CI_HIGH, &high));
     /* the CI is on t_b/t_c - 1, as the headline: its half-width over the ratio is the relative noise */
     x->ci_rel_half[column] = headline > 0 && high >= low ? (high - low) / 2.0 / headline : NAN;
     return HB_OK;
@@ -173,7 +136,7 @@ static hb_status read_baseline(const hb_csv_row *row, hb_config_entry *e)
     e->ratio_line[column] = row->line;
     for (int t = 0; t < HB_TIMER_COUNT; t++)
         for (int s = 0; s < HB_EST_COUNT; s++)
-            HB_TRY(read_optional_ratio(row, speedup_column[t][s], &e->ratio[t][s][column]));
+            HB_TRY(read_ratio(row, speedup_column[t][s], &e->ratio[t][s][column]));
     return read_baseline_timers(row, column, e->ratio[HB_TIMER_EVENT][HB_EST_GEOMEAN][column], &e->timers);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench/core/csv_text.h"
 #include "bench/core/diag.h"
 #include "bench/core/out_file.h"
 
@@ -67,26 +68,40 @@ static void cell_mma(const hb_import_item *i, char *o, size_t s)
         hb_mma_audit_format(&i->mma, o, s);
 }
 
+/* A column of numbers is written as it is; a column of text is guarded
+ * against formulas (bench/core/csv_text.h): a file's name, a build's error
+ * line or a path may start with anything. */
+enum { NUMBER, TEXT };
+
 static const struct {
     const char *name;
     cell_fn cell;
+    int kind;
 } columns[] = {
-    {"m", cell_m},         {"n", cell_n},
-    {"k", cell_k},         {"file", cell_file},
-    {"kind", cell_kind},   {"hopper_features", cell_hopper},
-    {"state", cell_state}, {"forms", cell_forms},
-    {"launches_per_call", cell_launches}, {"no_cubin_because", cell_no_cubin},
-    {"reason", cell_reason}, {"build_seconds", cell_seconds},
-    {"cache_key", cell_key},
+    {"m", cell_m, NUMBER},         {"n", cell_n, NUMBER},
+    {"k", cell_k, NUMBER},         {"file", cell_file, TEXT},
+    {"kind", cell_kind, TEXT},     {"hopper_features", cell_hopper, TEXT},
+    {"state", cell_state, TEXT},   {"forms", cell_forms, TEXT},
+    {"launches_per_call", cell_launches, NUMBER}, {"no_cubin_because", cell_no_cubin, TEXT},
+    {"reason", cell_reason, TEXT}, {"build_seconds", cell_seconds, NUMBER},
+    {"cache_key", cell_key, TEXT},
     /* added for issue 23: new columns go at the end, so the earlier ones keep their positions */
-    {"failure_class", cell_failure}, {"toolkit_api", cell_api},
-    {"nvcc", cell_toolkit},
-    {"mma_accumulators", cell_mma},
+    {"failure_class", cell_failure, TEXT}, {"toolkit_api", cell_api, TEXT},
+    {"nvcc", cell_toolkit, TEXT},
+    {"mma_accumulators", cell_mma, TEXT},
 };
 #define N_COLUMNS (sizeof columns / sizeof columns[0])
 
-static int write_cell(FILE *f, const char *text, int last)
+#define CELL_SIZE 1024 /* a cell's text, cut there */
+
+/* csv_fwrite quotes every field: the guard's quote goes inside it. */
+static int write_cell(FILE *f, const char *text, int kind, int last)
 {
+    char guarded[CELL_SIZE + 1];
+    if (kind == TEXT && hb_csv_text_guarded(text)) {
+        snprintf(guarded, sizeof guarded, "'%s", text);
+        text = guarded;
+    }
     if (csv_fwrite(f, text, strlen(text)) != 0)
         return -1;
     return fputc(last ? '\n' : ',', f) == EOF ? -1 : 0;
@@ -101,12 +116,12 @@ hb_status hb_import_report_write(const char *out_dir, const char *name, const hb
     FILE *f = out.stream;
     int failed = 0;
     for (size_t c = 0; c < N_COLUMNS; c++)
-        failed |= write_cell(f, columns[c].name, c + 1 == N_COLUMNS);
-    char cell[1024];
+        failed |= write_cell(f, columns[c].name, TEXT, c + 1 == N_COLUMNS);
+    char cell[CELL_SIZE];
     for (size_t i = 0; i < n; i++)
         for (size_t c = 0; c < N_COLUMNS; c++) {
             columns[c].cell(&items[i], cell, sizeof cell);
-            failed |= write_cell(f, cell, c + 1 == N_COLUMNS);
+            failed |= write_cell(f, cell, columns[c].kind, c + 1 == N_COLUMNS);
         }
     if (failed) {
         int error = errno;

@@ -6,17 +6,19 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench/core/csv_text.h"
 #include "bench/core/diag.h"
 #include "bench/core/out_file.h"
 #include "bench/report/summary_columns.h"
 
 void hb_csv_write_field(FILE *out, const char *text)
 {
+    const char *guard = hb_csv_text_guarded(text) ? "'" : "";
     if (!strpbrk(text, ",\"\n\r")) {
-        fputs(text, out);
+        fprintf(out, "%s%s", guard, text);
         return;
     }
-    fputc('"', out);
+    fprintf(out, "\"%s", guard);
     for (const char *c = text; *c; c++) {
         if (*c == '"')
             fputc('"', out);
@@ -26,7 +28,8 @@ void hb_csv_write_field(FILE *out, const char *text)
 }
 
 /* A number as summary.csv has always written one (%.9g), a text quoted as
- * RFC 4180 asks, an empty cell as nothing between the commas. */
+ * RFC 4180 asks and guarded against formulas (bench/core/csv_text.h), an
+ * empty cell as nothing between the commas. */
 static void write_cell(FILE *out, const hb_cell *cell)
 {
     if (cell->kind == HB_CELL_NUMBER)

@@ -16,6 +16,7 @@
 #include "bench/core/out_file.h"
 #include "bench/core/input_file.h"
 #include "bench/report/csv_writer.h"
+#include "bench/sweep/guarded_rows.h"
 #include "bench/sweep/plan_file.h"
 #include "bench/sweep/sweep_files.h"
 #include "bench/sweep/sweep_store.h"
@@ -179,7 +180,8 @@ static hb_status write_merged(merge_state *m, const char *folder)
             size_t length;
             rows_of(f, e, &rows, &length);
             errno = 0;
-            if (fwrite(rows, 1, length, store.csv) != length || fflush(store.csv) != 0)
+            status = hb_copy_rows_guarded(rows, length, store.csv, f->csv_path);
+            if (status == HB_OK && fflush(store.csv) != 0)
                 status = hb_fail(HB_ERR_IO, "writing %s failed: %s", store.csv_path,
                                  errno ? strerror(errno) : "a short write");
             entry.csv_end = (long long)ftello(store.csv);
