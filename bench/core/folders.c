@@ -34,3 +34,14 @@ hb_status hb_make_folders(const char *path, const char *what)
         return hb_fail(HB_ERR_IO, "%s %s is not a folder", what, path);
     return HB_OK;
 }
+
+void hb_folder_of(const char *path, char *out, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(out, size, ".");
+    else if (slash == path)
+        snprintf(out, size, "/");
+    else
+        snprintf(out, size, "%.*s", (int)(slash - path), path);
+}

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bench/core/diag.h"
+#include "bench/core/folders.h"
 
 static const char *kind_of_mode(mode_t mode)
 {
@@ -177,25 +178,13 @@ hb_status hb_input_read(const char *path, const char *label, size_t max_bytes, h
     return status;
 }
 
-/* The folder part of `path` ("." for a bare name). */
-static void folder_part(const char *path, char *out, size_t size)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(out, size, ".");
-    else if (slash == path)
-        snprintf(out, size, "/");
-    else
-        snprintf(out, size, "%.*s", (int)(slash - path), path);
-}
-
 hb_status hb_input_inside_folder(const char *path, hb_status failure)
 {
     struct stat st;
     if (lstat(path, &st) != 0 || !S_ISLNK(st.st_mode))
         return HB_OK;
     char folder[PATH_MAX], real_folder[PATH_MAX], target[PATH_MAX];
-    folder_part(path, folder, sizeof folder);
+    hb_folder_of(path, folder, sizeof folder);
     if (!realpath(path, target))
         return HB_OK; /* a link to nothing, or a loop: the open refuses it and says which */
     if (!realpath(folder, real_folder))

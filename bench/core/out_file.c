@@ -9,18 +9,7 @@
 #include <unistd.h>
 
 #include "bench/core/diag.h"
-
-/* The folder part of `path` ("." for a bare name) into out. */
-static void folder_of(const char *path, char *out, size_t size)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash)
-        snprintf(out, size, ".");
-    else if (slash == path)
-        snprintf(out, size, "/");
-    else
-        snprintf(out, size, "%.*s", (int)(slash - path), path);
-}
+#include "bench/core/folders.h"
 
 /* The permissions a plain fopen would give: 0666 less the umask. */
 static mode_t default_mode(void)
@@ -43,7 +32,7 @@ hb_status hb_out_file_begin(hb_out_file *f, const char *path)
     int fd = mkostemp(f->temp, O_CLOEXEC); /* O_CREAT|O_EXCL: never an existing entry, link or FIFO */
     if (fd < 0) {
         char folder[HB_OUT_PATH_SIZE];
-        folder_of(path, folder, sizeof folder);
+        hb_folder_of(path, folder, sizeof folder);
         return hb_fail(HB_ERR_IO, "cannot write %s: cannot create a file in %s: %s (does the folder exist, and is it "
                        "writable?)", path, folder, strerror(errno));
     }
@@ -101,7 +90,7 @@ hb_status hb_out_file_commit(hb_out_file *f)
         return status;
     }
     char folder[HB_OUT_PATH_SIZE];
-    folder_of(f->path, folder, sizeof folder);
+    hb_folder_of(f->path, folder, sizeof folder);
     return hb_sync_folder(folder);
 }
 

@@ -243,12 +243,8 @@ static hb_status write_sources(const merge_state *m, const char *folder)
 static hb_status make_partial(const char *partial, hb_folder_lock *lock)
 {
     char parent[4200];
-    snprintf(parent, sizeof parent, "%s", partial);
-    char *slash = strrchr(parent, '/');
-    if (slash && slash != parent) {
-        *slash = '\0';
-        HB_TRY(hb_make_folders(parent, "merge's output folder"));
-    }
+    hb_folder_of(partial, parent, sizeof parent);
+    HB_TRY(hb_make_folders(parent, "merge's output folder"));
     if (mkdir(partial, 0777) != 0) {
         if (errno != EEXIST)
             return hb_fail(HB_ERR_IO, "merge: cannot create %s: %s", partial, strerror(errno));
