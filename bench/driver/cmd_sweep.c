@@ -115,8 +115,9 @@ static int folder_is_empty(const char *path)
         return 0;
     struct dirent *entry;
     int empty = 1;
-    while (empty && (entry = readdir(dir)))
-        empty = !strcmp(entry->d_name, ".") || !strcmp(entry->d_name, "..");
+    while (empty && (entry = readdir(dir))) /* a lock file alone: a sweep that stopped before its plan */
+        empty = !strcmp(entry->d_name, ".") || !strcmp(entry->d_name, "..") ||
+                !strcmp(entry->d_name, HB_FOLDER_LOCK_NAME);
     closedir(dir);
     return empty;
 }
