@@ -77,21 +77,19 @@ static int outside_file(const char *dir, const char *name, char *path)
  * not there yet), by its absolute path or a relative one. */
 static void link_out(const char *dir, const char *path, size_t index, hb_rng *rng, char *how, size_t how_size)
 {
-    char target[FUZZ_PATH], name[64], relative[FUZZ_PATH];
+    char outside[FUZZ_PATH], target[FUZZ_PATH], name[64], relative[FUZZ_PATH];
     const uint64_t kind = fuzz_below(rng, 4);
     snprintf(name, sizeof name, "target-%zu", index);
+    fuzz_join(outside, dir, "outside");
+    mkdir(outside, 0755);
     if (kind == 2) { /* a folder holding a file: a staging folder's or OUT.partial's name */
         char file[FUZZ_PATH];
-        fuzz_join(target, dir, "outside");
-        mkdir(target, 0755);
-        fuzz_join(target, target, name);
+        fuzz_join(target, outside, name);
         mkdir(target, 0755);
         fuzz_join(file, target, "kept.txt");
         fuzz_write_file(file, "kept\n", 5);
     } else if (kind == 3) { /* a name not there yet: a write through it would create it */
-        fuzz_join(target, dir, "outside");
-        mkdir(target, 0755);
-        fuzz_join(target, target, name);
+        fuzz_join(target, outside, name);
     } else {
         outside_file(dir, name, target);
     }
@@ -105,6 +103,22 @@ static void link_out(const char *dir, const char *path, size_t index, hb_rng *rn
     static const char *const kinds[] = {"a file", "a file", "a folder", "a name not there yet"};
     snprintf(how, how_size, "%s -> %s outside (%s)", path + strlen(dir) + 1, kinds[kind],
              absolute ? "absolute" : "relative");
+}
+
+/* A row after the journal's last line, as a sweep killed in an item leaves
+ * it: summary.csv's first row again, at its end. */
+static void add_row_in_flight(const char *csv)
+{
+    size_t size;
+    char *text = fuzz_read_file(csv, &size);
+    const char *row = text ? memchr(text, '\n', size) : NULL;
+    const char *end = row ? memchr(row + 1, '\n', size - (size_t)(row + 1 - text)) : NULL;
+    FILE *file = end ? fopen(csv, "ab") : NULL;
+    if (file) {
+        fwrite(row + 1, 1, (size_t)(end - row), file);
+        fclose(file);
+    }
+    free(text);
 }
 
 /* A file the command reads, moved out of its folder (or to another name in
@@ -127,10 +141,14 @@ static int link_input(const fuzz_job *job, hb_rng *rng, int inside, char *how, s
         snprintf(moved_name, sizeof moved_name, "../outside/%s", name);
     }
     const int absolute = !inside && fuzz_below(rng, 2);
+    const int in_flight = job->kind == FUZZ_JOB_RESUME && !strcmp(name, "summary.csv") && fuzz_below(rng, 2);
+    if (in_flight)
+        add_row_in_flight(path); /* which resume cuts before it runs the rest */
     if (rename(path, moved) != 0 || symlink(absolute ? moved : moved_name, path) != 0)
         return -1;
-    snprintf(how, how_size, "%s's %s -> %s (%s)", job->name, name, inside ? "a file inside its folder" : "outside",
-             absolute ? "absolute" : "relative");
+    snprintf(how, how_size, "%s's %s -> %s (%s)%s", job->name, name,
+             inside ? "a file inside its folder" : "outside", absolute ? "absolute" : "relative",
+             in_flight ? ", with rows in flight" : "");
     return 0;
 }
 
