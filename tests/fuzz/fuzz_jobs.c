@@ -223,7 +223,8 @@ void fuzz_job_check_written(const fuzz_job *job, int code, fuzz_outcome *out)
 {
     char paths[2][FUZZ_PATH];
     size_t n = 0;
-    const int refused = code == HB_ERR_IO || code == HB_ERR_BAD_RESULTS || code < 0;
+    /* refused, or ended by a signal: nothing was promised */
+    const int refused = code == HB_ERR_IO || code == HB_ERR_BAD_RESULTS || code < 0 || code > 128;
     if (job->kind == FUZZ_JOB_RESUME)
         fuzz_join(paths[n++], job->input, "verdict.json");
     if (job->verdict)

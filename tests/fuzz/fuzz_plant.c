@@ -11,7 +11,11 @@
  * was forged to name files report never wrote: report never removes them.
  *
  * fifos: a FIFO at the same names: no hang, nothing written into it, and a
- * SIGTERM sent while the command runs ends it within FUZZ_TERM_GRACE_S. */
+ * SIGTERM sent while the command runs ends it within FUZZ_TERM_GRACE_S.
+ *
+ * Either way a command that succeeded published its files whole and wrote
+ * its verdicts: regular files of whole JSON, not the link or FIFO left in
+ * their place. */
 #define _XOPEN_SOURCE 700 /* mkfifo, symlink */
 #include <errno.h>
 #include <fcntl.h>
@@ -49,13 +53,16 @@ static const char *existing(const char *folder, const char *const *names, hb_rng
     return NULL;
 }
 
-/* The command, judged; what it wrote, once it exited 0. */
+/* The command, judged; what it wrote, once it succeeded: a published set
+ * whole, its verdicts written (not left a link or a FIFO) and whole. */
 static int run_job(fuzz_job *job, const fuzz_how *how, fuzz_outcome *out)
 {
     int code = fuzz_command_as(job->dir, job->argv, how, out);
     fuzz_judge(out, job->name, code, job->allowed, job->n_allowed);
     if (!out->failed && job->owner && code == 0)
         fuzz_check_listed(job->output, job->owner, out);
+    if (!out->failed)
+        fuzz_job_check_written(job, code, out);
     return code;
 }
 
@@ -323,7 +330,7 @@ void fuzz_fifos_case(const fuzz_corpus *c, const char *dir, hb_rng *rng, fuzz_ou
              held ? " (held open by the case)" : "", run.term_after_s > 0 ? ", SIGTERM while it runs" : "");
     run_job(&job, &run, out);
     size_t written = drained(fd);
-    if (!out->failed && written)
+    if (written) /* what else broke follows from it */
         fuzz_broke(out, "%zu bytes were written into the FIFO", written);
     if (fd >= 0)
         close(fd);
