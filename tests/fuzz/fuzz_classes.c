@@ -10,150 +10,27 @@
 #include "bench/core/status.h"
 #include "tests/fuzz/fuzz.h"
 
-#define COUNT(list) (sizeof(list) / sizeof((list)[0]))
-
-static uint64_t below(hb_rng *rng, uint64_t bound)
-{
-    return bound ? hb_rng_below(rng, bound) : 0;
-}
-
-static void join(char *out, const char *folder, const char *name)
-{
-    if ((size_t)snprintf(out, FUZZ_PATH, "%s/%s", folder, name) >= FUZZ_PATH)
-        out[0] = '\0';
-}
-
-/* The command's exit code against those the class allows; *out says what broke. */
-static void judge(fuzz_outcome *out, const char *command, int code, const int *allowed, size_t n)
-{
-    snprintf(out->command, sizeof out->command, "%s", command);
-    out->exit_code = code;
-    if (code < 0) {
-        out->failed = 1;
-        return;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (code == allowed[i])
-            return;
-    out->failed = 1;
-    snprintf(out->detail, sizeof out->detail, "exit %d is not one %s may give here", code, command);
-}
-
-static void broke(fuzz_outcome *out, const char *what)
-{
-    out->failed = 1;
-    snprintf(out->detail, sizeof out->detail, "%s", what);
-}
-
-/* "<how it was damaged>: <what broke>", for the log. */
-static void say_how(fuzz_outcome *out, const char *how)
-{
-    char detail[sizeof out->detail];
-    if (snprintf(detail, sizeof detail, "%s%s%s", how, out->detail[0] ? " -> " : "", out->detail) >=
-        (int)sizeof detail)
-        detail[sizeof detail - 2] = '~'; /* cut: the case's own log has the rest */
-    memcpy(out->detail, detail, sizeof detail);
-}
-
-static int exists(const char *path)
-{
-    struct stat st;
-    return lstat(path, &st) == 0;
-}
-
-/* --- a sweep folder: resume, report, merge -------------------------------------------------------- */
-
-/* The csv_end of the last whole line of a journal's text (-1: none). */
-static long long last_csv_end(const char *journal, size_t size)
-{
-    size_t end = size;
-    while (end > 0 && journal[end - 1] != '\n')
-        end--; /* past the whole lines: a line cut short vouches for nothing */
-    for (size_t i = end; i > 0; i--) {
-        if (i < end && journal[i - 1] == '\n')
-            break; /* only the last whole line */
-        const char *key = "\"csv_end\":";
-        if (i + strlen(key) <= end && !memcmp(journal + i - 1, key, strlen(key)))
-            return strtoll(journal + i - 1 + strlen(key), NULL, 10);
-    }
-    return -1;
-}
-
-/* Where `key` first lies in text[0, size), or NULL (the text may hold NUL bytes). */
-static const char *find(const char *text, size_t size, const char *key)
-{
-    const size_t n = strlen(key);
-    for (size_t i = 0; i + n <= size; i++)
-        if (!memcmp(text + i, key, n))
-            return text + i;
-    return NULL;
-}
-
-/* The most severe "status" of the journal's whole lines (0: none). */
-static int worst_status(const char *journal, size_t size)
-{
-    int worst = 0;
-    const char *key = "\"status\":";
-    for (size_t at = 0; at < size;) {
-        const char *line_end = memchr(journal + at, '\n', size - at);
-        if (!line_end)
-            break; /* a line cut short vouches for nothing */
-        const char *field = find(journal + at, (size_t)(line_end - journal) - at, key);
-        long status = field ? strtol(field + strlen(key), NULL, 10) : 0;
-        if (status >= 0 && status < 256 && hb_status_severity((hb_status)status) > hb_status_severity(worst))
-            worst = (int)status;
-        at = (size_t)(line_end - journal) + 1;
-    }
-    return worst;
-}
-
-/* A resume that accepted the folder kept every finished item: the journal's
- * whole lines and the rows up to the last one's csv_end, byte for byte. */
-static void check_kept(const char *folder, char *journal, size_t journal_size, char *csv, size_t csv_size,
-                       fuzz_outcome *out)
-{
-    char path[FUZZ_PATH];
-    size_t whole = journal_size;
-    while (journal && whole > 0 && journal[whole - 1] != '\n')
-        whole--;
-    long long vouched = journal ? last_csv_end(journal, journal_size) : -1;
-    size_t header = csv ? strcspn(csv, "\n") + 1 : 0;
-    if (!journal && csv && csv_size > header)
-        return broke(out, "accepted a folder whose summary.csv has rows but no journal vouches for them");
-    if (vouched > 0 && (!csv || (size_t)vouched > csv_size))
-        return broke(out, "accepted a journal that vouches for more than summary.csv holds");
-    size_t after_size;
-    join(path, folder, "journal.jsonl");
-    char *after = fuzz_read_file(path, &after_size);
-    if (journal && whole && (!after || after_size < whole || memcmp(after, journal, whole)))
-        broke(out, "a whole journal line was changed or dropped");
-    free(after);
-    join(path, folder, "summary.csv");
-    after = fuzz_read_file(path, &after_size);
-    if (vouched > 0 && (!after || after_size < (size_t)vouched || memcmp(after, csv, (size_t)vouched)))
-        broke(out, "a finished item's rows in summary.csv were changed or cut");
-    free(after);
-}
+#define COUNT FUZZ_COUNT
 
 static void resume(const char *dir, const char *folder, fuzz_outcome *out)
 {
     char path[FUZZ_PATH];
     size_t journal_size, csv_size;
-    join(path, folder, "journal.jsonl");
+    fuzz_join(path, folder, "journal.jsonl");
     char *journal = fuzz_read_file(path, &journal_size);
-    join(path, folder, "summary.csv");
+    fuzz_join(path, folder, "summary.csv");
     char *csv = fuzz_read_file(path, &csv_size);
     uint64_t before = fuzz_tree_digest(folder);
     const char *argv[] = {"hgemm-bench", "sweep", "--resume", "s", "--no-progress", NULL};
     /* refused; items left to run and the GPU hidden; or, with nothing to run, the worst
      * status its journal records (docs/sweeps.md: the exit code is the most severe item's) */
-    const int allowed[] = {11, 5, journal ? worst_status(journal, journal_size) : 0};
+    const int allowed[] = {11, 5, journal ? fuzz_worst_status(journal, journal_size) : 0};
     int code = fuzz_command(dir, argv, out);
-    judge(out, "resume", code, allowed, COUNT(allowed));
+    fuzz_judge(out, "resume", code, allowed, COUNT(allowed));
     if (code == 11 && fuzz_tree_digest(folder) != before)
-        broke(out, "refused the folder, but changed it");
+        fuzz_broke(out, "refused the folder, but changed it");
     if (code != 11 && code >= 0)
-        check_kept(folder, journal, journal_size, csv, csv_size, out);
+        fuzz_check_kept(folder, journal, journal_size, csv, csv_size, out);
     free(journal);
     free(csv);
 }
@@ -161,36 +38,36 @@ static void resume(const char *dir, const char *folder, fuzz_outcome *out)
 static void report(const char *dir, const char *operand, hb_rng *rng, fuzz_outcome *out, const char *name)
 {
     static const char *const formats[] = {"md", "csv", "json"}, *const timers[] = {"event", "wall", "kernel"};
-    const char *argv[] = {"hgemm-bench", "report", operand, "--format", formats[below(rng, 3)], "--timer",
-                          timers[below(rng, 3)], NULL};
+    const char *argv[] = {"hgemm-bench", "report", operand, "--format", formats[fuzz_below(rng, 3)], "--timer",
+                          timers[fuzz_below(rng, 3)], NULL};
     char path[FUZZ_PATH];
-    join(path, dir, operand);
+    fuzz_join(path, dir, operand);
     uint64_t before = fuzz_tree_digest(path);
     static const int allowed[] = {0, 11};
-    judge(out, name, fuzz_command(dir, argv, out), allowed, COUNT(allowed));
+    fuzz_judge(out, name, fuzz_command(dir, argv, out), allowed, COUNT(allowed));
     if (fuzz_tree_digest(path) != before)
-        broke(out, "report changed the folder it read");
+        fuzz_broke(out, "report changed the folder it read");
 }
 
 static void merge(const char *dir, const char *sibling, hb_rng *rng, fuzz_outcome *out)
 {
     char s[FUZZ_PATH], t[FUZZ_PATH], merged[FUZZ_PATH], partial[FUZZ_PATH];
-    join(s, dir, "s");
-    join(t, dir, "t");
-    join(merged, dir, "out");
-    join(partial, dir, "out.partial");
+    fuzz_join(s, dir, "s");
+    fuzz_join(t, dir, "t");
+    fuzz_join(merged, dir, "out");
+    fuzz_join(partial, dir, "out.partial");
     if (sibling && fuzz_copy_tree(sibling, t) != 0)
-        return broke(out, "cannot copy the sibling shard");
-    const int swap = sibling && below(rng, 2);
+        return fuzz_broke(out, "cannot copy the sibling shard");
+    const int swap = sibling && fuzz_below(rng, 2);
     const char *argv[] = {"hgemm-bench", "merge", "out", swap ? "t" : "s", sibling ? (swap ? "s" : "t") : NULL, NULL};
     uint64_t before_s = fuzz_tree_digest(s), before_t = sibling ? fuzz_tree_digest(t) : 0;
     static const int allowed[] = {0, 11};
     int code = fuzz_command(dir, argv, out);
-    judge(out, "merge", code, allowed, COUNT(allowed));
+    fuzz_judge(out, "merge", code, allowed, COUNT(allowed));
     if (fuzz_tree_digest(s) != before_s || (sibling && fuzz_tree_digest(t) != before_t))
-        broke(out, "merge changed a folder it read");
-    if (code == 11 && (exists(merged) || exists(partial)))
-        broke(out, "merge refused, yet left an output folder");
+        fuzz_broke(out, "merge changed a folder it read");
+    if (code == 11 && (fuzz_exists(merged) || fuzz_exists(partial)))
+        fuzz_broke(out, "merge refused, yet left an output folder");
     if (code != 0 || out->failed)
         return;
     fuzz_outcome again = {0};
@@ -209,19 +86,19 @@ static void damage_sweep(const char *folder, int what, hb_rng *rng, char *how, s
     static const char *const names[] = {"journal.jsonl", "summary.csv", "plan.json", "env.json"};
     char path[FUZZ_PATH];
     if (what != DAMAGE_FILES) {
-        join(path, folder, names[what]);
+        fuzz_join(path, folder, names[what]);
         return fuzz_damage(path, FUZZ_LINES, rng, how, how_size);
     }
-    if (below(rng, 4) == 0) { /* a sweep that has not begun: plan.json alone */
+    if (fuzz_below(rng, 4) == 0) { /* a sweep that has not begun: plan.json alone */
         for (size_t i = 0; i < 2; i++) {
-            join(path, folder, names[i]);
+            fuzz_join(path, folder, names[i]);
             remove(path);
         }
         snprintf(how, how_size, "plan.json and env.json alone");
         return;
     }
-    const char *name = names[below(rng, COUNT(names))];
-    join(path, folder, name);
+    const char *name = names[fuzz_below(rng, COUNT(names))];
+    fuzz_join(path, folder, name);
     int n = snprintf(how, how_size, "%s: ", name);
     fuzz_replace_file(path, rng, how + n, how_size - (size_t)n);
 }
@@ -229,20 +106,20 @@ static void damage_sweep(const char *folder, int what, hb_rng *rng, char *how, s
 static void sweep_case(const fuzz_corpus *c, const char *dir, hb_rng *rng, fuzz_outcome *out, int what)
 {
     const char *seeds[] = {c->sweep, c->shard[0], c->shard[1], c->partial};
-    const size_t seed = below(rng, COUNT(seeds));
+    const size_t seed = fuzz_below(rng, COUNT(seeds));
     char folder[FUZZ_PATH], how[400];
-    join(folder, dir, "s");
+    fuzz_join(folder, dir, "s");
     if (fuzz_copy_tree(seeds[seed], folder) != 0)
-        return broke(out, "cannot copy the seed");
+        return fuzz_broke(out, "cannot copy the seed");
     damage_sweep(folder, what, rng, how, sizeof how);
-    uint64_t command = below(rng, 10);
+    uint64_t command = fuzz_below(rng, 10);
     if (command < 4)
         resume(dir, folder, out);
     else if (command < 7)
         report(dir, "s", rng, out, "report");
     else
         merge(dir, seed == 1 ? c->shard[1] : seed == 2 ? c->shard[0] : NULL, rng, out);
-    say_how(out, how);
+    fuzz_say_how(out, how);
 }
 
 static void journal_case(const fuzz_corpus *c, const char *dir, hb_rng *rng, fuzz_outcome *out)
@@ -271,27 +148,27 @@ static void compare(const char *dir, const char *ours, const char *published, hb
 {
     static const char *const formats[] = {"md", "csv", "json"};
     const char *argv[] = {"hgemm-bench", "compare", ours, "--published", published, "--mode", "offline",
-                          "--format", formats[below(rng, 3)], NULL};
+                          "--format", formats[fuzz_below(rng, 3)], NULL};
     char path[FUZZ_PATH];
-    join(path, dir, published);
+    fuzz_join(path, dir, published);
     uint64_t before = published[0] == '/' ? 0 : fuzz_tree_digest(path);
     static const int allowed[] = {0, 11, 14}; /* 14: damage left no configuration of the mode, or another class */
-    judge(out, "compare", fuzz_command(dir, argv, out), allowed, COUNT(allowed));
+    fuzz_judge(out, "compare", fuzz_command(dir, argv, out), allowed, COUNT(allowed));
     if (published[0] != '/' && fuzz_tree_digest(path) != before)
-        broke(out, "compare changed the file it read");
+        fuzz_broke(out, "compare changed the file it read");
 }
 
 static void published_case(const fuzz_corpus *c, const char *dir, hb_rng *rng, fuzz_outcome *out)
 {
     char path[FUZZ_PATH], how[400];
-    join(path, dir, "p_offline.csv");
+    fuzz_join(path, dir, "p_offline.csv");
     size_t size;
     char *text = fuzz_read_file(c->published, &size);
     if (!text || fuzz_write_file(path, text, size) != 0) {
         free(text);
-        return broke(out, "cannot copy the published CSV");
+        return fuzz_broke(out, "cannot copy the published CSV");
     }
-    if (below(rng, 10) == 0) { /* the header alone: no rows to sort */
+    if (fuzz_below(rng, 10) == 0) { /* the header alone: no rows to sort */
         fuzz_write_file(path, text, strcspn(text, "\n") + 1);
         snprintf(how, sizeof how, "the header alone");
     } else {
@@ -299,22 +176,22 @@ static void published_case(const fuzz_corpus *c, const char *dir, hb_rng *rng, f
     }
     free(text);
     compare(dir, c->sweep, "p_offline.csv", rng, out);
-    say_how(out, how);
+    fuzz_say_how(out, how);
 }
 
 static void run_case(const fuzz_corpus *c, const char *dir, hb_rng *rng, fuzz_outcome *out)
 {
     char folder[FUZZ_PATH], path[FUZZ_PATH], how[400];
-    join(folder, dir, "r");
+    fuzz_join(folder, dir, "r");
     if (fuzz_copy_tree(c->run, folder) != 0)
-        return broke(out, "cannot copy the run folder");
-    join(path, folder, below(rng, 4) ? "summary.csv" : "env.json");
+        return fuzz_broke(out, "cannot copy the run folder");
+    fuzz_join(path, folder, fuzz_below(rng, 4) ? "summary.csv" : "env.json");
     fuzz_damage(path, FUZZ_LINES, rng, how, sizeof how);
-    if (below(rng, 3))
+    if (fuzz_below(rng, 3))
         report(dir, "r", rng, out, "report");
     else
         compare(dir, "r", c->published, rng, out);
-    say_how(out, how);
+    fuzz_say_how(out, how);
 }
 
 /* --- kernel files: check, and the cubin reader itself -------------------------------------------------- */
@@ -328,7 +205,7 @@ static int first_named(const char *folder, const char *suffix, char *out)
     while (d && !found && (e = readdir(d))) {
         size_t n = strlen(e->d_name), s = strlen(suffix);
         if (n > s && !strcmp(e->d_name + n - s, suffix)) {
-            join(out, folder, e->d_name);
+            fuzz_join(out, folder, e->d_name);
             found = 1;
         }
     }
@@ -340,28 +217,28 @@ static int first_named(const char *folder, const char *suffix, char *out)
 static void check(const char *dir, const char *candidate, hb_rng *rng, fuzz_outcome *out)
 {
     static const char *const sizes[] = {"64,64,64", "128,256,512", "4096,4096,4096", "100,100,100"};
-    const char *argv[] = {"hgemm-bench", "check", "--candidate", candidate, "--mnk", sizes[below(rng, 4)], "--mnk",
-                          sizes[below(rng, 4)], "--no-progress", "--out", "o", NULL};
+    const char *argv[] = {"hgemm-bench", "check", "--candidate", candidate, "--mnk", sizes[fuzz_below(rng, 4)], "--mnk",
+                          sizes[fuzz_below(rng, 4)], "--no-progress", "--out", "o", NULL};
     char folder[FUZZ_PATH];
-    join(folder, dir, "c");
+    fuzz_join(folder, dir, "c");
     uint64_t before = fuzz_tree_digest(folder);
     static const int allowed[] = {3, 4, 5}; /* bad input, unsupported, or through to the (hidden) GPU */
-    judge(out, "check", fuzz_command(dir, argv, out), allowed, COUNT(allowed));
+    fuzz_judge(out, "check", fuzz_command(dir, argv, out), allowed, COUNT(allowed));
     if (fuzz_tree_digest(folder) != before)
-        broke(out, "check changed the candidate's folder");
+        fuzz_broke(out, "check changed the candidate's folder");
 }
 
 static void manifest_case(const fuzz_corpus *c, const char *dir, hb_rng *rng, fuzz_outcome *out)
 {
     char folder[FUZZ_PATH], path[FUZZ_PATH], copy[FUZZ_PATH], how[400];
-    join(folder, dir, "c");
-    if (fuzz_copy_tree(below(rng, 2) ? c->cubin_set : c->launcher_set, folder) != 0)
-        return broke(out, "cannot copy the candidate");
-    join(path, folder, "manifest.json");
-    if (below(rng, 4) == 0) { /* a candidate set: this size's manifest, or the generic one, damaged */
+    fuzz_join(folder, dir, "c");
+    if (fuzz_copy_tree(fuzz_below(rng, 2) ? c->cubin_set : c->launcher_set, folder) != 0)
+        return fuzz_broke(out, "cannot copy the candidate");
+    fuzz_join(path, folder, "manifest.json");
+    if (fuzz_below(rng, 4) == 0) { /* a candidate set: this size's manifest, or the generic one, damaged */
         size_t size;
         char *text = fuzz_read_file(path, &size);
-        join(copy, folder, below(rng, 2) ? "64_64_64.json" : "generic.json");
+        fuzz_join(copy, folder, fuzz_below(rng, 2) ? "64_64_64.json" : "generic.json");
         fuzz_write_file(copy, text ? text : "", size);
         free(text);
         fuzz_damage(copy, FUZZ_LINES, rng, how, sizeof how);
@@ -371,7 +248,7 @@ static void manifest_case(const fuzz_corpus *c, const char *dir, hb_rng *rng, fu
         fuzz_damage(path, FUZZ_LINES, rng, how, sizeof how);
         check(dir, "c/manifest.json", rng, out);
     }
-    say_how(out, how);
+    fuzz_say_how(out, how);
 }
 
 /* The cubin reader on its own, as the module-state check and the checks before the GPU call it. */
@@ -385,17 +262,17 @@ static int read_cubin(void *path)
 static void kernel_file_case(const char *seed, const char *suffix, const char *dir, hb_rng *rng, fuzz_outcome *out)
 {
     char folder[FUZZ_PATH], path[FUZZ_PATH], how[400];
-    join(folder, dir, "c");
+    fuzz_join(folder, dir, "c");
     if (fuzz_copy_tree(seed, folder) != 0 || !first_named(folder, suffix, path))
-        return broke(out, "cannot copy the candidate");
+        return fuzz_broke(out, "cannot copy the candidate");
     fuzz_damage(path, FUZZ_ELF, rng, how, sizeof how);
-    if (!strcmp(suffix, ".cubin") && below(rng, 2)) {
+    if (!strcmp(suffix, ".cubin") && fuzz_below(rng, 2)) {
         static const int allowed[] = {0, 3, 4};
-        judge(out, "cubin-reader", fuzz_call(dir, read_cubin, path, out), allowed, COUNT(allowed));
+        fuzz_judge(out, "cubin-reader", fuzz_call(dir, read_cubin, path, out), allowed, COUNT(allowed));
     } else {
         check(dir, "c/manifest.json", rng, out);
     }
-    say_how(out, how);
+    fuzz_say_how(out, how);
 }
 
 static void cubin_case(const fuzz_corpus *c, const char *dir, hb_rng *rng, fuzz_outcome *out)
@@ -457,26 +334,26 @@ static void cli_case(const fuzz_corpus *c, const char *dir, hb_rng *rng, fuzz_ou
     const char *operands[] = {c->sweep, c->run, c->shard[0], c->shard[1], "missing", "/dev/zero", "fifo_offline.csv",
                               "o", "", "-"};
     char fifo[FUZZ_PATH];
-    join(fifo, dir, "fifo_offline.csv");
+    fuzz_join(fifo, dir, "fifo_offline.csv");
     mkfifo(fifo, 0644);
     const char *argv[40] = {"hgemm-bench"};
     size_t argc = 1;
-    const char *command = commands[below(rng, COUNT(commands))];
+    const char *command = commands[fuzz_below(rng, COUNT(commands))];
     argv[argc++] = command;
     if (!strcmp(command, "merge"))
         argv[argc++] = "o"; /* OUT in the case's folder, never beside the corpus */
-    for (size_t i = 0, n = below(rng, 6); i < n && argc < 34; i++) {
-        if (below(rng, 3) == 0) {
-            argv[argc++] = operands[below(rng, COUNT(operands))];
+    for (size_t i = 0, n = fuzz_below(rng, 6); i < n && argc < 34; i++) {
+        if (fuzz_below(rng, 3) == 0) {
+            argv[argc++] = operands[fuzz_below(rng, COUNT(operands))];
             continue;
         }
-        const flag *f = &flags[below(rng, COUNT(flags))];
+        const flag *f = &flags[fuzz_below(rng, COUNT(flags))];
         argv[argc++] = f->name;
         size_t values = 0;
         while (values < 6 && f->values[values])
             values++;
         if (values)
-            argv[argc++] = value_of(f->values[below(rng, values)], c);
+            argv[argc++] = value_of(f->values[fuzz_below(rng, values)], c);
     }
     if (!strcmp(command, "sweep"))
         argv[argc++] = "--dry-run"; /* the plan only: no folder, no GPU */
@@ -488,16 +365,16 @@ static void cli_case(const fuzz_corpus *c, const char *dir, hb_rng *rng, fuzz_ou
     uint64_t before = fuzz_tree_digest(c->root);
     /* done; usage; an output not writable; bad results; compare of a published file of another mode or class */
     static const int allowed[] = {0, 2, 7, 11, 14};
-    judge(out, "cli", fuzz_command(dir, argv, out), allowed, COUNT(allowed));
+    fuzz_judge(out, "cli", fuzz_command(dir, argv, out), allowed, COUNT(allowed));
     if (fuzz_tree_digest(c->root) != before)
-        broke(out, "the command changed the corpus");
-    say_how(out, how);
+        fuzz_broke(out, "the command changed the corpus");
+    fuzz_say_how(out, how);
 }
 
 static void mnk_case(const fuzz_corpus *c, const char *dir, hb_rng *rng, fuzz_outcome *out)
 {
     char path[FUZZ_PATH], how[400];
-    join(path, dir, "plan.txt");
+    fuzz_join(path, dir, "plan.txt");
     size_t size;
     char *text = fuzz_read_file(c->mnk_file, &size);
     fuzz_write_file(path, text ? text : "", size);
@@ -505,10 +382,10 @@ static void mnk_case(const fuzz_corpus *c, const char *dir, hb_rng *rng, fuzz_ou
     fuzz_damage(path, FUZZ_LINES, rng, how, sizeof how);
     static const char *const shards[] = {"0/1", "1/3", "2/3"};
     const char *argv[] = {"hgemm-bench", "sweep", "--candidate", "x", "--mnk-file", "plan.txt", "--shard",
-                          shards[below(rng, 3)], "--dry-run", NULL};
+                          shards[fuzz_below(rng, 3)], "--dry-run", NULL};
     static const int allowed[] = {0, 2};
-    judge(out, "sweep-dry-run", fuzz_command(dir, argv, out), allowed, COUNT(allowed));
-    say_how(out, how);
+    fuzz_judge(out, "sweep-dry-run", fuzz_command(dir, argv, out), allowed, COUNT(allowed));
+    fuzz_say_how(out, how);
 }
 
 const fuzz_class fuzz_classes[] = {
@@ -523,5 +400,23 @@ const fuzz_class fuzz_classes[] = {
     {"library", "a launcher library damaged; check", library_case},
     {"cli", "command lines of the commands that need no GPU (sweep with --dry-run)", cli_case},
     {"mnk-file", "a --mnk-file damaged; sweep --dry-run", mnk_case},
+    {"links", "a link in a folder from elsewhere: at a file read (out of its folder: exit 11), at a name written "
+              "or used as a temporary (nothing lands where it points); a forged list of a report's files",
+     fuzz_links_case},
+    {"fifos", "a FIFO at a name read, written or used as a temporary: no hang, nothing written into it, a "
+              "SIGTERM ends the command",
+     fuzz_fifos_case},
+    {"writers", "two writers of one output at once (report/compare --out D, merge OUT, resume beside report S "
+                "--out S): each exits 0 or 7, the output is one writer's whole",
+     fuzz_writers_case},
+    {"full-disk", "no file may grow past a random size (a full disk): exit 0 with whole outputs or 7; a --out "
+                  "folder holds the old set or the whole new one",
+     fuzz_full_disk_case},
+    {"hostile", "hostile text in every text field (env.json, summary.csv, the journal, the plan's command line); "
+                "report, compare, merge: nothing runs, the markdown, CSV and gnuplot written escape it",
+     fuzz_hostile_case},
+    {"edges", "numbers at the edges (1e308, 5e-324, -0, nan, inf, 2^64, negative counts) in summary.csv and a "
+              "published CSV; report, compare: no figure written is inf or nan",
+     fuzz_edges_case},
 };
 const size_t fuzz_class_count = COUNT(fuzz_classes);

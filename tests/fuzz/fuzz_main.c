@@ -1,6 +1,9 @@
-/* hgemm-fuzz: see tests/fuzz/fuzz.h.  The cases run --jobs at a time, each
- * in a process of its own that copies a seed, damages it, runs the command
- * and checks it, then writes one line to a pipe; this process counts them.
+/* hgemm-fuzz: see tests/fuzz/fuzz.h.  The cases run --jobs at a time, in
+ * as many worker processes; a worker takes a case, copies a seed, damages
+ * it, runs the commands (each a fork of the worker) and checks them, then
+ * writes one line to a pipe; this process hands out the cases and counts
+ * the lines.  --classes picks the classes, which take turns: case i is
+ * class i mod their count, so a case is replayed with the same list.
  *
  * usage: hgemm-fuzz --candidates DIR --work DIR [--seed N] [--cases N] [--time-s S] [--jobs N]
  *                   [--timeout-s S] [--classes a,b] [--case I] [--keep DIR] [--verbose] */
@@ -150,9 +153,12 @@ static void run_case(const options *o, const fuzz_corpus *corpus, long index, in
     if (out.failed && o->keep) {
         char kept[2 * FUZZ_PATH];
         snprintf(kept, sizeof kept, "%s/case-%ld", o->keep, index);
+        fuzz_remove_tree(kept); /* a case of an earlier run */
         fuzz_copy_tree(dir, kept);
     }
     fuzz_remove_tree(dir);
+    if (!out.command[0]) /* it failed before running any: the line still counts it */
+        snprintf(out.command, sizeof out.command, "-");
     char line[4096];
     for (char *p = out.detail; *p; p++)
         if (*p == '\n' || *p == '\t')
@@ -165,12 +171,27 @@ static void run_case(const options *o, const fuzz_corpus *corpus, long index, in
 
 /* --- the pool --------------------------------------------------------------------------------- */
 
+/* A worker runs cases one after the other, each in its own folder, and
+ * forks only for the commands: a fork of this process per case was a
+ * tenth of the time.  After WORKER_CASES it is replaced, so what a
+ * long-lived process gathers (ASan's quarantine, leaks it does not look
+ * for) never makes its forks dearer. */
+#define WORKER_CASES 50
+
+typedef struct worker {
+    pid_t pid;   /* 0: none */
+    int task_fd; /* where it reads the index of its next case */
+    long index;  /* the case it runs, -1: none */
+    long cases;  /* how many it was given */
+} worker;
+
 typedef struct pool {
     const options *o;
     const fuzz_corpus *corpus;
     int pipe_in, pipe_out;
-    int running, out_of_time;
+    int out_of_time;
     long next, last, done, failures;
+    worker workers[64];
     class_stats stats[32];
     char pending[8192];
     size_t pending_size;
@@ -185,6 +206,9 @@ static void count_line(pool *p, char *line)
     if (sscanf(line, "%ld\t%zu\t%63[^\t]\t%d\t%d\t%599[^\n]", &index, &k, command, &code, &failed, detail) < 5 ||
         k >= fuzz_class_count)
         return;
+    for (int i = 0; i < p->o->jobs; i++)
+        if (p->workers[i].index == index)
+            p->workers[i].index = -1;
     class_stats *s = &p->stats[k];
     s->cases++;
     s->failed += failed;
@@ -218,49 +242,116 @@ static void drain(pool *p)
     }
 }
 
-static void start_case(pool *p, long index)
+/* In the worker: the cases it is given, until it reads a negative index or the end. */
+static void work(pool *p, int task_fd)
 {
+    long index;
+    while (read(task_fd, &index, sizeof index) == (ssize_t)sizeof index && index >= 0)
+        run_case(p->o, p->corpus, index, p->pipe_out);
+    _exit(0);
+}
+
+static int start_worker(pool *p, worker *w)
+{
+    int task[2];
+    if (pipe(task) != 0)
+        return -1;
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
         close(p->pipe_in);
-        run_case(p->o, p->corpus, index, p->pipe_out);
-        _exit(0);
+        close(task[1]);
+        for (int i = 0; i < p->o->jobs; i++) /* the others' ends: theirs alone */
+            if (p->workers[i].pid > 0)
+                close(p->workers[i].task_fd);
+        work(p, task[0]);
     }
+    close(task[0]);
     if (pid < 0) {
+        close(task[1]);
         fprintf(stderr, "hgemm-fuzz: fork: %s\n", strerror(errno));
-        return;
+        return -1;
     }
-    p->running++;
+    *w = (worker){.pid = pid, .task_fd = task[1], .index = -1, .cases = 0};
+    return 0;
 }
 
-static void reap(pool *p, int block)
+static void stop_worker(worker *w)
+{
+    const long stop = -1;
+    if (write(w->task_fd, &stop, sizeof stop) < 0) { /* it is gone already: reap says so */
+    }
+    close(w->task_fd);
+    w->task_fd = -1;
+}
+
+/* Gives an idle worker (a new one in place of one that ran its share) the next case. */
+static void assign(pool *p, worker *w)
+{
+    if (w->pid > 0 && w->cases >= WORKER_CASES) {
+        stop_worker(w);
+        w->pid = 0; /* reap takes it */
+    }
+    if (w->pid <= 0 && start_worker(p, w) != 0)
+        return;
+    const long index = p->next;
+    if (write(w->task_fd, &index, sizeof index) != (ssize_t)sizeof index)
+        return;
+    w->index = p->next++;
+    w->cases++;
+}
+
+/* A worker that ended with a case unanswered: that case failed (the harness's own bug). */
+static void reap(pool *p)
 {
     int status;
     pid_t pid;
-    while ((pid = waitpid(-1, &status, block ? 0 : WNOHANG)) > 0) {
-        p->running--;
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-            fprintf(stderr, "hgemm-fuzz: a case process ended badly (status %d): a bug of the fuzzer\n", status);
-        block = 0;
-    }
+    while ((pid = waitpid(-1, &status, WNOHANG)) > 0)
+        for (int i = 0; i < p->o->jobs; i++) {
+            worker *w = &p->workers[i];
+            if (w->pid != pid)
+                continue;
+            drain(p); /* its last line may be in the pipe still */
+            if (w->index >= 0) {
+                printf("FAIL case %ld: the worker running it ended (status %d): a bug of the fuzzer\n", w->index,
+                       status);
+                p->failures++;
+                w->index = -1;
+            }
+            close(w->task_fd);
+            w->pid = 0;
+        }
+}
+
+static int busy(const pool *p)
+{
+    for (int i = 0; i < p->o->jobs; i++)
+        if (p->workers[i].index >= 0)
+            return 1;
+    return 0;
 }
 
 static void run_pool(pool *p, double deadline)
 {
-    while (p->next < p->last || p->running > 0) {
-        while (p->running < p->o->jobs && p->next < p->last && now_s() < deadline)
-            start_case(p, p->next++);
+    while (p->next < p->last || busy(p)) {
+        for (int i = 0; i < p->o->jobs && p->next < p->last && now_s() < deadline; i++)
+            if (p->workers[i].index < 0)
+                assign(p, &p->workers[i]);
         if (now_s() >= deadline && p->next < p->last) {
             p->last = p->next; /* the time is up: finish what runs */
             p->out_of_time = 1;
         }
         drain(p);
-        reap(p, 0);
-        struct timespec pause = {0, 5000000}; /* 5 ms */
+        reap(p);
+        struct timespec pause = {0, 2000000}; /* 2 ms */
         nanosleep(&pause, NULL);
     }
     drain(p);
+    for (int i = 0; i < p->o->jobs; i++)
+        if (p->workers[i].pid > 0)
+            stop_worker(&p->workers[i]);
+    while (wait(NULL) > 0)
+        ;
 }
 
 static void print_summary(const pool *p, double seconds, uint64_t seed)
@@ -321,19 +412,21 @@ int main(int argc, char **argv)
     static fuzz_corpus corpus;
     if (fuzz_make_corpus(o.work, o.candidates, &corpus) != 0)
         return 1;
+    fuzz_huge_pages();
     const uint64_t corpus_digest = fuzz_tree_digest(corpus.root);
     int fds[2];
     if (pipe(fds) != 0 || fcntl(fds[0], F_SETFL, O_NONBLOCK) != 0)
         return 1;
     static pool p;
     p = (pool){.o = &o, .corpus = &corpus, .pipe_in = fds[0], .pipe_out = fds[1], .next = 0, .last = o.cases};
+    for (int i = 0; i < o.jobs; i++)
+        p.workers[i] = (worker){.pid = 0, .task_fd = -1, .index = -1};
     if (o.only_case >= 0) {
         p.next = o.only_case;
         p.last = o.only_case + 1;
     }
     const double start = now_s();
     run_pool(&p, start + o.time_s);
-    reap(&p, 1);
     print_summary(&p, now_s() - start, o.seed);
     if (fuzz_tree_digest(corpus.root) != corpus_digest) {
         printf("FAIL: the corpus in %s was changed by a case\n", corpus.root);

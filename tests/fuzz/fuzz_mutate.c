@@ -363,14 +363,18 @@ static void many_sections(buffer *b, char *how, size_t how_size)
     if (b->size < sizeof h)
         return;
     memcpy(&h, b->data, sizeof h);
-    if (h.e_shoff > b->size || h.e_shnum < 2 || sizeof(Elf64_Shdr) * 2 > b->size - h.e_shoff)
+    if (h.e_shoff > b->size)
+        return;
+    /* the headers copied from are those the file holds whole (an earlier damage may have cut it, or raised e_shnum) */
+    const size_t whole = (b->size - h.e_shoff) / sizeof(Elf64_Shdr), from = whole < h.e_shnum ? whole : h.e_shnum;
+    if (from < 2)
         return;
     const size_t count = 65535, bytes = count * sizeof(Elf64_Shdr);
     char *table = malloc(bytes);
     if (!table)
         return;
     for (size_t i = 0; i < count; i++)
-        memcpy(table + i * sizeof(Elf64_Shdr), b->data + h.e_shoff + (i % h.e_shnum) * sizeof(Elf64_Shdr),
+        memcpy(table + i * sizeof(Elf64_Shdr), b->data + h.e_shoff + (i % from) * sizeof(Elf64_Shdr),
                sizeof(Elf64_Shdr));
     h.e_shoff = b->size;
     h.e_shnum = (Elf64_Half)count;
