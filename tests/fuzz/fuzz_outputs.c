@@ -54,8 +54,9 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The names `folder`/.hgemm-OWNER.files gives (the first word of each line),
- * sorted, figures left out unless `figures`.  0, or -1 where there is no list. */
+/* The names `folder`/.hgemm-OWNER.files gives (the last word of each line:
+ * "sha256 bytes name"; '#' lines are its header), sorted, figures left out
+ * unless `figures`.  0, or -1 where there is no list. */
 static int read_list(const char *folder, const char *owner, int figures, name_list *list)
 {
     char path[FUZZ_PATH], name[64];
@@ -68,9 +69,12 @@ static int read_list(const char *folder, const char *owner, int figures, name_li
         return -1;
     for (char *save = NULL, *line = strtok_r(list->text, "\n", &save); line && list->count < MAX_NAMES;
          line = strtok_r(NULL, "\n", &save)) {
-        line[strcspn(line, " \t")] = '\0';
-        if (line[0] && (figures || !is_figure_file(line)))
-            list->names[list->count++] = line;
+        if (line[0] == '#')
+            continue;
+        char *name = strrchr(line, ' ');
+        name = name ? name + 1 : line;
+        if (name[0] && (figures || !is_figure_file(name)))
+            list->names[list->count++] = name;
     }
     qsort(list->names, list->count, sizeof list->names[0], by_name);
     return 0;
