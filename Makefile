@@ -291,16 +291,18 @@ $(BUILD)/bench-sweep-resume: $(BUILD)/obj/scripts/bench_sweep_resume.o $(CUDA_FR
 # sanitizers into $(FUZZ_BUILD) and runs FUZZ_CASES cases (at most FUZZ_TIME_S
 # seconds); `make fuzz-ci` is the short fixed-seed pass .ci/run runs.  The
 # cases' folders go to a fresh folder in FUZZ_TMP, a tmpfs where there is
-# one: a case makes and removes a hundred files or so, and on ext4 finding
-# inodes for them took a fifth of the time.  Failing cases are kept in
-# $(FUZZ_BUILD)/failures.
+# one with room (512 MiB free: a container's /dev/shm may hold only 64 MiB,
+# and a case that fills it would read as a harness fault): a case makes and
+# removes a hundred files or so, and on ext4 finding inodes for them took a
+# fifth of the time.  Failing cases are kept in $(FUZZ_BUILD)/failures.
 FUZZ_BUILD  ?= build-fuzz
 FUZZ_SEED   ?= 1
 FUZZ_CASES  ?= 20000
 FUZZ_TIME_S ?= 600
 FUZZ_JOBS   ?= 2
 FUZZ_FLAGS  ?=
-FUZZ_TMP    ?= $(if $(wildcard /dev/shm/.),/dev/shm,$(FUZZ_BUILD))
+FUZZ_SHM    := $(shell df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 && $$4 > 524288 {print "/dev/shm"}')
+FUZZ_TMP    ?= $(if $(FUZZ_SHM),$(FUZZ_SHM),$(FUZZ_BUILD))
 FUZZ_CC     := $(CC) -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 FUZZ_C      := $(wildcard tests/fuzz/*.c)
 .PHONY: fuzz fuzz-ci fuzz-build

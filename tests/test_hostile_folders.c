@@ -512,6 +512,29 @@ static void test_hostile_merge_guards_a_shards_formula(void **state)
     hb_test_remove_tree(root);
 }
 
+
+/* A merge whose OUT.partial is a link to a folder elsewhere: refused as
+ * something a merge did not make, and nothing is written where it points. */
+static void test_hostile_merge_partial_link_is_not_followed(void **state)
+{
+    (void)state;
+    char root[PATH], sweep[PATH], merged[PATH], partial[PATH], elsewhere[PATH];
+    hb_test_make_temp_dir("hb-hostile", root, sizeof root);
+    make_sweep(root, "s", 0, sweep);
+    path_in(merged, root, "merged");
+    path_in(partial, root, "merged.partial");
+    path_in(elsewhere, root, "elsewhere");
+    hb_test_make_folder(elsewhere);
+    assert_int_equal(symlink(elsewhere, partial), 0);
+    char *err = NULL;
+    assert_int_equal(run(hb_test_report(), ARGS("merge", merged, sweep), 0, &err), HB_ERR_USAGE);
+    assert_non_null(strstr(err, "not a folder a merge made"));
+    free(err);
+    assert_int_equal(hb_test_count_entries(elsewhere), 0);
+    assert_false(exists(root, "merged"));
+    hb_test_remove_tree(root);
+}
+
 static const struct CMUnitTest hostile_tests[] = {
     cmocka_unit_test(test_hostile_json_write_ignores_a_planted_temporary),
     cmocka_unit_test(test_hostile_resume_refuses_a_link_out_of_the_folder),
@@ -522,6 +545,7 @@ static const struct CMUnitTest hostile_tests[] = {
     cmocka_unit_test(test_hostile_killed_publication_is_finished),
     cmocka_unit_test(test_hostile_full_disk_publishes_nothing),
     cmocka_unit_test(test_hostile_merge_guards_a_shards_formula),
+    cmocka_unit_test(test_hostile_merge_partial_link_is_not_followed),
 };
 
 hb_test_list hb_hostile_folder_tests(void)

@@ -248,6 +248,10 @@ static hb_status make_partial(const char *partial, hb_folder_lock *lock)
     if (mkdir(partial, 0777) != 0) {
         if (errno != EEXIST)
             return hb_fail(HB_ERR_IO, "merge: cannot create %s: %s", partial, strerror(errno));
+        struct stat info;
+        if (lstat(partial, &info) != 0 || !S_ISDIR(info.st_mode)) /* a link or a file: nothing a merge made */
+            return hb_fail(HB_ERR_USAGE, "merge: %s exists and is not a folder a merge made (a link or a file): "
+                           "remove it first", partial);
         hb_status busy = hb_folder_lock_take(lock, partial, "merge");
         hb_folder_lock_release(lock);
         if (busy != HB_OK)

@@ -66,6 +66,16 @@ static int run_job(fuzz_job *job, const fuzz_how *how, fuzz_outcome *out)
     return code;
 }
 
+/* What a command may answer to something planted: 7 or 11, and for merge
+ * (whose planted name is OUT.partial) 2, "exists: remove it first"
+ * (docs/sweeps.md). */
+static void plant_refusals(fuzz_job *job)
+{
+    fuzz_job_refusals(job);
+    if (job->kind == FUZZ_JOB_MERGE)
+        fuzz_job_allow(job, HB_ERR_USAGE);
+}
+
 /* --- links ------------------------------------------------------------------------------------- */
 
 /* A file outside the case's folders for a link to point at: its text names it. */
@@ -224,7 +234,7 @@ void fuzz_links_case(const fuzz_corpus *c, const char *dir, hb_rng *rng, fuzz_ou
         size_t sizes[FUZZ_COUNT(never_written)];
         if (forge_list(c, dir, rng, &job, how, sizeof how) != 0)
             return fuzz_broke(out, "cannot set up the case");
-        fuzz_job_refusals(&job);
+        plant_refusals(&job);
         keep_files(job.output, kept, sizes);
         run_job(&job, &plain, out);
         check_not_removed(job.output, kept, sizes, out);
@@ -239,7 +249,7 @@ void fuzz_links_case(const fuzz_corpus *c, const char *dir, hb_rng *rng, fuzz_ou
             return fuzz_broke(out, "cannot set up the case");
         const int resume_unread = job.kind == FUZZ_JOB_RESUME && strstr(how, "env.json"); /* resume reads no env.json */
         if (inside || resume_unread) {
-            fuzz_job_refusals(&job);
+            plant_refusals(&job);
         } else {
             job.n_allowed = 0;
             fuzz_job_allow(&job, HB_ERR_BAD_RESULTS);
@@ -258,7 +268,7 @@ void fuzz_links_case(const fuzz_corpus *c, const char *dir, hb_rng *rng, fuzz_ou
     /* links planted at names it writes */
     if (fuzz_job_make(c, dir, (int)fuzz_below(rng, FUZZ_JOB_KINDS), rng, 1, &job) != 0)
         return fuzz_broke(out, "cannot set up the case");
-    fuzz_job_refusals(&job);
+    plant_refusals(&job);
     const size_t n = count_names(job.names), plants = 1 + fuzz_below(rng, n < MAX_PLANTS ? n : MAX_PLANTS);
     size_t used = (size_t)snprintf(how, sizeof how, "%s:", job.name), chosen[MAX_PLANTS];
     for (size_t i = 0; i < plants && used < sizeof how; i++) {
@@ -322,7 +332,7 @@ void fuzz_fifos_case(const fuzz_corpus *c, const char *dir, hb_rng *rng, fuzz_ou
         job.n_allowed = 0; /* an input that is not a regular file is refused (docs/reports.md) */
         fuzz_job_allow(&job, HB_ERR_BAD_RESULTS);
     } else {
-        fuzz_job_refusals(&job);
+        plant_refusals(&job);
     }
     if (run.term_after_s > 0)
         fuzz_job_allow(&job, 128 + SIGTERM);
