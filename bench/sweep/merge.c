@@ -238,27 +238,63 @@ static hb_status write_sources(const merge_state *m, const char *folder)
     return status;
 }
 
-/* OUT.partial, made here and nowhere else: mkdir fails if it exists (a
- * merge writing it now, or one that failed), and its lock tells which. */
-static hb_status make_partial(const char *partial, hb_folder_lock *lock)
+/* OUT.partial found in place: a link or a file is nothing a merge made; a
+ * folder is another merge's, writing it now (its lock names it) or failed. */
+static hb_status partial_taken(const char *partial, hb_folder_lock *lock)
 {
-    char parent[4200];
+    struct stat info;
+    if (lstat(partial, &info) != 0 || !S_ISDIR(info.st_mode))
+        return hb_fail(HB_ERR_USAGE, "merge: %s exists and is not a folder a merge made (a link or a file): remove it "
+                       "first", partial);
+    hb_status busy = hb_folder_lock_take(lock, partial, "merge");
+    hb_folder_lock_release(lock);
+    if (busy != HB_OK)
+        return busy; /* another merge is writing it: the message named it */
+    return hb_fail(HB_ERR_USAGE, "merge: %s exists (an earlier merge that failed?): remove it first", partial);
+}
+
+/* Removes a folder this merge made that holds its lock file alone. */
+static void remove_claim(const char *folder)
+{
+    char lock_path[4400];
+    snprintf(lock_path, sizeof lock_path, "%s/" HB_FOLDER_LOCK_NAME, folder);
+    unlink(lock_path);
+    rmdir(folder);
+}
+
+/* OUT.partial appears already locked: made under a fresh name, locked, then
+ * renamed to OUT.partial, never over anything (RENAME_NOREPLACE), so a
+ * second merge that finds OUT.partial finds its lock held while the first
+ * writes it. */
+static hb_status claim_partial(const char *partial, hb_folder_lock *lock)
+{
+    char parent[4200], fresh[4300];
     hb_folder_of(partial, parent, sizeof parent);
     HB_TRY(hb_make_folders(parent, "merge's output folder"));
-    if (mkdir(partial, 0777) != 0) {
-        if (errno != EEXIST)
-            return hb_fail(HB_ERR_IO, "merge: cannot create %s: %s", partial, strerror(errno));
+    snprintf(fresh, sizeof fresh, "%s-XXXXXX", partial);
+    if (!mkdtemp(fresh))
+        return hb_fail(HB_ERR_IO, "merge: cannot create a folder beside %s: %s", partial, strerror(errno));
+    mode_t mask = umask(0);
+    umask(mask);
+    if (chmod(fresh, 0777 & ~mask) != 0) /* mkdtemp's 0700 is not what a merged folder had */
+        hb_warn("cannot open %s to others as a folder made by mkdir would be: %s", fresh, strerror(errno));
+    hb_status status = hb_folder_lock_take(lock, fresh, "merge");
+    int moved = status == HB_OK && renameat2(AT_FDCWD, fresh, AT_FDCWD, partial, RENAME_NOREPLACE) == 0;
+    if (status == HB_OK && !moved && errno == EINVAL) { /* a file system without RENAME_NOREPLACE: look first */
         struct stat info;
-        if (lstat(partial, &info) != 0 || !S_ISDIR(info.st_mode)) /* a link or a file: nothing a merge made */
-            return hb_fail(HB_ERR_USAGE, "merge: %s exists and is not a folder a merge made (a link or a file): "
-                           "remove it first", partial);
-        hb_status busy = hb_folder_lock_take(lock, partial, "merge");
-        hb_folder_lock_release(lock);
-        if (busy != HB_OK)
-            return busy; /* another merge is writing it: the message named it */
-        return hb_fail(HB_ERR_USAGE, "merge: %s exists (an earlier merge that failed?): remove it first", partial);
+        errno = EEXIST;
+        moved = lstat(partial, &info) != 0 && rename(fresh, partial) == 0;
     }
-    return hb_folder_lock_take(lock, partial, "merge");
+    if (moved)
+        return HB_OK;
+    int error = errno;
+    hb_folder_lock_release(lock);
+    remove_claim(fresh);
+    if (status != HB_OK)
+        return status;
+    if (error != EEXIST && error != ENOTEMPTY)
+        return hb_fail(HB_ERR_IO, "merge: cannot make %s: %s", partial, strerror(error));
+    return partial_taken(partial, lock);
 }
 
 /* OUT appears whole: the finished OUT.partial renamed to it, never over a
@@ -286,7 +322,12 @@ static hb_status merge_into(merge_state *m, const char *out)
     if ((size_t)snprintf(partial, sizeof partial, "%s.partial", out) >= sizeof partial)
         return hb_fail(HB_ERR_USAGE, "merge: the path %s is too long", out);
     hb_folder_lock lock = {.fd = -1};
-    HB_TRY(make_partial(partial, &lock));
+    HB_TRY(claim_partial(partial, &lock));
+    if (lstat(out, &info) == 0) { /* another merge finished OUT while this one looked */
+        hb_folder_lock_release(&lock);
+        remove_claim(partial);
+        return hb_fail(HB_ERR_USAGE, "merge: %s exists: the merged sweep goes to a new folder", out);
+    }
     hb_status status = write_sources(m, partial); /* each source as it was, its shard included */
     /* then the first folder's plan stands for the whole plan: the shards were checked and recorded */
     m->sources[0].plan.shard = (hb_shard){0, 1};
