@@ -10,7 +10,7 @@
 
 #include "bench/core/diag.h"
 
-static void to_hex(const unsigned char *digest, char hex[HB_SHA256_HEX])
+void hb_sha256_digest_hex(const unsigned char *digest, char hex[HB_SHA256_HEX])
 {
     for (size_t i = 0; i < SHA256_DIGEST_SIZE; i++)
         snprintf(hex + 2 * i, 3, "%02x", digest[i]);
@@ -33,7 +33,7 @@ hb_status hb_sha256_fd_hex(int fd, const char *label, char hex[HB_SHA256_HEX])
     }
     unsigned char digest[SHA256_DIGEST_SIZE];
     sha256_digest(&ctx, sizeof digest, digest);
-    to_hex(digest, hex);
+    hb_sha256_digest_hex(digest, hex);
     return HB_OK;
 }
 

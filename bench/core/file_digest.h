@@ -10,6 +10,9 @@
 
 #define HB_SHA256_HEX 65 /* 64 hex digits and the NUL */
 
+/* A 32-byte SHA-256 digest in hex. */
+void hb_sha256_digest_hex(const unsigned char *digest, char hex[HB_SHA256_HEX]);
+
 /* The digest of everything readable from `fd` (read to its end). */
 hb_status hb_sha256_fd_hex(int fd, const char *label, char hex[HB_SHA256_HEX]);
 

@@ -92,6 +92,5 @@ void hb_content_hash_hex(hb_content_hash *h, char hex[HB_SHA256_HEX])
 {
     unsigned char digest[SHA256_DIGEST_SIZE];
     sha256_digest(&h->ctx, sizeof digest, digest);
-    for (size_t i = 0; i < sizeof digest; i++)
-        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
+    hb_sha256_digest_hex(digest, hex);
 }
