@@ -7,6 +7,10 @@
  * while the timing thread does, and neither may garble the other's reason. */
 static _Thread_local char last_error[1024];
 static int quiet_mode;
+/* --verbose: every error names the source line that found it.  Without it
+ * only the harness's own faults (HB_ERR_INTERNAL) do: a user acts on the
+ * message, a maintainer on the location. */
+static int verbose_mode;
 /* Who speaks: hgemm-bench, or hgemm-report (bench/driver/main.c sets it). */
 static const char *program = "hgemm-bench";
 
@@ -19,8 +23,12 @@ hb_status hb_fail_at(const char *file, int line, hb_status status, const char *f
     va_start(args, fmt);
     vsnprintf(last_error, sizeof last_error, fmt, args);
     va_end(args);
-    if (!quiet_mode)
+    if (quiet_mode)
+        return status;
+    if (verbose_mode || status == HB_ERR_INTERNAL)
         fprintf(stderr, "%s: error: %s [%s:%d]\n", program, last_error, file, line);
+    else
+        fprintf(stderr, "%s: error: %s\n", program, last_error);
     return status;
 }
 
@@ -41,3 +49,7 @@ const char *hb_last_error(void) { return last_error; }
 void hb_diag_set_quiet(int quiet) { quiet_mode = quiet; }
 
 int hb_diag_is_quiet(void) { return quiet_mode; }
+
+void hb_diag_set_verbose(int verbose) { verbose_mode = verbose; }
+
+int hb_diag_is_verbose(void) { return verbose_mode; }

@@ -1,5 +1,6 @@
-/* Diagnostics: every error the harness reports names the file:line that
- * detected it and says what the user can do about it. */
+/* Diagnostics: every error the harness reports says what the user can do
+ * about it; a fault of the harness itself (HB_ERR_INTERNAL), or any error
+ * under --verbose, also names the file:line that detected it. */
 #ifndef HB_DIAG_H
 #define HB_DIAG_H
 
@@ -13,7 +14,8 @@
 #define HB_PRINTF(fmt_index, first_arg)
 #endif
 
-/* Prints "hgemm-bench: error: <message> [file:line]" to stderr and returns
+/* Prints "hgemm-bench: error: <message>" to stderr, with " [file:line]"
+ * for HB_ERR_INTERNAL or under --verbose, and returns
  * `status`, so callers can write `return hb_fail(HB_ERR_IO, ...)`. */
 hb_status hb_fail_at(const char *file, int line, hb_status status, const char *fmt, ...)
     HB_PRINTF(4, 5);
@@ -30,6 +32,9 @@ void hb_diag_set_quiet(int quiet);
 void hb_diag_set_program(const char *name);
 const char *hb_diag_program(void);
 int hb_diag_is_quiet(void);
+/* --verbose: every error names its source location. */
+void hb_diag_set_verbose(int verbose);
+int hb_diag_is_verbose(void);
 
 #define hb_fail(status, ...) hb_fail_at(__FILE__, __LINE__, (status), __VA_ARGS__)
 
