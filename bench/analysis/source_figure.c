@@ -115,25 +115,37 @@ static hb_status fit(const point *points, size_t n, hb_figure_extent *extent, do
     return status;
 }
 
+/* The classes in the order they are drawn: the wins last, over the rest
+ * (the key lists them in the enum's order, keyentry by keyentry). */
+static const hb_source_class draw_order[HB_SOURCE_CLASS_COUNT] = {
+    HB_SOURCE_NO_KERNEL, HB_SOURCE_NEITHER, HB_SOURCE_KERNEL_ONLY, HB_SOURCE_HEADLINE_ONLY, HB_SOURCE_BOTH};
+
 /* The left panel's series: per class with points, the joining line, the
- * headline's filled circle (keyed with the class and its count) and the
- * kernel's open triangle. */
+ * headline's filled circle and the kernel's open triangle; then the key:
+ * each class with its count, and what the two marks are. */
 static void size_series(FILE *gp, const char *data, const hb_speedup_source *counts)
 {
     fputs("plot 1 with lines lt -1 lw 1 notitle", gp);
+    for (int i = 0; i < HB_SOURCE_CLASS_COUNT; i++) {
+        int c = (int)draw_order[i];
+        if (!counts->by_class[c])
+            continue;
+        if (c != HB_SOURCE_NO_KERNEL)
+            fprintf(gp, ", '%s' index %d using 1:2:(0):($3-$2) with vectors nohead lc rgb '%s' lw 1 dt 1 notitle", data, c,
+                    class_colours[c]);
+        fprintf(gp, ", '%s' index %d using 1:2 with points pt 7 ps 0.8 lw 1 lc rgb '%s' notitle", data, c,
+                class_colours[c]);
+        if (c != HB_SOURCE_NO_KERNEL)
+            fprintf(gp, ", '%s' index %d using 1:3 with points pt 8 ps 0.8 lw 1 lc rgb '%s' notitle", data, c,
+                    class_colours[c]);
+    }
     for (int c = 0; c < HB_SOURCE_CLASS_COUNT; c++) {
         if (!counts->by_class[c])
             continue;
         char key[160];
         snprintf(key, sizeof key, "%s: %zu", hb_source_class_words((hb_source_class)c), counts->by_class[c]);
-        if (c != HB_SOURCE_NO_KERNEL)
-            fprintf(gp, ", '%s' index %d using 1:2:(0):($3-$2) with vectors nohead lc rgb '%s' lw 1 dt 1 notitle", data, c,
-                    class_colours[c]);
-        fprintf(gp, ", '%s' index %d using 1:2 with points pt 7 ps 0.8 lw 1 lc rgb '%s' title ", data, c, class_colours[c]);
+        fprintf(gp, ", keyentry with points pt 7 ps 0.8 lw 1 lc rgb '%s' title ", class_colours[c]);
         hb_gnuplot_string(gp, key);
-        if (c != HB_SOURCE_NO_KERNEL)
-            fprintf(gp, ", '%s' index %d using 1:3 with points pt 8 ps 0.8 lw 1 lc rgb '%s' notitle", data, c,
-                    class_colours[c]);
     }
     fputs(", keyentry with points pt 7 ps 0.8 lw 1 lc rgb 'black' title 'filled circle: headline timer'"
           ", keyentry with points pt 8 ps 0.8 lw 1 lc rgb 'black' title 'open triangle: kernel time'\n",
@@ -158,10 +170,12 @@ static void quadrant_panel(FILE *gp, const char *data, const hb_speedup_source *
             class_colours[HB_SOURCE_HEADLINE_ONLY], class_colours[HB_SOURCE_BOTH], class_colours[HB_SOURCE_KERNEL_ONLY],
             class_colours[HB_SOURCE_NEITHER]);
     fputs("plot x with lines dt 3 lc rgb '#555555' notitle", gp);
-    for (int c = 0; c < HB_SOURCE_NO_KERNEL; c++)
-        if (counts->by_class[c])
+    for (int i = 0; i < HB_SOURCE_CLASS_COUNT; i++) {
+        int c = (int)draw_order[i];
+        if (counts->by_class[c] && c != HB_SOURCE_NO_KERNEL)
             fprintf(gp, ", '%s' index %d using 3:2 with points pt 7 ps 0.7 lw 1 lc rgb '%s' notitle", data, c,
                     class_colours[c]);
+    }
     fputc('\n', gp);
 }
 
