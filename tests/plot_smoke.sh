@@ -3,9 +3,10 @@
 # figures must appear and be non-empty PNG files, and the speedup figure must
 # draw every baseline and -max figure the CSV has measured rows of (the list
 # the script); its kernel-only panel draws every baseline with a
-# speedup_kernel.  Then `report --plots` on a result folder: every figure as
-# PNG and SVG, its axis fitted to the data.  Without gnuplot (CI installs it:
-# scripts/install_deps.sh) there is nothing to draw with: skipped.
+# speedup_kernel.  Then `report --plots` on a result folder: every figure
+# (where the speedup comes from among them) as PNG and SVG, its axis fitted
+# to the data.  Without gnuplot (CI installs it: scripts/install_deps.sh)
+# there is nothing to draw with: skipped.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 command -v gnuplot >/dev/null || { echo "plot_smoke: skipped (gnuplot not installed)"; exit 0; }
@@ -61,7 +62,7 @@ report=${HB_REPORT:-$here/../build/hgemm-report}
 out="$run/report"
 "$report" report "$run" --out "$out" --plots > /dev/null
 for mode in offline; do
-    for f in report_speedup_vs_size_$mode report_ecdf_$mode; do
+    for f in report_speedup_vs_size_$mode report_ecdf_$mode report_speedup_source_$mode; do
         [ -s "$out/$f.png" ] && [ -s "$out/$f.svg" ] || { echo "plot_smoke: report drew no $f.png/.svg"; exit 1; }
     done
 done

@@ -83,6 +83,18 @@ hb_status hb_fixture_set_timing(hb_fixture_config *c, const char *trace_note, un
  * event one); its records and summary.csv rows are written again. */
 hb_status hb_fixture_set_kernel(hb_fixture_config *c);
 
+/* Sets the candidate's speedup over the baseline or -max row `name` of `c`:
+ * `headline` on the events (speedup_paper + 1) and `kernel` on kernel time
+ * (the row's kernel span over the candidate's, which becomes 100 us); its
+ * summary.csv rows are written again.  HB_ERR_INTERNAL when `c` has no
+ * such row. */
+hb_status hb_fixture_set_speedup(hb_fixture_config *c, const char *name, double headline, double kernel);
+
+/* Gives `c` the verdict `verdict` with the failed check `check` (its
+ * candidate's row; the baselines' rows as they were); its rows are written
+ * again. */
+hb_status hb_fixture_set_verdict(hb_fixture_config *c, hb_verdict verdict, const char *check);
+
 /* Writes `folder`/env.json through the run's own writer (bench/report/env_json.h):
  * the GPU `gpu_name`, the candidate `candidate`, the call monitor on or off
  * (`traced`), seed `seed`, warm-up and timed window of 0.25 s and 1.5 s,

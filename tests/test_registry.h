@@ -76,6 +76,7 @@ hb_test_list hb_hostile_text_tests(void);
 hb_test_list hb_compare_rule_tests(void);
 hb_test_list hb_compare_command_tests(void);
 hb_test_list hb_figure_tests(void);
+hb_test_list hb_source_figure_tests(void);
 
 hb_test_list hb_closing_counts_tests(void);
 hb_test_list hb_import_fault_tests(void);

@@ -316,6 +316,57 @@ static void test_reproduce_draws_a_hostile_gpu_name_as_text(void **state)
     drop_repo(&f);
 }
 
+/* --tables-only with figures: the page shows where the speedups come from
+ * beside the timers' table, once, with the counts report wrote under it. */
+static void test_reproduce_page_shows_where_the_speedups_come_from(void **state)
+{
+    (void)state;
+    if (hb_test_shell("command -v gnuplot >/dev/null 2>&1") != 0) {
+        print_message("skipped: gnuplot is not installed (scripts/install_deps.sh installs it)\n");
+        skip();
+        return;
+    }
+    fake f;
+    make_repo(&f, 8, 17);
+    char set_dir[PATH], sweep_dir[PATH], page[PATH], caption_path[PATH], args[PATH * 2], command[PATH * 2];
+    snprintf(set_dir, PATH, "%.1500s/set", f.out);
+    snprintf(sweep_dir, PATH, "%.1500s/sweep", f.out);
+    snprintf(page, PATH, "%.1500s/summary.md", f.out);
+    snprintf(caption_path, PATH, "%.1500s/report/report_speedup_source_offline.txt", f.out);
+    snprintf(command, sizeof command, "mkdir -p '%.2000s'", set_dir);
+    assert_int_equal(hb_test_shell(command), 0);
+    assert_int_equal(hb_fixture_write_sweep(&f.fixture, sweep_dir, set_dir, 0, 1, f.fixture.count, "Test GPU"), HB_OK);
+    write_import_report(&f, set_dir, "import.csv");
+    write_published(&f);
+    snprintf(args, sizeof args, "--set h100 --tables-only --out '%s'", f.out);
+    int rc = bench(&f, args);
+    if (rc != 0) {
+        char *log = hb_test_read_file(f.log);
+        fail_msg("reproduce --tables-only with figures: exit %d\n%s", rc, log ? log : "");
+    }
+    static const char figure[] = "![where the offline speedups come from](report/report_speedup_source_offline.png)";
+    char *text = hb_test_read_file(page), *caption = hb_test_read_file(caption_path);
+    assert_non_null(text);
+    assert_non_null(caption);
+    const char *at = strstr(text, figure), *timers = strstr(text, "## The speedups on every timer");
+    assert_non_null(at);
+    assert_true(timers && timers < at && at < strstr(text, "## Ours beside the published"));
+    assert_null(strstr(at + strlen(figure), "report_speedup_source_offline.png")); /* not again among the report's figures */
+    assert_null(strstr(text, "compare_speedup_source_offline.png"));
+    assert_non_null(strstr(caption, " passing configurations win on the headline timer (CUDA events), "));
+    /* under the figure in italics, as plain text (md_text.h): its one > an entity */
+    char shown[700];
+    caption[strcspn(caption, "\n")] = '\0';
+    char *greater = strchr(caption, '>');
+    assert_non_null(greater);
+    *greater = '\0';
+    snprintf(shown, sizeof shown, "*%.500s&gt;%.100s*", caption, greater + 1);
+    assert_non_null(strstr(at, shown));
+    free(text);
+    free(caption);
+    drop_repo(&f);
+}
+
 /* A sweep and an import whose text cells hold hostile texts (a GPU's name,
  * reasons, a check; an import.csv reason guarded by the import's writer and
  * one unguarded, as an older harness wrote it): summary.md shows them as
@@ -379,6 +430,7 @@ hb_test_list hb_reproduce_tests(void)
         cmocka_unit_test(test_reproduce_tables_only_writes_the_summary_page),
         cmocka_unit_test(test_reproduce_tables_only_joins_the_shards),
         cmocka_unit_test(test_reproduce_draws_a_hostile_gpu_name_as_text),
+        cmocka_unit_test(test_reproduce_page_shows_where_the_speedups_come_from),
         cmocka_unit_test(test_reproduce_summary_page_shows_hostile_texts_inert),
     };
     return HB_TEST_LIST(tests);

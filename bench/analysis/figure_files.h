@@ -14,7 +14,7 @@
 #include "bench/analysis/output_folder.h"
 #include "bench/core/status.h"
 
-/* A report draws 2 figures per mode, compare 1, each in 2 formats. */
+/* A report draws 3 figures per mode, compare 2, each in 2 formats. */
 #define HB_FIGURE_FILES_MAX 16
 #define HB_FIGURE_NAME_SIZE 96
 

@@ -1,127 +1,25 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bench/analysis/figures.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bench/analysis/figure_extent.h"
 #include "bench/analysis/figure_files.h"
-#include "bench/analysis/gnuplot_text.h"
+#include "bench/analysis/figure_script.h"
 #include "bench/analysis/paper_tables.h"
+#include "bench/analysis/source_figure.h"
 #include "bench/core/diag.h"
-#include "bench/core/out_file.h"
 #include "bench/core/process.h"
 
 static const hb_mode modes[] = {HB_MODE_OFFLINE, HB_MODE_SERVER};
 #define MODE_COUNT (sizeof modes / sizeof modes[0])
 
-/* The terminals every figure is drawn in: the file's extension, the driver and its set-up after the size. */
-static const struct {
-    const char *extension, *driver, *options;
-} terminals[] = {
-    {"png", "pngcairo", "noenhanced font ',11'"},
-    {"svg", "svg", "noenhanced font ',11' background '#ffffff'"},
-};
-/* Pixels: one panel, and the report's two side by side. */
-#define FIGURE_SIZE "1200,700"
-#define WIDE_FIGURE_SIZE "1800,750"
-#define TERMINAL_COUNT (sizeof terminals / sizeof terminals[0])
-
 int hb_gnuplot_available(void)
 {
     char path[4200];
-    return hb_process_find_program("gnuplot", path, sizeof path); /* where run_gnuplot will look */
-}
-
-/* --- the script's preamble: the columns and their styles ------------------------------------- */
-
-/* Every string of the script that is not a constant here (a folder's GPU
- * and candidate names; the registry's column names) is written by
- * hb_gnuplot_string (bench/analysis/gnuplot_text.h): the commands are ours
- * alone, and a folder's text is never read as one. */
-static void write_styles(FILE *gp)
-{
-    char names[1024] = "";
-    for (size_t c = 0; c < hb_speedup_column_count(); c++)
-        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", c ? " " : "",
-                 hb_speedup_column_at(c)->name);
-    fputs("# Drawn by hgemm-bench (docs/reports.md, \"Figures\"): run `gnuplot FILE.gp` in this folder to\n"
-          "# redraw.  The styles are the baseline registry's (hgemm-bench baselines).\n"
-          "set datafile separator whitespace\nset grid\nset key outside right top\nnames = ",
-          gp);
-    hb_gnuplot_string(gp, names);
-    fputc('\n', gp);
-    for (size_t c = 0; c < hb_speedup_column_count(); c++)
-        fprintf(gp, "set linetype %zu %s\n", c + 1, hb_speedup_column_at(c)->plot_style); /* reset keeps linetypes */
-}
-
-/* The same figure in every terminal, each file recorded in `drawn`:
- * `setup` (title, axes), then `plot`. */
-static hb_status write_figure(FILE *gp, hb_figure_files *drawn, const char *stem, const char *setup,
-                              const char *plot)
-{
-    for (size_t t = 0; t < TERMINAL_COUNT; t++) {
-        fprintf(gp, "set terminal %s size " FIGURE_SIZE " %s\n", terminals[t].driver, terminals[t].options);
-        HB_TRY(hb_figure_output(gp, drawn, stem, terminals[t].extension));
-        fprintf(gp, "%s\n%s\n", setup, plot);
-    }
-    fputs("reset\nset grid\nset key outside right top\n", gp);
-    return HB_OK;
-}
-
-/* --- running gnuplot ------------------------------------------------------------------------------ */
-
-/* The last lines gnuplot wrote, for the error message. */
-static void log_tail(const char *log, char *out, size_t size)
-{
-    FILE *f = fopen(log, "r");
-    out[0] = '\0';
-    if (!f)
-        return;
-    char line[512];
-    while (fgets(line, sizeof line, f)) {
-        line[strcspn(line, "\n")] = '\0';
-        if (line[0])
-            snprintf(out, size, "%s", line);
-    }
-    fclose(f);
-}
-
-/* gnuplot SCRIPT in the staging folder, its messages into a log there
- * (removed when it succeeds: only the figures are published).  Found in
- * $PATH and run with an argument vector, never through a shell. */
-static hb_status run_gnuplot(const hb_output_folder *out, const char *script)
-{
-    char log[HB_OUTPUT_PATH_SIZE + 64];
-    HB_TRY(hb_output_path(out, "gnuplot.log", log, sizeof log));
-    int log_fd;
-    HB_TRY(hb_open_output(log, 0, &log_fd));
-    char *argv[] = {"gnuplot", (char *)script, NULL};
-    hb_process gnuplot = HB_PROCESS_INIT;
-    gnuplot.argv = argv;
-    gnuplot.search_path = 1;
-    gnuplot.cwd = out->stage;
-    gnuplot.in = HB_FD_NULL;
-    gnuplot.out = gnuplot.err = log_fd;
-    /* signals as the harness has them: a SIGXFSZ it ignores (a file-size limit) then makes gnuplot's write fail
-     * with EFBIG, which the figure check reports as a full disk, instead of killing gnuplot */
-    gnuplot.default_signals = 0;
-    hb_process_end end;
-    hb_status ran = hb_process_run(&gnuplot, 0, NULL, &end);
-    close(log_fd);
-    if (ran != HB_OK)
-        return HB_ERR_IO; /* the reason is above: gnuplot missing from PATH, or it could not be started */
-    char tail[512], how[96];
-    log_tail(log, tail, sizeof tail);
-    hb_process_end_text(&end, how, sizeof how);
-    if (!end.exited || end.code != 0)
-        return hb_fail(HB_ERR_IO, "gnuplot failed on %s (%s)%s%s", script, how, tail[0] ? ": " : "", tail);
-    if (unlink(log) != 0)
-        return hb_fail(HB_ERR_IO, "cannot remove %s: %s", log, strerror(errno));
-    return HB_OK;
+    return hb_process_find_program("gnuplot", path, sizeof path); /* where hb_figure_run will look */
 }
 
 /* --- the report's figures ----------------------------------------------------------------------- */
@@ -291,29 +189,6 @@ static hb_status write_data_files(const hb_result_set *set, hb_timer timer, cons
     return status != HB_OK ? status : closed;
 }
 
-/* The second line of every report figure's title, as the gnuplot variable
- * `title_facts`: GPU, candidate, n, estimator and timer.  The GPU and
- * candidate names are the folders' text, so the line goes in through
- * hb_gnuplot_string, and the titles join it to ours as a variable. */
-static void write_title_facts(FILE *gp, const hb_result_set *set, const mode_figure *f, hb_timer timer)
-{
-    char gpus[512] = "", candidates[512] = "", text[1200];
-    for (size_t i = 0; i < set->n_gpus; i++)
-        snprintf(gpus + strlen(gpus), sizeof gpus - strlen(gpus), "%s%s", i ? "; " : "", set->gpus[i]);
-    for (size_t i = 0; i < set->n_candidates; i++) {
-        const char *slash = strrchr(set->candidates[i], '/');
-        const char *name = slash && slash[1] ? slash + 1 : set->candidates[i];
-        snprintf(candidates + strlen(candidates), sizeof candidates - strlen(candidates), "%s%s", i ? "; " : "",
-                 name);
-    }
-    snprintf(text, sizeof text, "GPU: %s; candidate: %s; n = %zu configurations; paper estimator, %s",
-             gpus[0] ? gpus : "not recorded", candidates[0] ? candidates : "not recorded", f->configs,
-             hb_timer_words(timer));
-    fputs("title_facts = ", gp);
-    hb_gnuplot_string(gp, text);
-    fputc('\n', gp);
-}
-
 /* "1 2 3 5": the 1-based indices of the columns that are (is_max 1) or are not -max figures. */
 static void column_list(int is_max, char *out, size_t size)
 {
@@ -332,9 +207,8 @@ static hb_status two_panels(FILE *gp, hb_figure_files *drawn, const char *stem, 
     char base[128], maxes[128];
     column_list(0, base, sizeof base);
     column_list(1, maxes, sizeof maxes);
-    for (size_t t = 0; t < TERMINAL_COUNT; t++) {
-        fprintf(gp, "set terminal %s size " WIDE_FIGURE_SIZE " %s\n", terminals[t].driver, terminals[t].options);
-        HB_TRY(hb_figure_output(gp, drawn, stem, terminals[t].extension));
+    for (size_t t = 0; t < hb_figure_terminal_count(); t++) {
+        HB_TRY(hb_figure_begin(gp, drawn, stem, t, HB_WIDE_FIGURE_SIZE));
         fprintf(gp, "%s\nset multiplot layout 1,2 title %s\n", axes, title);
         fprintf(gp, "base = \"%s\"\npanel_max = 0\nset title 'each baseline'\n"
                     "plot for [j=1:words(base)] %s%s%s\n",
@@ -344,7 +218,7 @@ static hb_status two_panels(FILE *gp, hb_figure_files *drawn, const char *stem, 
         fprintf(gp, "base = maxes\npanel_max = 1\nplot for [j=1:words(base)] %s%s%s\nunset multiplot\n", series,
                 extra[0] ? ", " : "", extra);
     }
-    fputs("reset\nset grid\nset key outside right top\n", gp);
+    hb_figure_end(gp);
     return HB_OK;
 }
 
@@ -352,8 +226,9 @@ static hb_status write_report_plots(FILE *gp, hb_figure_files *drawn, const hb_r
                                     hb_timer timer)
 {
     const char *m = hb_mode_name(f->mode);
-    char stem[64], title[200], axes[800], series[400], extra[400], tics[300];
-    write_title_facts(gp, set, f, timer);
+    char stem[64], title[200], axes[800], series[400], extra[400], tics[300], how[200];
+    snprintf(how, sizeof how, "paper estimator, %s", hb_timer_words(timer));
+    hb_figure_title_facts(gp, set, f->configs, how);
     hb_figure_log_tics(f->extent.low, f->extent.high, tics, sizeof tics);
     snprintf(stem, sizeof stem, "report_speedup_vs_size_%s", m);
     snprintf(title, sizeof title, "\"Speedup over each baseline by problem size, %s mode\\n\" . title_facts", m);
@@ -384,35 +259,107 @@ static hb_status write_report_plots(FILE *gp, hb_figure_files *drawn, const hb_r
     return two_panels(gp, drawn, stem, title, axes, series, "");
 }
 
+/* Why a mode has no configuration to plot, for its empty figures. */
+static void empty_reason(const hb_result_set *set, hb_mode mode, char *out, size_t size)
+{
+    size_t of_mode = 0, counting = 0;
+    for (size_t i = 0; i < set->count; i++)
+        if (set->entries[i].key.mode == mode) {
+            of_mode++;
+            counting += hb_config_counts(&set->entries[i]);
+        }
+    if (of_mode == 0)
+        snprintf(out, size, "the folders hold no configuration of the %s mode that ran", hb_mode_name(mode));
+    else if (counting == 0)
+        snprintf(out, size, "none of the %zu configurations of the %s mode passed its checks (excluded.csv says why)",
+                 of_mode, hb_mode_name(mode));
+    else
+        snprintf(out, size, "none of the %zu passing configurations of the %s mode has a speedup figure", counting,
+                 hb_mode_name(mode));
+}
+
+/* The modes a report draws: each that a configuration of the folders has,
+ * run or only planned; the offline mode when none has any (its figures
+ * then say there is nothing to plot). */
+static int mode_drawn(const hb_result_set *set, hb_mode mode)
+{
+    for (size_t i = 0; i < set->count; i++)
+        if (set->entries[i].key.mode == mode)
+            return 1;
+    for (size_t i = 0; i < set->n_missing; i++)
+        if (set->missing[i].key.mode == mode)
+            return 1;
+    return mode == HB_MODE_OFFLINE && set->count == 0 && set->n_missing == 0;
+}
+
+/* A mode's report figures when no configuration has a point: each says so. */
+static hb_status write_empty_report_plots(FILE *gp, hb_figure_files *drawn, const hb_result_set *set, hb_mode mode,
+                                          hb_timer timer, const char *reason)
+{
+    const char *m = hb_mode_name(mode);
+    char stem[64], title[200], how[200];
+    snprintf(how, sizeof how, "paper estimator, %s", hb_timer_words(timer));
+    hb_figure_title_facts(gp, set, 0, how);
+    snprintf(stem, sizeof stem, "report_speedup_vs_size_%s", m);
+    snprintf(title, sizeof title, "\"Speedup over each baseline by problem size, %s mode\\n\" . title_facts", m);
+    HB_TRY(hb_figure_empty(gp, drawn, stem, HB_WIDE_FIGURE_SIZE, title, reason));
+    snprintf(stem, sizeof stem, "report_ecdf_%s", m);
+    snprintf(title, sizeof title, "\"ECDF of the per-configuration speedups, %s mode\\n\" . title_facts", m);
+    return hb_figure_empty(gp, drawn, stem, HB_WIDE_FIGURE_SIZE, title, reason);
+}
+
+/* One mode's three figures: speedup by size, ECDF, where the speedup comes from. */
+static hb_status write_mode_figures(FILE *gp, hb_figure_files *drawn, const hb_result_set *set, hb_mode mode,
+                                    hb_timer timer, const hb_output_folder *out)
+{
+    char reason[300];
+    empty_reason(set, mode, reason, sizeof reason);
+    mode_figure f = {.mode = mode};
+    HB_TRY(fit_mode(set, timer, &f));
+    if (f.configs) {
+        HB_TRY(write_data_files(set, timer, &f, out));
+        HB_TRY(write_report_plots(gp, drawn, set, &f, timer));
+    } else {
+        HB_TRY(write_empty_report_plots(gp, drawn, set, mode, timer, reason));
+    }
+    hb_source_select s = {.mode = mode, .timer = hb_source_timer(timer), .which = "passing configurations"};
+    return hb_draw_source_figure(gp, drawn, out, set, &s, "report", reason);
+}
+
 hb_status hb_draw_report_figures(const hb_result_set *set, hb_timer timer, const hb_output_folder *out)
 {
     static const char script[] = "report_figures.gp";
     FILE *gp = hb_output_open(out, script);
     if (!gp)
         return HB_ERR_IO;
-    write_styles(gp);
+    hb_figure_styles(gp);
     hb_figure_files drawn = {.count = 0};
     hb_status status = HB_OK;
-    for (size_t m = 0; m < MODE_COUNT && status == HB_OK; m++) {
-        mode_figure f = {.mode = modes[m]};
-        status = fit_mode(set, timer, &f);
-        if (status != HB_OK || f.configs == 0)
-            continue;
-        status = write_data_files(set, timer, &f, out);
-        if (status == HB_OK)
-            status = write_report_plots(gp, &drawn, set, &f, timer);
-    }
+    for (size_t m = 0; m < MODE_COUNT && status == HB_OK; m++)
+        if (mode_drawn(set, modes[m]))
+            status = write_mode_figures(gp, &drawn, set, modes[m], timer, out);
     hb_status closed = hb_output_close(gp, script);
     HB_TRY(status);
     HB_TRY(closed);
-    HB_TRY(run_gnuplot(out, script));
-    return hb_figure_files_check(&drawn, out);
+    return hb_figure_run(out, script, &drawn);
 }
 
 /* --- compare's figure ---------------------------------------------------------------------------- */
 
-static hb_status write_compare_data(const hb_compare_input *in, FILE *data)
+/* compare's scatter: square, the key below it. */
+#define COMPARE_FIGURE_SIZE "1200,1000"
+
+/* The points of compare's scatter: per column, (published, ours) of each
+ * configuration both sides have a figure for; every value into `values`
+ * (room for two per configuration and column) for the axes, and the
+ * configurations with a point into *configs. */
+static hb_status write_compare_data(const hb_compare_input *in, FILE *data, double *values, size_t *n_values,
+                                    size_t *configs)
 {
+    *n_values = *configs = 0;
+    unsigned char *drawn = calloc(in->ours->count + 1, 1);
+    if (!drawn)
+        return hb_fail(HB_ERR_INTERNAL, "out of host memory drawing %zu configurations", in->ours->count);
     for (size_t c = 0; c < hb_speedup_column_count(); c++) {
         size_t n = 0;
         fprintf(data, "# %s: published ours\n", hb_speedup_column_at(c)->name);
@@ -424,45 +371,98 @@ static hb_status write_compare_data(const hb_compare_input *in, FILE *data)
             double o = hb_config_ratio(e, in->timer, HB_EST_PAPER, c);
             if (r && o > 0 && r->ratio[c] > 0) {
                 fprintf(data, "%.6g %.6g\n", r->ratio[c], o);
+                values[(*n_values)++] = r->ratio[c];
+                values[(*n_values)++] = o;
+                *configs += !drawn[i];
+                drawn[i] = 1;
                 n++;
             }
         }
         fputs(n ? "\n\n" : "NaN NaN\n\n\n", data);
     }
+    free(drawn);
     return ferror(data) ? hb_fail(HB_ERR_IO, "writing compare's figure data failed") : HB_OK;
+}
+
+/* compare_MODE.dat, and the extent of its values. */
+static hb_status compare_data(const hb_compare_input *in, const hb_output_folder *out, const char *name,
+                              hb_figure_extent *extent, size_t *configs)
+{
+    size_t room = 2 * (in->ours->count + 1) * hb_speedup_column_count(), n = 0;
+    double *values = malloc(room * sizeof *values);
+    if (!values)
+        return hb_fail(HB_ERR_INTERNAL, "out of host memory drawing %zu configurations", in->ours->count);
+    FILE *data = hb_output_open(out, name);
+    hb_status status = data ? write_compare_data(in, data, values, &n, configs) : HB_ERR_IO;
+    if (data && hb_output_close(data, name) != HB_OK && status == HB_OK)
+        status = HB_ERR_IO;
+    if (status == HB_OK)
+        status = hb_figure_extent_of(values, n, extent);
+    free(values);
+    return status;
+}
+
+/* Ours against published, on axes fitted to the points (both the same,
+ * holding 1: the line y = x is the diagonal), the key below. */
+static hb_status write_compare_scatter(FILE *gp, hb_figure_files *drawn, const hb_compare_input *in,
+                                       const char *data_name, const hb_figure_extent *e, size_t configs)
+{
+    const char *m = hb_mode_name(in->mode);
+    char stem[64], title[200], setup[2400], plot[512], tics[300], how[200];
+    snprintf(how, sizeof how, "ours: %s", hb_estimator_column(HB_EST_PAPER, in->timer));
+    hb_figure_title_facts(gp, in->ours, configs, how);
+    snprintf(stem, sizeof stem, "compare_%s", m);
+    snprintf(title, sizeof title,
+             "\"Ours against published, per configuration, %s mode (t_base / t_cand)\\n\" . title_facts", m);
+    if (configs == 0)
+        return hb_figure_empty(gp, drawn, stem, COMPARE_FIGURE_SIZE, title,
+                               "no passing configuration of ours is in the published file");
+    hb_figure_log_tics(e->low, e->high, tics, sizeof tics);
+    snprintf(setup, sizeof setup,
+             "set title %s\nset xlabel 'published (log scale)'\nset ylabel 'ours (log scale)'\nset logscale xy\n"
+             "set xrange [%.6g:%.6g]\nset yrange [%.6g:%.6g]\nset xtics %s\nset ytics %s\nset size ratio -1\n"
+             "set key outside bottom center horizontal Left reverse maxrows 3 font ',9' samplen 2\n"
+             "set arrow 1 from %.6g,1 to %.6g,1 nohead dt 3 lc rgb '#555555'\n"
+             "set arrow 2 from 1,%.6g to 1,%.6g nohead dt 3 lc rgb '#555555'",
+             title, e->low, e->high, e->low, e->high, tics, tics, e->low, e->high, e->low, e->high);
+    snprintf(plot, sizeof plot,
+             "plot for [i=1:words(names)] '%s' index (i-1) using 1:2 with points lt i ps 0.6 title word(names, i), "
+             "x with lines lt -1 lw 1 title 'y = x'",
+             data_name);
+    return hb_figure_write(gp, drawn, stem, COMPARE_FIGURE_SIZE, setup, plot);
+}
+
+/* compare's source figure takes the configurations of the published file. */
+static int published_has(const hb_config_entry *e, void *context)
+{
+    const hb_compare_input *in = context;
+    return hb_published_find(in->theirs, e->key.m, e->key.n, e->key.k) != NULL;
 }
 
 hb_status hb_draw_compare_figures(const hb_compare_input *in, const hb_output_folder *out)
 {
     static const char script[] = "compare_figures.gp";
-    const char *m = hb_mode_name(in->mode);
-    char data_name[64], stem[64], setup[512], plot[512];
-    snprintf(data_name, sizeof data_name, "compare_%s.dat", m);
-    FILE *data = hb_output_open(out, data_name);
-    if (!data)
-        return HB_ERR_IO;
-    hb_status status = write_compare_data(in, data);
-    hb_status closed = hb_output_close(data, data_name);
-    HB_TRY(status);
-    HB_TRY(closed);
+    char data_name[64];
+    snprintf(data_name, sizeof data_name, "compare_%s.dat", hb_mode_name(in->mode));
+    hb_figure_extent extent;
+    size_t configs = 0;
+    HB_TRY(compare_data(in, out, data_name, &extent, &configs));
     FILE *gp = hb_output_open(out, script);
     if (!gp)
         return HB_ERR_IO;
-    write_styles(gp);
+    hb_figure_styles(gp);
     hb_figure_files drawn = {.count = 0};
-    snprintf(stem, sizeof stem, "compare_%s", m);
-    snprintf(setup, sizeof setup,
-             "set title 'Ours against published, per configuration, %s mode (t_base / t_cand)'\n"
-             "set xlabel 'published (log scale)'\nset ylabel 'ours (log scale)'\nset logscale xy\nset size ratio -1",
-             m);
-    snprintf(plot, sizeof plot,
-             "plot for [i=1:words(names)] '%s' index (i-1) using 1:2 with points lt i ps 0.6 title word(names, i), "
-             "x with lines lt -1 lw 1 title 'y = x'",
-             data_name);
-    status = write_figure(gp, &drawn, stem, setup, plot);
-    closed = hb_output_close(gp, script);
+    hb_status status = write_compare_scatter(gp, &drawn, in, data_name, &extent, configs);
+    hb_source_select s = {.mode = in->mode,
+                          .timer = hb_source_timer(in->timer),
+                          .filter = published_has,
+                          .context = (void *)in,
+                          .which = "passing configurations in the published file"};
+    if (status == HB_OK)
+        status = hb_draw_source_figure(gp, &drawn, out, in->ours, &s, "compare",
+                                       "no passing configuration of ours is in the published file");
+    hb_status closed = hb_output_close(gp, script);
     HB_TRY(status);
     HB_TRY(closed);
-    HB_TRY(run_gnuplot(out, script));
-    return hb_figure_files_check(&drawn, out);
+    return hb_figure_run(out, script, &drawn);
 }

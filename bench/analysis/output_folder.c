@@ -34,14 +34,14 @@ static const struct {
     const char *owner, *prefix, *extensions; /* extensions: '|'-separated, each with its dot */
 } owned_names[] = {
     {"report", "report", ".md|.json"},
-    {"report", "report_", ".dat|.gp|.png|.svg"},
+    {"report", "report_", ".dat|.gp|.png|.svg|.txt"},
     {"report", "table", ".csv"},
     {"report", "speedup_", ".csv"},
     {"report", "excluded", ".csv"},
     {"report", "not_run", ".csv"},
     {"report", "timing_doubt", ".csv"},
     {"compare", "compare", ".md|.json"},
-    {"compare", "compare_", ".csv|.dat|.gp|.png|.svg"},
+    {"compare", "compare_", ".csv|.dat|.gp|.png|.svg|.txt"},
 };
 
 static int plain_name(const char *name)

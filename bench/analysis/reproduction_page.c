@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bench/analysis/number_ranges.h"
 #include "bench/analysis/reproduction_census.h"
@@ -278,6 +279,33 @@ static void audit(page *p)
     label_table(f, &c->audit, "mma_accumulators", columns, 4);
 }
 
+/* The report's figure of where the speedups of `mode` (a census label:
+ * only "offline" or "server" names a figure) come from, with its caption
+ * (the counts), where report drew it. */
+static void source_figure(page *p, const char *label)
+{
+    hb_mode mode;
+    if (!hb_mode_parse(label, &mode))
+        return;
+    const char *m = hb_mode_name(mode);
+    char link[96], png[3300], caption_path[3300], target[400], escaped[2400];
+    snprintf(link, sizeof link, "report/report_speedup_source_%s.png", m);
+    snprintf(png, sizeof png, "%.3000s/%s", p->in->out_dir, link);
+    snprintf(caption_path, sizeof caption_path, "%.3000s/report/report_speedup_source_%s.txt", p->in->out_dir, m);
+    struct stat st;
+    if (stat(png, &st) != 0 || !S_ISREG(st.st_mode))
+        return;
+    fprintf(p->f, "![where the %s speedups come from](%s)\n\n", m, hb_md_link_target(link, target, sizeof target));
+    char *caption = NULL;
+    size_t size = 0;
+    if (hb_input_read(caption_path, NULL, 4096, HB_ERR_BAD_RESULTS, 1, &caption, &size) == HB_OK && caption) {
+        caption[strcspn(caption, "\n")] = '\0'; /* one line; a NUL byte of the file ends it too */
+        if (caption[0])
+            fprintf(p->f, "*%s*\n\n", hb_md_text(caption, escaped, sizeof escaped));
+    }
+    free(caption);
+}
+
 static void timers(page *p)
 {
     FILE *f = p->f;
@@ -310,6 +338,7 @@ static void timers(page *p)
             fprintf(f, "\n");
         }
         fprintf(f, "\n");
+        source_figure(p, c->modes[m]);
     }
 }
 
@@ -348,6 +377,8 @@ static void figures(page *p, const char *folder)
         return;
     for (size_t i = 0; i < g.gl_pathc; i++) {
         const char *name = strrchr(g.gl_pathv[i], '/') + 1;
+        if (strstr(name, "_speedup_source_")) /* shown with the timers, above */
+            continue;
         char alt[1024], target[3300], relative[1100];
         snprintf(relative, sizeof relative, "%s/%s", folder, name);
         fprintf(p->f, "![%s](%s)\n\n", hb_md_text(name, alt, sizeof alt),
