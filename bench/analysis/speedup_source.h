@@ -58,18 +58,17 @@ hb_source_class hb_source_class_of(double headline, double kernel);
 int hb_source_ratios(const hb_config_entry *entry, const hb_source_select *s, size_t column, double *headline,
                      double *kernel);
 
-/* The column the figure is drawn over: the autotuned cuBLASLt -max figure
- * (the strongest baseline, Table 3's reference) where any configuration
- * has a headline figure over it, else the column with the most; the
- * autotune -max column (or 0) when none has any. */
+/* The column the figure is drawn over: torch (the baseline the paper's
+ * claim leads with) where any configuration has a headline figure over it,
+ * else the column with the most; torch's column (or 0) when none has any. */
 size_t hb_source_column(const hb_result_set *set, const hb_source_select *s);
 
 /* The counts of `s`'s configurations over `column`. */
 void hb_source_count(const hb_result_set *set, const hb_source_select *s, size_t column, hb_speedup_source *out);
 
 /* The figure's caption: "22 of 50 passing configurations win on the
- * headline timer (CUDA events), 1 on kernel time; against
- * cublaslt-autotune-max, offline mode (a win: t_base / t_cand > 1)", with
+ * headline timer (CUDA events), 1 on kernel time; against torch,
+ * offline mode (a win: t_base / t_cand > 1)", with
  * the wall-clock headlines and missing kernel times said where there are any. */
 void hb_source_caption(const hb_speedup_source *c, const hb_source_select *s, char *out, size_t size);
 
