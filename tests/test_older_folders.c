@@ -497,7 +497,8 @@ static void test_v1_resume_refused(void **state)
     assert_int_equal(hb_test_run(hb_test_bench(), ARGS("sweep", "--resume", copy), s.stdout_path, s.stderr_path),
                      HB_ERR_BAD_RESULTS);
     assert_file_holds(s.stderr_path, "is a plan of version 1, written by harness " OLD_COMMIT);
-    assert_file_holds(s.stderr_path, "Resume it with the build that planned it (harness " OLD_COMMIT ")");
+    assert_file_holds(s.stderr_path, "Resume it with the build that planned it (harness " OLD_COMMIT ": check out that "
+                                     "commit, make, and run its hgemm-bench sweep --resume");
     char *after = hb_test_read_file(csv);
     assert_string_equal(before, after);
     free(before);

@@ -255,10 +255,11 @@ static hb_status check_digest(const char *path, const json_t *root, int version)
 {
     const char *recorded = json_string_value(json_object_get(root, HB_PLAN_DIGEST_KEY));
     char computed[HB_PLAN_DIGEST_HEX];
-    if (version == 1)
+    if (version < HB_PLAN_VERSION)
         return json_object_get(root, HB_PLAN_DIGEST_KEY)
-                   ? hb_fail(HB_ERR_BAD_RESULTS, "%s: a plan of version 1 with a \"" HB_PLAN_DIGEST_KEY "\", which "
-                             "version 1 never had: the file was edited. Put the sweep's own plan.json back", path)
+                   ? hb_fail(HB_ERR_BAD_RESULTS, "%s: a plan of version %d with a \"" HB_PLAN_DIGEST_KEY "\", which "
+                             "that version never had: the file was edited. Put the sweep's own plan.json back", path,
+                             version)
                    : HB_OK;
     if (!recorded)
         return bad_plan(path, "no \"" HB_PLAN_DIGEST_KEY "\"");
@@ -356,9 +357,10 @@ hb_status hb_plan_file_check_resumable(const hb_plan_file *f, const char *folder
     if (f->version != HB_PLAN_VERSION)
         return hb_fail(HB_ERR_BAD_RESULTS, "%s/plan.json is a plan of version %d, written by harness %s before plans "
                        "carried " HB_PLAN_DIGEST_KEY ": this harness reports, compares and merges such a folder but "
-                       "resumes only sweeps it planned. Resume it with the build that planned it (harness %s), or run "
-                       "its missing items as a new sweep and give both folders to report", folder, f->version,
-                       f->harness_commit, f->harness_commit);
+                       "resumes only sweeps it planned. Resume it with the build that planned it (harness %s: check "
+                       "out that commit, make, and run its hgemm-bench sweep --resume %s), or run the items it lacks "
+                       "(report lists them) as a new sweep and give both folders to report", folder, f->version,
+                       f->harness_commit, f->harness_commit, folder);
     if (strcmp(f->harness_commit, this_commit))
         return hb_fail(HB_ERR_BAD_RESULTS, "%s/plan.json was planned by harness %s; this is %s: resume with the "
                        "same build, so that every row of the sweep is measured by the same code", folder,
