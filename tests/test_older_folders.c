@@ -7,7 +7,7 @@
  * between plan_sha256 and its later columns (version 2, an earlier header)
  * and the first sweep harness's 119 columns, both made from it; a plan of a
  * newer version refused as a newer harness's; every check but plan_sha256
- * kept on version 1.  The tables are held to figures computed here from the
+ * kept on version 1; merge refusing a header no version wrote.  The tables are held to figures computed here from the
  * fixture's summary.csv. */
 #define _POSIX_C_SOURCE 200809L
 
@@ -737,6 +737,32 @@ static void test_earlier_headers_read_and_merge(void **state)
     hb_test_remove_tree(s.root);
 }
 
+/* merge takes only this harness's header or an earlier one's: a column it
+ * does not write (a newer harness's) and two columns out of its order are
+ * refused, naming the column, and nothing is made. */
+static void test_merge_refuses_headers_no_version_wrote(void **state)
+{
+    (void)state;
+    scratch s;
+    make_scratch(&s);
+    char copy[PATH], path[PATH];
+    static const char *const from[] = {",host_gap_us\n", ",event_p10_us,event_p90_us,"};
+    static const char *const to[] = {",host_gap_xx\n", ",event_p90_us,event_p10_us,"};
+    static const char *const said[] = {"its column 145, \"host_gap_xx\", is not one this harness writes",
+                                       "its column 29, \"event_p10_us\", is out of this harness's order"};
+    for (int i = 0; i < 2; i++) {
+        copy_shard(&s, SHARD0, i ? "swapped" : "newer", copy);
+        path_in(path, copy, "summary.csv");
+        edit_file(path, from[i], to[i]); /* the same length: the journal's csv_ends still hold */
+        assert_int_equal(hb_test_run(hb_test_bench(), ARGS("merge", s.out, copy), s.stdout_path, s.stderr_path),
+                         HB_ERR_BAD_RESULTS);
+        assert_file_holds(s.stderr_path, said[i]);
+        struct stat info;
+        assert_int_not_equal(stat(s.out, &info), 0);
+    }
+    hb_test_remove_tree(s.root);
+}
+
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_v1_shards_report_in_place),
     cmocka_unit_test(test_v1_shards_report_plots),
@@ -746,6 +772,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_plan_versions_refused),
     cmocka_unit_test(test_v1_checks_kept),
     cmocka_unit_test(test_earlier_headers_read_and_merge),
+    cmocka_unit_test(test_merge_refuses_headers_no_version_wrote),
 };
 
 hb_test_list hb_older_folder_tests(void)
