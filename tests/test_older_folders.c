@@ -7,8 +7,8 @@
  * between plan_sha256 and its later columns (version 2, an earlier header)
  * and the first sweep harness's 119 columns, both made from it; a plan of a
  * newer version refused as a newer harness's; every check but plan_sha256
- * kept on version 1; merge refusing a header no version wrote.  The tables are held to figures computed here from the
- * fixture's summary.csv. */
+ * kept on version 1; merge refusing a header no version wrote.  The
+ * tables are held to figures computed here from the fixture's summary.csv. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <dirent.h>
