@@ -54,6 +54,7 @@ hb_test_list hb_json_lines_tests(void);
 hb_test_list hb_interrupted_tests(void);
 hb_test_list hb_gpu_fault_tests(void);
 hb_test_list hb_sweep_tests(void);
+hb_test_list hb_older_folder_tests(void);
 hb_test_list hb_gpu_sweep_tests(void);
 hb_test_list hb_report_command_tests(void);
 hb_test_list hb_reproduce_tests(void);

@@ -108,11 +108,16 @@ static hb_status read_env(const char *folder, const hb_plan_file *plan, size_t f
 
 /* A sweep's folder: its journal and summary.csv checked against each other
  * (bench/sweep/sweep_files.h), then the rows the journal vouches for read;
- * rows after them (an item in flight) are left out, with a note. */
+ * rows after them (an item in flight) are left out, with a note.  A plan of
+ * an earlier version is noted: it had no plan_sha256 to check. */
 static hb_status read_sweep(const char *folder, hb_plan_file *plan, hb_result_set *set)
 {
     static hb_sweep_files files;
     HB_TRY(hb_plan_file_read(folder, plan));
+    if (plan->version != HB_PLAN_VERSION)
+        HB_TRY(hb_result_set_note(set, "%s/plan.json is a plan of version %d (harness %s), written before plans "
+                                  "carried " HB_PLAN_DIGEST_KEY ": read with every check of the folder but that one",
+                                  folder, plan->version, plan->harness_commit));
     hb_status status = hb_sweep_files_read(folder, plan, 0, &files);
     if (status == HB_OK && files.has_csv)
         status = hb_read_summary_text(files.csv_path, files.csv, files.vouched, set);

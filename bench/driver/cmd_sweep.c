@@ -429,10 +429,7 @@ static hb_status resume_sweep(sweep_state *s, const hb_run_options *typed)
 {
     snprintf(s->folder, sizeof s->folder, "%s", typed->resume);
     HB_TRY(hb_plan_file_read(s->folder, s->file));
-    if (strcmp(s->file->harness_commit, hb_harness_commit()))
-        return hb_fail(HB_ERR_BAD_RESULTS, "%s/plan.json was planned by harness %s; this is %s: resume with the "
-                       "same build, so that every row of the sweep is measured by the same code", s->folder,
-                       s->file->harness_commit, hb_harness_commit());
+    HB_TRY(hb_plan_file_check_resumable(s->file, s->folder, hb_harness_commit()));
     static hb_cli cli;
     HB_TRY(settings_of(s->file, &cli));
     static hb_run_options options;

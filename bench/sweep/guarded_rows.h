@@ -13,10 +13,16 @@
 #include <stdio.h>
 
 #include "bench/core/status.h"
+#include "bench/sweep/summary_header.h"
 
 /* Parses `length` bytes of whole rows (each ending in a line break) and
- * writes them to `out`.  HB_ERR_BAD_RESULTS naming `label` when they do
- * not parse as CSV; HB_ERR_IO when `out` fails. */
-hb_status hb_copy_rows_guarded(const char *rows, size_t length, FILE *out, const char *label);
+ * writes them to `out`: in their own columns when `header` is NULL or this
+ * harness's, else (an earlier harness's, bench/sweep/summary_header.h) in
+ * this harness's columns, each taken from the file's column holding it and
+ * empty where the file has none.  HB_ERR_BAD_RESULTS naming `label` when
+ * they do not parse as CSV or a row's width is not its header's; HB_ERR_IO
+ * when `out` fails. */
+hb_status hb_copy_rows_guarded(const char *rows, size_t length, const hb_summary_header *header, FILE *out,
+                               const char *label);
 
 #endif

@@ -83,7 +83,7 @@ static hb_status read_source(shard_source *src)
 {
     HB_TRY(hb_plan_file_read(src->folder, &src->plan));
     const hb_sweep_files *f = &src->files;
-    HB_TRY(hb_sweep_files_read(src->folder, &src->plan, HB_SWEEP_FILES_OUR_HEADER, &src->files));
+    HB_TRY(hb_sweep_files_read(src->folder, &src->plan, HB_SWEEP_FILES_EARLIER_HEADER, &src->files));
     if (f->journal_tail)
         fprintf(stderr, "%s: merge: %s ends in a line cut short (%lld bytes): its item counts as not run\n",
                 hb_diag_program(), f->journal_path, f->journal_tail);
@@ -112,11 +112,26 @@ static hb_status check_same_sweep(const merge_state *m)
     return HB_OK;
 }
 
+/* A folder of an earlier harness: what the merged folder makes of it. */
+static void report_format(const merge_state *m, const shard_source *src)
+{
+    if (src->plan.version != HB_PLAN_VERSION)
+        fprintf(m->report, "note: %s has a plan of version %d (harness %s, no " HB_PLAN_DIGEST_KEY "): the merged "
+                "plan.json is of version %d, with one, which that harness does not read: no build resumes the merged "
+                "folder\n", src->folder, src->plan.version, src->plan.harness_commit, HB_PLAN_VERSION);
+    const hb_summary_header *h = &src->files.header;
+    if (src->files.has_csv && !h->ours)
+        fprintf(m->report, "note: %s/summary.csv has an earlier harness's %zu columns: its rows take this "
+                "harness's %zu, the %zu it lacks empty\n", src->folder, h->columns, h->our_columns,
+                h->our_columns - h->columns);
+}
+
 static void report_environments(const merge_state *m)
 {
     int mixed = 0;
     for (size_t i = 0; i < m->count; i++) {
         const shard_source *src = &m->sources[i];
+        report_format(m, src);
         if (src->plan.shard.count > 1)
             fprintf(m->report, "shard %zu/%zu", src->plan.shard.index, src->plan.shard.count);
         else
@@ -180,7 +195,7 @@ static hb_status write_merged(merge_state *m, const char *folder)
             size_t length;
             rows_of(f, e, &rows, &length);
             errno = 0;
-            status = hb_copy_rows_guarded(rows, length, store.csv, f->csv_path);
+            status = hb_copy_rows_guarded(rows, length, &f->header, store.csv, f->csv_path);
             if (status == HB_OK && fflush(store.csv) != 0)
                 status = hb_fail(HB_ERR_IO, "writing %s failed: %s", store.csv_path,
                                  errno ? strerror(errno) : "a short write");

@@ -248,10 +248,19 @@ static hb_status read_shard(const char *path, json_t *root, hb_shard *shard)
     return HB_OK;
 }
 
-static hb_status check_digest(const char *path, const json_t *root)
+/* Version 2 carries its digest, which must match; version 1 was written
+ * before there was one, so one there is an edit (a version 2 plan
+ * relabelled, say), and nothing is checked in its place. */
+static hb_status check_digest(const char *path, const json_t *root, int version)
 {
     const char *recorded = json_string_value(json_object_get(root, HB_PLAN_DIGEST_KEY));
     char computed[HB_PLAN_DIGEST_HEX];
+    if (version < HB_PLAN_VERSION)
+        return json_object_get(root, HB_PLAN_DIGEST_KEY)
+                   ? hb_fail(HB_ERR_BAD_RESULTS, "%s: a plan of version %d with a \"" HB_PLAN_DIGEST_KEY "\", which "
+                             "that version never had: the file was edited. Put the sweep's own plan.json back", path,
+                             version)
+                   : HB_OK;
     if (!recorded)
         return bad_plan(path, "no \"" HB_PLAN_DIGEST_KEY "\"");
     if (!plan_digest(root, computed))
@@ -263,14 +272,35 @@ static hb_status check_digest(const char *path, const json_t *root)
     return HB_OK;
 }
 
+/* "version": one this harness reads.  A later one is a newer harness's
+ * plan, whose checks this one does not know: refused, naming that harness. */
+static hb_status read_version(const char *path, json_t *root, int *version)
+{
+    json_t *value = json_object_get(root, "version");
+    if (!json_is_integer(value))
+        return bad_plan(path, "no \"version\" (a whole number)");
+    json_int_t number = json_integer_value(value);
+    if (number > HB_PLAN_VERSION) {
+        const char *commit = json_string_value(json_object_get(root, "harness_commit"));
+        return hb_fail(HB_ERR_BAD_RESULTS, "%s: plan version %lld, made by a newer harness (%.64s); this one reads "
+                       "versions %d and %d: read the folder with that harness or a later one", path,
+                       (long long)number, commit ? commit : "its commit not recorded", HB_PLAN_OLDEST_VERSION,
+                       HB_PLAN_VERSION);
+    }
+    if (number < HB_PLAN_OLDEST_VERSION)
+        return hb_fail(HB_ERR_BAD_RESULTS, "%s: plan version %lld, which no harness wrote (this one reads versions "
+                       "%d and %d): the file was edited", path, (long long)number, HB_PLAN_OLDEST_VERSION,
+                       HB_PLAN_VERSION);
+    *version = (int)number;
+    return HB_OK;
+}
+
 static hb_status read_plan_json(const char *path, json_t *root, hb_plan_file *f)
 {
     const char *format = json_string_value(json_object_get(root, "format"));
     if (!format || strcmp(format, HB_PLAN_FORMAT))
         return bad_plan(path, "no \"format\": \"" HB_PLAN_FORMAT "\"");
-    if (json_integer_value(json_object_get(root, "version")) != HB_PLAN_VERSION)
-        return hb_fail(HB_ERR_BAD_RESULTS, "%s: plan version %lld; this harness reads version %d", path,
-                       (long long)json_integer_value(json_object_get(root, "version")), HB_PLAN_VERSION);
+    HB_TRY(read_version(path, root, &f->version));
     HB_TRY(read_text(path, root, "sweep_id", f->sweep_id, sizeof f->sweep_id));
     HB_TRY(read_text(path, root, "harness_commit", f->harness_commit, sizeof f->harness_commit));
     HB_TRY(read_text(path, root, "created_utc", f->created_utc, sizeof f->created_utc));
@@ -279,7 +309,7 @@ static hb_status read_plan_json(const char *path, json_t *root, hb_plan_file *f)
     HB_TRY(read_modes(path, root, &f->plan));
     HB_TRY(read_items(path, root, &f->plan));
     HB_TRY(read_shard(path, root, &f->shard));
-    HB_TRY(check_digest(path, root));
+    HB_TRY(check_digest(path, root, f->version));
     json_t *shard_items = json_object_get(root, "shard_items"), *configurations = json_object_get(root, "configurations");
     if (json_integer_value(shard_items) != (json_int_t)hb_shard_size(&f->shard, hb_plan_item_count(&f->plan)) ||
         json_integer_value(configurations) != (json_int_t)f->plan.n_configs)
@@ -320,6 +350,22 @@ hb_status hb_plan_file_read(const char *folder, hb_plan_file *f)
     hb_status status = read_plan_json(path, root, f);
     json_decref(root);
     return status;
+}
+
+hb_status hb_plan_file_check_resumable(const hb_plan_file *f, const char *folder, const char *this_commit)
+{
+    if (f->version != HB_PLAN_VERSION)
+        return hb_fail(HB_ERR_BAD_RESULTS, "%s/plan.json is a plan of version %d, written by harness %s before plans "
+                       "carried " HB_PLAN_DIGEST_KEY ": this harness reports, compares and merges such a folder but "
+                       "resumes only sweeps it planned. Resume it with the build that planned it (harness %s: check "
+                       "out that commit, make, and run its hgemm-bench sweep --resume %s), or run the items it lacks "
+                       "(report lists them) as a new sweep and give both folders to report", folder, f->version,
+                       f->harness_commit, f->harness_commit, folder);
+    if (strcmp(f->harness_commit, this_commit))
+        return hb_fail(HB_ERR_BAD_RESULTS, "%s/plan.json was planned by harness %s; this is %s: resume with the "
+                       "same build, so that every row of the sweep is measured by the same code", folder,
+                       f->harness_commit, this_commit);
+    return HB_OK;
 }
 
 /* --- --dry-run ------------------------------------------------------------------------ */

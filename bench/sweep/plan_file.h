@@ -7,7 +7,12 @@
  * the settings and the items, without the shard: every shard of one sweep
  * carries the same id, and two sweeps that differ in anything measured do
  * not.  plan_sha256, a SHA-256 of the whole file with its shard, is what
- * tells an edited plan (plan_file.c says what it does not protect). */
+ * tells an edited plan (plan_file.c says what it does not protect).
+ *
+ * Versions: this harness writes 2 and reads 1 and 2.  Version 1, written
+ * by the harness before plan_sha256 (docs/sweeps.md, "Folders of earlier
+ * harnesses"), is the same document without it: read with every check but
+ * that one.  A version above 2 is a newer harness's, and refused. */
 #ifndef HB_PLAN_FILE_H
 #define HB_PLAN_FILE_H
 
@@ -19,12 +24,14 @@
 #include "bench/sweep/sweep_plan.h"
 
 #define HB_PLAN_FORMAT "hgemm-bench-sweep-plan"
-#define HB_PLAN_VERSION 2 /* 2: with plan_sha256 */
+#define HB_PLAN_VERSION 2 /* 2: with plan_sha256; the version written */
+#define HB_PLAN_OLDEST_VERSION 1 /* 1: without it; the oldest read */
 #define HB_PLAN_DIGEST_KEY "plan_sha256"
 #define HB_PLAN_DIGEST_HEX 65
 #define HB_PLAN_MAX_WORDS 128
 
 typedef struct hb_plan_file {
+    int version;                    /* as read (HB_PLAN_OLDEST_VERSION..HB_PLAN_VERSION); written: HB_PLAN_VERSION */
     hb_sweep_plan plan;
     hb_shard shard;
     char sweep_id[17];
@@ -51,9 +58,16 @@ hb_status hb_plan_file_write(const char *folder, const hb_plan_file *file);
 
 /* Reads <folder>/plan.json.  HB_ERR_BAD_RESULTS naming the file (and line
  * and column where JSON is malformed) when it is missing, not a regular
- * file, not a plan of this version, or edited (its plan_sha256 or its
+ * file, not a plan of a version this harness reads (a newer harness's is
+ * said to be one), or edited (its plan_sha256, for version 2, or its
  * sweep_id does not match its contents). */
 hb_status hb_plan_file_read(const char *folder, hb_plan_file *file);
+
+/* Whether this build may resume the sweep of `file` (read from `folder`):
+ * only a plan it wrote itself, of this version and planned by this very
+ * commit (`this_commit`), so that every row of a sweep is measured by the
+ * same code.  HB_ERR_BAD_RESULTS otherwise, saying which build resumes it. */
+hb_status hb_plan_file_check_resumable(const hb_plan_file *file, const char *folder, const char *this_commit);
 
 /* --dry-run's text: the header (sweep_id, shard, counts, settings) as #
  * lines, then `item,m,n,k,mode` and one line per item of the shard. */

@@ -26,7 +26,8 @@ static hb_status read_files(const char *folder, const hb_plan_file *plan, hb_swe
     return HB_OK;
 }
 
-/* summary.csv's first line: whole, and with `flags` this harness's header. */
+/* summary.csv's first line: whole, and with a header flag this harness's
+ * header, or (HB_SWEEP_FILES_EARLIER_HEADER) an earlier harness's. */
 static hb_status check_header(hb_sweep_files *f, int flags)
 {
     const char *newline = memchr(f->csv, '\n', f->csv_size);
@@ -34,23 +35,15 @@ static hb_status check_header(hb_sweep_files *f, int flags)
         return hb_fail(HB_ERR_BAD_RESULTS, "%s:1: its header line is cut short (no newline): the file was cut or "
                        "replaced", f->csv_path);
     f->header_bytes = (size_t)(newline - f->csv) + 1;
+    if (flags & HB_SWEEP_FILES_EARLIER_HEADER)
+        return hb_summary_header_read(f->csv_path, f->csv, f->header_bytes, &f->header);
     if (!(flags & HB_SWEEP_FILES_OUR_HEADER))
         return HB_OK;
-    char *expected = NULL;
-    size_t expected_size = 0;
-    FILE *memory = open_memstream(&expected, &expected_size);
-    if (!memory)
-        return hb_fail(HB_ERR_INTERNAL, "out of host memory");
-    hb_csv_write_header(memory);
-    if (fclose(memory) != 0) {
-        free(expected);
-        return hb_fail(HB_ERR_INTERNAL, "out of host memory");
-    }
-    int same = expected_size == f->header_bytes && !memcmp(expected, f->csv, expected_size);
-    free(expected);
-    if (!same)
-        return hb_fail(HB_ERR_BAD_RESULTS, "%s:1:1: its header is not this harness's summary.csv header (written by "
-                       "another version or tool, or edited)", f->csv_path);
+    HB_TRY(hb_summary_header_is_ours(f->csv, f->header_bytes, &f->header.ours));
+    if (!f->header.ours)
+        return hb_fail(HB_ERR_BAD_RESULTS, "%s:1:1: its header is not this harness's summary.csv header (an earlier "
+                       "harness's, another tool's, or edited): this harness appends only to a summary.csv of its "
+                       "own columns", f->csv_path);
     return HB_OK;
 }
 
@@ -167,6 +160,7 @@ hb_status hb_sweep_files_read(const char *folder, const hb_plan_file *plan, int 
 
 void hb_sweep_files_free(hb_sweep_files *f)
 {
+    hb_summary_header_free(&f->header);
     free(f->entries);
     free(f->csv);
     f->entries = NULL;

@@ -8,7 +8,9 @@
  * - every journal line is whole and right on its own, and its csv_end lies
  *   past the previous line's (bench/sweep/journal.h);
  * - summary.csv is a regular file whose first line is a whole header (with
- *   HB_SWEEP_FILES_OUR_HEADER: exactly this harness's) and it holds what
+ *   HB_SWEEP_FILES_OUR_HEADER: exactly this harness's; with
+ *   HB_SWEEP_FILES_EARLIER_HEADER: this harness's or an earlier one's,
+ *   bench/sweep/summary_header.h) and it holds what
  *   the journal vouches for: the first csv_end lies past the header, the
  *   last within the file, and each one at the end of a line;
  * - no rows lie in summary.csv without a journal to vouch for them (a
@@ -33,12 +35,17 @@
 #include "bench/core/status.h"
 #include "bench/sweep/journal.h"
 #include "bench/sweep/plan_file.h"
+#include "bench/sweep/summary_header.h"
 
 /* summary.csv of a sweep of HB_MAX_CONFIGS x 2 modes is about 25 MiB
  * (11 rows of about 1 KiB per item); 1 GiB is far beyond any sweep. */
 #define HB_SUMMARY_MAX_BYTES ((size_t)1 << 30)
 
-enum { HB_SWEEP_FILES_OUR_HEADER = 1 };
+/* Which headers of summary.csv are taken (none given: any whole line, for
+ * readers that find their columns by name): exactly this harness's (resume
+ * appends rows of this harness's columns), or also an earlier harness's
+ * (merge writes its rows with this harness's columns). */
+enum { HB_SWEEP_FILES_OUR_HEADER = 1, HB_SWEEP_FILES_EARLIER_HEADER = 2 };
 
 typedef struct hb_sweep_files {
     char journal_path[4200];
@@ -51,12 +58,13 @@ typedef struct hb_sweep_files {
     char *csv;                 /* summary.csv, whole (malloc'd; NULL without one) */
     size_t csv_size;
     size_t header_bytes;       /* its first line, '\n' included */
+    hb_summary_header header;  /* its columns against this harness's (read with a header flag) */
     size_t vouched;            /* where the rows the journal vouches for end: the last csv_end, or header_bytes */
     char tail_config[140];     /* the configuration and mode of the rows past `vouched`, if any ("64_64_64 offline") */
 } hb_sweep_files;
 
 /* Reads and checks <folder>/journal.jsonl and <folder>/summary.csv against
- * the folder's plan.  `flags`: HB_SWEEP_FILES_OUR_HEADER.  Changes nothing
+ * the folder's plan.  `flags`: one of the header flags, or 0.  Changes nothing
  * on disk.  Free with hb_sweep_files_free, whatever it returns. */
 hb_status hb_sweep_files_read(const char *folder, const hb_plan_file *plan, int flags, hb_sweep_files *out);
 
