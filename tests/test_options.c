@@ -1,4 +1,4 @@
-/* Tests of what the option table (bench/driver/options.c) drives: each
+/* Tests of what the option rows (bench/driver/option_row.h) drive: each
  * command takes exactly its flags and refuses the others, each command's
  * --help lists exactly its flags, a child command line built from parsed
  * options reads back to the same options, and the sanitize pass's inner
