@@ -69,8 +69,8 @@ static hb_status read_long(hb_option_parse *p, const char *word, line *l)
     char name[128];
     const char *equals = strchr(word + 2, '=');
     size_t length = equals ? (size_t)(equals - word - 2) : strlen(word + 2);
-    if (length >= sizeof name)
-        return hb_fail(HB_ERR_USAGE, "unknown option '%.*s...'", 40, word);
+    if (length == 0 || length >= sizeof name)
+        return hb_fail(HB_ERR_USAGE, "unknown option '%.*s%s'", 40, word, strlen(word) > 40 ? "..." : "");
     memcpy(name, word + 2, length);
     name[length] = '\0';
     const hb_option_row *o = hb_option_find(p->groups, name);
