@@ -117,15 +117,17 @@ CUDA_FREE_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/core/*.c bench
 
 # hgemm-report: the commands that need no GPU (report, compare, ...), for a
 # machine without CUDA.  Linked from an archive of the CUDA-free layers and
-# the driver's files it needs: the command tables, the options, and the
-# cmd_<name>.c of each row of bench/driver/cuda_free_commands.c (a new row
-# there brings its file along).  Nothing in it is compiled by nvcc or
+# the driver's files it needs: the command tables, the command line (its
+# parser, option rows and shared groups), and the cmd_<name>.c and
+# cmd_<name>_options.c of each row of bench/driver/cuda_free_commands.c (a new
+# row there brings its files along).  Nothing in it is compiled by nvcc or
 # includes a CUDA header, so `make build/hgemm-report CUDA_HOME=/nonexistent
 # NVCC=false` builds it on a machine without a CUDA toolkit; and it links no
 # CUDA library.  tests/cuda_free_binary.sh checks both.
+REPORT_COMMANDS := $(shell sed -n 's/.*hb_cmd_\([a-z_]*\)}.*/\1/p' bench/driver/cuda_free_commands.c)
 REPORT_DRIVER_C := bench/driver/commands.c bench/driver/options.c bench/driver/cuda_free_commands.c \
-                   $(patsubst %,bench/driver/cmd_%.c,$(shell sed -n 's/.*hb_cmd_\([a-z_]*\)}.*/\1/p' \
-                   bench/driver/cuda_free_commands.c))
+                   $(wildcard bench/driver/option_*.c) \
+                   $(wildcard $(foreach c,$(REPORT_COMMANDS),bench/driver/cmd_$(c).c bench/driver/cmd_$(c)_options.c))
 REPORT_ARCHIVE := $(BUILD)/libhgemm-report.a
 $(REPORT_ARCHIVE): $(CUDA_FREE_OBJ) $(REPORT_DRIVER_C:%.c=$(BUILD)/obj/%.o)
 	rm -f $@ && ar rcs $@ $^

@@ -42,7 +42,7 @@ int main(void)
                                            hb_shuffle_tests, hb_report_tests,     hb_files_tests,    hb_helper_tests,
                                            hb_verdict_tests, hb_isolate_tests,    hb_process_tests,    hb_autotune_cache_tests, hb_baseline_option_tests,
                                            hb_telemetry_tests, hb_raw_samples_tests, hb_measure_option_tests,
-                                           hb_option_table_tests, hb_docs_tests, hb_stop_criterion_tests, hb_sequential_tests,
+                                           hb_option_table_tests, hb_option_message_tests, hb_docs_tests, hb_stop_criterion_tests, hb_sequential_tests,
                                            hb_module_state_tests, hb_plausibility_tests, hb_preflight_tests, hb_json_lines_tests,
                                            hb_interrupted_tests, hb_sweep_tests, hb_older_folder_tests, hb_report_command_tests, hb_trace_tests,
                                            hb_timer_tests,

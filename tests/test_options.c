@@ -1,4 +1,4 @@
-/* Tests of what the option table (bench/driver/options.c) drives: each
+/* Tests of what the option rows (bench/driver/option_row.h) drive: each
  * command takes exactly its flags and refuses the others, each command's
  * --help lists exactly its flags, a child command line built from parsed
  * options reads back to the same options, and the sanitize pass's inner
@@ -11,6 +11,7 @@
 
 #include "bench/driver/commands.h"
 #include "bench/driver/config_eval.h"
+#include "bench/driver/option_doc.h"
 #include "bench/driver/options.h"
 #include "bench/driver/sanitize_pass.h"
 #include "tests/cli_test_util.h"
@@ -43,6 +44,7 @@ static const struct {
     {"cache", "cache"},          {"rebuild", NULL},        {"allow-arch-mismatch", NULL}, {"build-timeout", "60"},
     {"nvcc", "/usr/local/cuda-12.8/bin/nvcc"},
     {"report", "r.csv"},         {"repo", "CUDA-L2"},         {"set", "h100"},          {"tables-only", NULL},    {"no-plots", NULL},
+    {"verbose", NULL},
 };
 #define SAMPLE_COUNT (sizeof samples / sizeof samples[0])
 
@@ -344,6 +346,53 @@ static void test_cli_doc_lists_each_flag_with_its_commands(void **state)
     assert_int_equal(rows, hb_option_count());
 }
 
+/* docs/cli.md's table is the one `hgemm-bench help --markdown` makes from
+ * the rows, line for line, markers included. */
+static void test_cli_doc_table_is_made_from_the_rows(void **state)
+{
+    (void)state;
+    hb_test_capture capture;
+    FILE *stream = hb_test_capture_open(&capture);
+    hb_option_doc_print(stream);
+    char *made = hb_test_capture_close(&capture);
+    char *doc = hb_test_read_file("docs/cli.md");
+    assert_non_null(doc);
+    const char *begin = strstr(doc, HB_OPTION_DOC_BEGIN), *end = begin ? strstr(begin, HB_OPTION_DOC_END) : NULL;
+    if (!begin || !end)
+        fail_msg("docs/cli.md lacks the lines around its option table: %s ... %s", HB_OPTION_DOC_BEGIN,
+                 HB_OPTION_DOC_END);
+    size_t length = (size_t)(end - begin) + strlen(HB_OPTION_DOC_END) + 1;
+    size_t line = 1, start = 0; /* the differing line's number, and where it starts */
+    for (size_t at = 0; at < length; at++) {
+        if (made[at] != begin[at])
+            fail_msg("docs/cli.md's option table differs from `build/hgemm-bench help --markdown` at its line %zu:\n"
+                     "  docs: %.*s\n  made: %.*s\nscripts/cli_doc_table.sh puts the made one in its place",
+                     line, (int)strcspn(begin + start, "\n"), begin + start, (int)strcspn(made + start, "\n"),
+                     made + start);
+        if (begin[at] == '\n') {
+            line++;
+            start = at + 1;
+        }
+    }
+    assert_int_equal(strlen(made), length);
+    free(made);
+    free(doc);
+}
+
+/* A command takes a flag by one row: its parser, its --help and its child
+ * command lines then agree on what the flag is. */
+static void test_each_command_takes_a_flag_by_one_row(void **state)
+{
+    (void)state;
+    for (size_t c = 0; hb_command_at(c); c++) {
+        const hb_option_group *const *groups = hb_command_at(c)->options;
+        const hb_option_row *o;
+        for (size_t i = 0; (o = hb_option_at(groups, i)); i++)
+            if (hb_option_find(groups, o->flag) != o)
+                fail_msg("%s takes --%s by two rows", hb_command_at(c)->name, o->flag);
+    }
+}
+
 hb_test_list hb_option_table_tests(void)
 {
     static const struct CMUnitTest tests[] = {
@@ -353,6 +402,8 @@ hb_test_list hb_option_table_tests(void)
         cmocka_unit_test(test_options_round_trip_through_a_command_line),
         cmocka_unit_test(test_sanitize_pass_carries_every_flag),
         cmocka_unit_test(test_cli_doc_lists_each_flag_with_its_commands),
+        cmocka_unit_test(test_cli_doc_table_is_made_from_the_rows),
+        cmocka_unit_test(test_each_command_takes_a_flag_by_one_row),
     };
     return HB_TEST_LIST(tests);
 }

@@ -41,6 +41,7 @@ hb_test_list hb_telemetry_tests(void);
 hb_test_list hb_raw_samples_tests(void);
 hb_test_list hb_measure_option_tests(void);
 hb_test_list hb_option_table_tests(void);
+hb_test_list hb_option_message_tests(void);
 hb_test_list hb_docs_tests(void);
 hb_test_list hb_stop_criterion_tests(void);
 hb_test_list hb_sequential_tests(void);

@@ -268,6 +268,8 @@ static void begin(hb_argv *a, const char *command)
     memset(a, 0, sizeof *a);
     hb_argv_add(a, "hgemm-bench"); /* replaced by this binary's path */
     hb_argv_add(a, command);
+    if (hb_diag_is_verbose()) /* every stage's errors name their source line too */
+        hb_argv_add(a, "--verbose");
 }
 
 static void add_pair(hb_argv *a, const char *flag, const char *value)
@@ -286,7 +288,7 @@ static hb_status stage_import(repro *r)
             HB_TRY(hb_repro_plan_write(&r->plan, &r->shard, plan));
     }
     static const char *const except[] = {"grid", "mnk-file", "m", "n", "k", "sample", "out", "kernels", "arch",
-                                         "cache", "report", NULL};
+                                         "cache", "report", "verbose", NULL};
     hb_argv a;
     begin(&a, "import");
     hb_argv_add(&a, REPRODUCE_FORMAT);
@@ -349,8 +351,8 @@ static hb_status stage_sweep(repro *r)
         if (!r->run->progress)
             hb_argv_add(&a, "--no-progress");
     } else {
-        static const char *const except[] = {"out", "grid",      "mnk-file", "m",       "n",       "k", "sample",
-                                             "modes", "shard", "acc",     "candidate", "dry-run", NULL};
+        static const char *const except[] = {"out",   "grid",  "mnk-file", "m",         "n",       "k",       "sample",
+                                             "modes", "shard", "acc",      "candidate", "dry-run", "verbose", NULL};
         add_pair(&a, "--candidate", r->set_dir);
         add_pair(&a, "--mnk-file", r->plan_path);
         add_pair(&a, "--modes", r->run->modes ? r->run->modes : "offline,server");

@@ -20,6 +20,7 @@
 #include "bench/driver/commands.h"
 #include "bench/driver/config_runner.h"
 #include "bench/driver/interrupt.h"
+#include "bench/driver/options.h"
 #include "bench/driver/preflight.h"
 #include "bench/driver/reward_source.h"
 #include "bench/driver/run_loop.h"
@@ -41,7 +42,7 @@
  * watched, and the plan's source (the plan itself is in plan.json). */
 static const char *const not_settings[] = {"out",    "device", "devices", "no-progress", "verdict", "shard",
                                            "resume", "dry-run", "grid",   "mnk-file",    "m",       "n",
-                                           "k",      "sample", "mode",    "modes",       NULL};
+                                           "k",      "sample", "mode",    "modes",       "verbose", NULL};
 
 typedef struct sweep_state {
     hb_run_options *options;
@@ -437,6 +438,7 @@ static hb_status resume_sweep(sweep_state *s, const hb_run_options *typed)
     options.devices = typed->devices;
     options.progress = typed->progress;
     options.verdict_path = typed->verdict_path;
+    options.verbose = typed->verbose;
     s->options = &options;
     HB_TRY(check_usage(s));
     HB_TRY(open_locked(s));

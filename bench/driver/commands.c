@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "bench/core/text_wrap.h"
+#include "bench/driver/option_help.h"
 
 /* The i-th row of the program's tables, or NULL. */
 const hb_command_entry *hb_command_at(size_t i)
@@ -38,13 +39,17 @@ const hb_command_entry *hb_command_of(hb_command id)
     return NULL;
 }
 
-/* Each usage line after "usage: " (first) or its indentation (the rest). */
+/* Each usage line after "usage: " (first) or its indentation (the rest); a
+ * line that begins with blanks goes on the one before ("  PLAN: ..."). */
 static void print_usage(FILE *out, const hb_command_entry *c)
 {
     const char *line = c->usage;
     for (int first = 1; *line; first = 0) {
         size_t length = strcspn(line, "\n");
-        fprintf(out, "%s %s %.*s\n", first ? "usage:" : "      ", hb_this_program.name, (int)length, line);
+        if (*line == ' ')
+            fprintf(out, "%*s%.*s\n", (int)strlen(hb_this_program.name) + 7, "", (int)length, line);
+        else
+            fprintf(out, "%s %s %.*s\n", first ? "usage:" : "      ", hb_this_program.name, (int)length, line);
         line += length + (line[length] == '\n');
     }
 }
@@ -79,5 +84,5 @@ void hb_print_command_help(FILE *out, hb_command id)
     print_usage(out, c);
     fputc('\n', out);
     hb_print_wrapped(out, c->summary, 0, 0, 100);
-    hb_options_print_help(out, id);
+    hb_option_help_print(out, c->options);
 }

@@ -7,18 +7,20 @@
  * hgemm-report the second alone (hgemm_report_program.c), and links no CUDA
  * library.  The lookups and help below go through the binary's own program.
  *
- * To add a command: an id in hb_command (options.h), a row in
+ * To add a command: an id in hb_command (command_line.h), a row in
  * cuda_free_commands.c (it needs no GPU: both binaries then have it) or
- * gpu_commands.c, its function in a file of its own, cmd_<name>.c, the
- * command's bit on the flags it takes in the option table (options.c), and its
- * section in docs/cli.md. */
+ * gpu_commands.c, its function in a file of its own, cmd_<name>.c, the list
+ * of the option groups it takes (its own rows beside it, cmd_<name>_options.c,
+ * and the shared groups of option_groups.h; command_options.h declares the
+ * list), and its section in docs/cli.md. */
 #ifndef HB_COMMANDS_H
 #define HB_COMMANDS_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-#include "bench/driver/options.h"
+#include "bench/driver/command_line.h"
+#include "bench/driver/option_row.h"
 
 typedef struct hb_command_entry {
     const char *name;      /* as typed: "run" */
@@ -26,8 +28,10 @@ typedef struct hb_command_entry {
     const char *usage;     /* its usage lines, each after "hgemm-bench ", '\n'-separated */
     const char *brief;     /* what it does, in the overview's one line */
     const char *summary;   /* what it does, a few sentences, atop its --help */
-    int evaluates;         /* 1: evaluates configurations: needs --mnk and --candidate (or --aa) */
-    const char *operands;  /* what it takes after its flags, one or more ("DIR..."); NULL: nothing */
+    const hb_option_group *const *options; /* the flags it takes: its groups, NULL-terminated (command_options.h) */
+    hb_option_check_fn check;              /* what its flags need of each other; NULL: nothing */
+    const char *operands;  /* what it takes after its flags, one or more ("DIR..."), or "[NAME]": at most one;
+                            * NULL: nothing */
     /* Runs it: the exit status.  `command_line` is the whole line, for env.json. */
     hb_status (*run)(const struct hb_command_entry *self, hb_cli *cli, const char *command_line);
 } hb_command_entry;

@@ -1,4 +1,5 @@
 /* The commands that need a GPU: hgemm-bench's alone (bench/driver/commands.h). */
+#include "bench/driver/command_options.h"
 #include "bench/driver/commands.h"
 
 const hb_command_entry hb_gpu_commands[] = {
@@ -10,18 +11,18 @@ const hb_command_entry hb_gpu_commands[] = {
      "baselines (`hgemm-bench baselines` lists them) in shuffled rounds, and writes the results to "
      "DIR/<run-id>/. With --aa, a second instance of a baseline is timed as the candidate: an A/A calibration "
      "that must read zero.",
-     1, NULL, hb_run_command},
+     hb_run_option_list, hb_evaluating_options_check, NULL, hb_run_command},
     {"check", HB_CMD_CHECK, "check --candidate PATH --mnk M,N,K [...] [options]", "the correctness checks only",
      "The correctness checks of `run` only (exact match on binary inputs, baseline-bounded deviation, the checks "
      "around every call), without timing: a verdict per configuration and no speedup.",
-     1, NULL, hb_run_command},
+     hb_check_option_list, hb_evaluating_options_check, NULL, hb_run_command},
     {"gate", HB_CMD_GATE,
      "gate --candidate PATH --mnk M,N,K [...] [--vs NAME] [--min-speedup X] [--decide] [--verdict FILE] [options]\n"
      "gate --aa BASELINE --mnk M,N,K [...] [--vs NAME] [--min-speedup X] [--decide] [options]",
      "run, then exit 0 only if correct and fast enough everywhere",
      "`run`, then exit 0 only if every configuration passed every check and its speedup over --vs met "
      "--min-speedup; a distinct exit code otherwise, and the verdict file for pipelines (docs/gate.md).",
-     1, NULL, hb_run_command},
+     hb_gate_option_list, hb_evaluating_options_check, NULL, hb_run_command},
     {"sweep", HB_CMD_SWEEP,
      "sweep --candidate PATH PLAN [--modes offline,server] [--devices all|LIST] [--shard I/N] [--out DIR] [options]\n"
      "sweep --resume DIR [--devices all|LIST] [--no-progress]\n"
@@ -32,7 +33,7 @@ const hb_command_entry hb_gpu_commands[] = {
      "appended durably as each configuration finishes, and verdict.json: after a crash, a kill or a reboot, "
      "`sweep --resume DIR` runs what is left. --shard I/N takes a deterministic part of the plan for one node of a "
      "cluster; `merge` joins the shards' folders (docs/sweeps.md).",
-     1, NULL, hb_cmd_sweep},
+     hb_sweep_option_list, hb_sweep_options_check, NULL, hb_cmd_sweep},
     {"import", HB_CMD_IMPORT,
      "import cuda-l2 --kernels DIR --out SET [--cutlass DIR] [--arch SM] [PLAN [--sample N --seed S]] [-j N]\n"
      "  PLAN: --grid paper | --mnk-file FILE | --m LIST --n LIST --k LIST | --mnk M,N,K ...  (default: every file)",
@@ -42,7 +43,7 @@ const hb_command_entry hb_gpu_commands[] = {
      "too where its recorded launch is one kernel with buffer and size parameters. Padding follows CUDA-L2's harness; "
      "builds run in parallel and are cached by content. SET/import.csv lists what built, what failed with its first "
      "error line, and what was skipped (docs/importer.md).",
-     0, "cuda-l2", hb_cmd_import},
+     hb_import_option_list, NULL, "cuda-l2", hb_cmd_import},
     {"reproduce", HB_CMD_REPRODUCE,
      "reproduce cuda-l2 --repo DIR --set NAME [--cutlass DIR] [PLAN [--sample N --seed S]] [--modes offline,server]\n"
      "  [--devices all|LIST] [--shard I/N] [--out DIR] [-j N] [timing and check options of sweep]\n"
@@ -54,6 +55,6 @@ const hb_command_entry hb_gpu_commands[] = {
      "the accumulator audit beside the deviation verdicts, the speedups on every timer and ours beside the published "
      "figures. Rerun the same command after a kill: every stage resumes. --shard I/N runs one shard's import and "
      "sweep; the same command without --shard then merges them (docs/reproduce-cuda-l2.md).",
-     0, "cuda-l2", hb_cmd_reproduce},
-    {NULL, HB_CMD_NONE, NULL, NULL, NULL, 0, NULL, NULL},
+     hb_reproduce_option_list, hb_reproduce_options_check, "cuda-l2", hb_cmd_reproduce},
+    {NULL, HB_CMD_NONE, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };

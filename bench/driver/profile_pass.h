@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "bench/driver/options.h"
+#include "bench/driver/child_argv.h"
 #include "bench/result/config_result.h"
 #include "bench/result/run_options.h"
 

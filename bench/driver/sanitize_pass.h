@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "bench/driver/options.h"
+#include "bench/driver/child_argv.h"
 #include "bench/result/config_result.h"
 #include "bench/result/sanitize_record.h"
 #include "bench/result/run_options.h"

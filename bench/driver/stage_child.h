@@ -14,7 +14,7 @@
 #define HB_STAGE_CHILD_H
 
 #include "bench/core/status.h"
-#include "bench/driver/options.h"
+#include "bench/driver/child_argv.h"
 
 typedef struct hb_stage_end {
     int code;   /* the child's exit code; 128 + N when signal N ended it */

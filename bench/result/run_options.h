@@ -59,6 +59,7 @@ typedef struct hb_run_options {
     const char *out_dir; /* parent of results/<run-id>/ */
     int device;
     int progress;     /* progress line on stderr */
+    int verbose;      /* --verbose: every error names its source line (bench/core/diag.h); passed on to children */
     /* correctness battery (docs/methodology.md) */
     int exact_reps;        /* repetitions of each exact-match check (default 3) */
     double exact_time_s;   /* cap on the time spent repeating them (default 10) */
