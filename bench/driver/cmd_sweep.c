@@ -26,6 +26,7 @@
 #include "bench/driver/sanitize_pass.h"
 #include "bench/driver/sweep_workers.h"
 #include "bench/report/env_json.h"
+#include "bench/report/json_values.h"
 #include "bench/sweep/plan_file.h"
 #include "bench/sweep/plan_source.h"
 #include "bench/sweep/sweep_progress.h"
@@ -82,6 +83,23 @@ static hb_status settings_words(const hb_run_options *o, const hb_sweep_plan *pl
     return hb_plan_file_set_words(file, argv.word, argv.count);
 }
 
+/* plan.json is JSON: a setting or a command line it cannot hold as text (a
+ * path that is not UTF-8) is the user's to change, said before anything is
+ * written. */
+static hb_status check_plan_text(const hb_plan_file *file)
+{
+    for (size_t i = 0; i < file->n_words; i++)
+        if (!hb_json_text_is_valid(file->words[i]))
+            return hb_fail(HB_ERR_USAGE, "sweep: the value of %s is not UTF-8 text, which plan.json (JSON) must "
+                           "hold as it is: give it through a name that is (rename it, or make a link to it)",
+                           i > 0 ? file->words[i - 1] : "a flag");
+    if (!hb_json_text_is_valid(file->command_line))
+        return hb_fail(HB_ERR_USAGE, "sweep: the command line holds text that is not UTF-8 (a path given to --out, "
+                       "--mnk-file or --verdict?), which plan.json (JSON) must hold as it is: give it through a "
+                       "name that is (rename it, or make a link to it)");
+    return HB_OK;
+}
+
 static hb_status make_plan(hb_run_options *o, const char *command_line, hb_plan_file *file)
 {
     memset(file, 0, sizeof *file);
@@ -102,6 +120,7 @@ static hb_status make_plan(hb_run_options *o, const char *command_line, hb_plan_
     hb_utc_now(file->created_utc, sizeof file->created_utc);
     snprintf(file->command_line, sizeof file->command_line, "%s", command_line);
     HB_TRY(settings_words(o, plan, file));
+    HB_TRY(check_plan_text(file));
     hb_plan_file_identify(file);
     return HB_OK;
 }
@@ -246,6 +265,10 @@ static hb_status record_item(sweep_state *s, const hb_device_info *device, size_
     hb_plan_item it = hb_plan_item_at(&s->file->plan, item);
     o->mode = it.mode; /* the settings of this item's window, for its timing columns */
     hb_config_finish(o, device, &s->plausibility, r);
+    /* The journal line is JSON and holds the row's reason byte for byte: a
+     * reason cut mid-character (a long path of accented letters) or holding
+     * a kernel's own bytes is made UTF-8 for both. */
+    hb_json_text_repair(r->reason);
     hb_journal_entry entry = {.item = item, .mode = it.mode, .device = device ? device->ordinal : -1};
     snprintf(entry.gpu_uuid, sizeof entry.gpu_uuid, "%s", device ? device->uuid : "");
     HB_TRY(hb_sweep_store_append(&s->store, s->file->sweep_id, hb_acc_class_name(o->acc), r, &entry));
