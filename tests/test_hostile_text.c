@@ -499,6 +499,13 @@ static void test_sweep_reasons_and_settings_that_are_not_json_text(void **state)
     assert_true(hb_test_file_contains(err, "the value of --candidate is not UTF-8 text"));
     struct stat st;
     assert_int_not_equal(stat(out, &st), 0);
+    /* a run has no plan: its env.json keeps the path, the bytes that are not UTF-8 made '?' */
+    const char *run_words[] = {"run", "--candidate", "/nonexistent/\xff.json", "--mnk", "64,64,64", "--out", out, NULL};
+    assert_int_equal(hb_test_run(hb_test_bench(), run_words, "/dev/null", err), HB_ERR_BAD_INPUT);
+    char command[4 * PATH];
+    snprintf(command, sizeof command, "grep -q '\"candidate\": \"/nonexistent/?.json\"' %s/*/env.json && "
+             "grep -q '\"command_line\": \".*/nonexistent/?.json' %s/*/env.json", out, out);
+    assert_int_equal(hb_test_shell(command), 0);
     hb_test_remove_tree(root);
 }
 
