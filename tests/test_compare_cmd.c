@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/core/status.h"
 #include "bench/result/config_result.h"
@@ -351,6 +352,39 @@ static void test_compare_refuses_another_mode(void **state)
     drop_folder(&f);
 }
 
+/* A --published path that is not a readable file is named as such first,
+ * before compare asks which mode a name without one is (exit 11, not 2);
+ * only a file that is there is asked for --mode. */
+static void test_compare_names_a_missing_published_file_first(void **state)
+{
+    (void)state;
+    folder f;
+    make_folder(&f, 4, 0.0, 95);
+    write_folder(&f);
+    char published[PATH];
+    published_path(&f, "missing.csv", published);
+    assert_int_equal(compare(&f, published, ""), HB_ERR_BAD_RESULTS);
+    assert_true(hb_test_file_contains(f.stderr_path, "missing.csv (--published) does not exist"));
+    assert_false(hb_test_file_contains(f.stderr_path, "--mode"));
+    /* a folder, and a link to nothing, are not the file either */
+    published_path(&f, "a-folder.csv", published);
+    hb_test_make_folder(published);
+    assert_int_equal(compare(&f, published, ""), HB_ERR_BAD_RESULTS);
+    assert_true(hb_test_file_contains(f.stderr_path, "is a folder, not a regular file"));
+    published_path(&f, "dangling.csv", published);
+    assert_int_equal(symlink("nowhere.csv", published), 0);
+    assert_int_equal(compare(&f, published, ""), HB_ERR_BAD_RESULTS);
+    assert_true(hb_test_file_contains(f.stderr_path, "a symbolic link to nothing"));
+    /* a file that is there, whose name says no mode: now --mode is asked for */
+    published_path(&f, "there.csv", published);
+    FILE *file = fopen(published, "w");
+    assert_non_null(file);
+    assert_int_equal(fclose(file), 0);
+    assert_int_equal(compare(&f, published, ""), HB_ERR_USAGE);
+    assert_true(hb_test_file_contains(f.stderr_path, "give --mode offline or --mode server"));
+    drop_folder(&f);
+}
+
 /* Our fp32 folder against CUDA-L2's fp16 set: refused (14), naming the class. */
 static void test_compare_refuses_another_class(void **state)
 {
@@ -477,6 +511,7 @@ hb_test_list hb_compare_command_tests(void)
         cmocka_unit_test(test_compare_timers_match_an_independent_computation),
         cmocka_unit_test(test_compare_status_and_threshold),
         cmocka_unit_test(test_compare_refuses_another_mode),
+        cmocka_unit_test(test_compare_names_a_missing_published_file_first),
         cmocka_unit_test(test_compare_refuses_another_class),
         cmocka_unit_test(test_compare_warns_another_gpu),
         cmocka_unit_test(test_compare_counts_what_one_side_lacks),

@@ -175,12 +175,43 @@ static void test_docs_loop_example(void **state)
     hb_test_remove_tree(dir);
 }
 
+/* docs/cli.md quotes the usage error of a flag the command does not take
+ * (`check --mode server`) as the harness prints it. */
+static void test_docs_quote_the_flag_refusal(void **state)
+{
+    (void)state;
+    char dir[512], err[600];
+    hb_test_make_temp_dir("hb-docs-quote", dir, sizeof dir);
+    snprintf(err, sizeof err, "%s/err.txt", dir);
+    assert_int_equal(hb_test_run(hb_test_bench(), (const char *const[]){"check", "--mode", "server", NULL},
+                                 "/dev/null", err),
+                     HB_ERR_USAGE);
+    char *said = hb_test_read_file(err), *doc = hb_test_read_file("docs/cli.md");
+    assert_non_null(said);
+    assert_non_null(doc);
+    char *message = strstr(said, "error: ");
+    assert_non_null(message);
+    message += strlen("error: ");
+    message[strcspn(message, "\n")] = '\0';
+    for (char *c = doc; *c; c++) /* a quote may wrap */
+        if (*c == '\n')
+            *c = ' ';
+    char quoted[1024];
+    snprintf(quoted, sizeof quoted, "`check --mode server`: \"%s\"", message);
+    if (!strstr(doc, quoted))
+        fail_msg("docs/cli.md does not quote %s", quoted);
+    free(said);
+    free(doc);
+    hb_test_remove_tree(dir);
+}
+
 hb_test_list hb_docs_tests(void)
 {
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_docs_worked_example),
         cmocka_unit_test(test_docs_launcher_example),
         cmocka_unit_test(test_docs_loop_example),
+        cmocka_unit_test(test_docs_quote_the_flag_refusal),
     };
     return HB_TEST_LIST(tests);
 }

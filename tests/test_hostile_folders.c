@@ -217,8 +217,11 @@ static void test_hostile_resume_refuses_a_link_out_of_the_folder(void **state)
 
 /* --- a resume that cannot run ------------------------------------------------------------------------ */
 
-/* With no GPU (or none it may use), a resume changes neither summary.csv nor
- * the journal: the item in flight is cut only once a GPU is open. */
+/* With no GPU (or none it may use), a resume changes nothing: not the rows,
+ * not the journal, and it writes no verdict.json and no lock file: the GPU
+ * is asked before the folder is locked (the item in flight is cut only
+ * once a GPU is open).  A resume with nothing left to run needs no GPU: it
+ * writes verdict.json, beside a link planted at its temporary, not through it. */
 static void test_hostile_resume_without_a_gpu_leaves_the_rows(void **state)
 {
     (void)state;
@@ -226,19 +229,32 @@ static void test_hostile_resume_without_a_gpu_leaves_the_rows(void **state)
         journal_after[HB_SHA256_HEX], victim[PATH], planted[PATH];
     hb_test_make_temp_dir("hb-hostile", root, sizeof root);
     make_sweep(root, "s", 1, folder);
-    path_in(victim, root, "victim.txt");
-    path_in(planted, folder, "verdict.json.tmp");
-    write_text(victim, "keep\n");
-    assert_int_equal(symlink(victim, planted), 0);
     sha_of(folder, "summary.csv", csv_before);
     sha_of(folder, "journal.jsonl", journal_before);
-    /* a GPU ordinal no machine has: no worker opens a GPU, on this machine or one with GPUs */
-    int code = run(hb_test_bench(), ARGS("sweep", "--resume", folder, "--devices", "1000", "--no-progress"), 0, NULL);
+    const size_t entries = hb_test_count_entries(folder);
+    /* a GPU ordinal no machine has: refused on this machine and on one with GPUs */
+    char *err = NULL;
+    int code = run(hb_test_bench(), ARGS("sweep", "--resume", folder, "--devices", "1000", "--no-progress"), 0, &err);
     assert_int_equal(code, HB_ERR_CUDA);
+    assert_null(strstr(err, "resumed")); /* refused before the session began */
+    free(err);
     sha_of(folder, "summary.csv", csv_after);
     sha_of(folder, "journal.jsonl", journal_after);
     assert_string_equal(csv_before, csv_after);
     assert_string_equal(journal_before, journal_after);
+    assert_int_equal(hb_test_count_entries(folder), entries);
+    assert_false(exists(folder, "verdict.json"));
+    assert_false(exists(folder, HB_FOLDER_LOCK_NAME));
+
+    make_sweep(root, "done", 0, folder); /* every item finished */
+    path_in(victim, root, "victim.txt");
+    path_in(planted, folder, "verdict.json.tmp");
+    write_text(victim, "keep\n");
+    assert_int_equal(symlink(victim, planted), 0);
+    code = run(hb_test_bench(), ARGS("sweep", "--resume", folder, "--devices", "1000", "--no-progress"), 0, &err);
+    assert_int_not_equal(code, HB_ERR_CUDA); /* the folder's own worst status, no GPU asked */
+    assert_null(strstr(err, "--devices 1000"));
+    free(err);
     char *kept = hb_test_read_file(victim);
     assert_string_equal(kept, "keep\n"); /* verdict.json was written beside the link, not through it */
     free(kept);

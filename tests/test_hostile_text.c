@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "bench/analysis/csv_reader.h"
 #include "bench/analysis/number_ranges.h"
@@ -23,6 +24,7 @@
 #include "bench/core/md_text.h"
 #include "bench/import/import_report.h"
 #include "bench/report/csv_writer.h"
+#include "bench/report/json_values.h"
 #include "bench/result/config_result.h"
 #include "tests/cli_test_util.h"
 #include "tests/hostile_text.h"
@@ -436,6 +438,77 @@ static void test_compare_refuses_numbers_at_the_edges(void **state)
     hb_test_remove_tree(root);
 }
 
+/* --- text a JSON file cannot hold as it is --------------------------------------------------------- */
+
+static void test_json_text_repair(void **state)
+{
+    (void)state;
+    char valid[] = "caf\xc3\xa9 ok"; /* left as it is */
+    hb_json_text_repair(valid);
+    assert_string_equal(valid, "caf\xc3\xa9 ok");
+    char cut[] = "caf\xc3\xa9 caf\xc3"; /* a character cut short at the end: dropped */
+    hb_json_text_repair(cut);
+    assert_string_equal(cut, "caf\xc3\xa9 caf");
+    char cut3[] = "euro \xe2\x82"; /* three bytes, two kept */
+    hb_json_text_repair(cut3);
+    assert_string_equal(cut3, "euro ");
+    char inside[] = "a\xff b \xc3\xa9"; /* invalid inside: every byte >= 0x80 made '?' */
+    hb_json_text_repair(inside);
+    assert_string_equal(inside, "a? b ??");
+    assert_true(hb_json_text_is_valid(inside));
+}
+
+/* A sweep's reason cut mid-character (a long path of accented letters in
+ * a 512-byte reason) is journaled, the same in summary.csv and the journal,
+ * and the folder reads back; a setting that is not UTF-8 cannot go into
+ * plan.json and is refused before anything is made (exit 2).  No GPU is
+ * needed: every configuration fails before it. */
+static void test_sweep_reasons_and_settings_that_are_not_json_text(void **state)
+{
+    (void)state;
+    char root[PATH], out[PATH], candidate[PATH], err[PATH + 16], journal[PATH + 16];
+    hb_test_make_temp_dir("hb-hostile-text", root, sizeof root);
+    snprintf(out, sizeof out, "%.900s/sweep", root);
+    snprintf(err, sizeof err, "%s/err.txt", root);
+    const char *const prefixes[] = {"/nonexistent/x", "/nonexistent/xy"}; /* one of the two cuts a character */
+    for (size_t p = 0; p < 2; p++) {
+        size_t used = (size_t)snprintf(candidate, sizeof candidate, "%s", prefixes[p]);
+        for (size_t i = 0; i < 250; i++) /* 2 bytes each: the reason's 512 bytes end among them */
+            used += (size_t)snprintf(candidate + used, sizeof candidate - used, "%s", i == 130 ? "/" : "\xc3\xa9");
+        snprintf(candidate + used, sizeof candidate - used, ".json");
+        const char *words[] = {"sweep", "--candidate", candidate, "--mnk", "64,64,64", "--out", out, "--no-progress",
+                               NULL};
+        assert_int_equal(hb_test_run(hb_test_bench(), words, "/dev/null", err), HB_ERR_BAD_INPUT);
+        snprintf(journal, sizeof journal, "%s/journal.jsonl", out);
+        json_error_t error;
+        json_t *line = json_load_file(journal, 0, &error);
+        if (!line)
+            fail_msg("the journal has no line for the item: %s", error.text);
+        const char *reason = json_string_value(json_object_get(line, "reason"));
+        assert_non_null(reason);
+        assert_non_null(strstr(reason, "\xc3\xa9\xc3\xa9/\xc3\xa9"));
+        json_decref(line);
+        const char *resume[] = {"sweep", "--resume", out, "--no-progress", NULL}; /* reads back: 3 again, not 11 */
+        assert_int_equal(hb_test_run(hb_test_bench(), resume, "/dev/null", err), HB_ERR_BAD_INPUT);
+        hb_test_remove_tree(out);
+    }
+
+    const char *not_utf8[] = {"sweep", "--candidate", "/nonexistent/\xff.json", "--mnk", "64,64,64", "--out", out,
+                              "--no-progress", NULL};
+    assert_int_equal(hb_test_run(hb_test_bench(), not_utf8, "/dev/null", err), HB_ERR_USAGE);
+    assert_true(hb_test_file_contains(err, "the value of --candidate is not UTF-8 text"));
+    struct stat st;
+    assert_int_not_equal(stat(out, &st), 0);
+    /* a run has no plan: its env.json keeps the path, the bytes that are not UTF-8 made '?' */
+    const char *run_words[] = {"run", "--candidate", "/nonexistent/\xff.json", "--mnk", "64,64,64", "--out", out, NULL};
+    assert_int_equal(hb_test_run(hb_test_bench(), run_words, "/dev/null", err), HB_ERR_BAD_INPUT);
+    char command[4 * PATH];
+    snprintf(command, sizeof command, "grep -q '\"candidate\": \"/nonexistent/?.json\"' %s/*/env.json && "
+             "grep -q '\"command_line\": \".*/nonexistent/?.json' %s/*/env.json", out, out);
+    assert_int_equal(hb_test_shell(command), 0);
+    hb_test_remove_tree(root);
+}
+
 hb_test_list hb_hostile_text_tests(void)
 {
     static const struct CMUnitTest tests[] = {
@@ -446,6 +519,8 @@ hb_test_list hb_hostile_text_tests(void)
         cmocka_unit_test(test_hostile_texts_come_out_inert),
         cmocka_unit_test(test_number_ranges),
         cmocka_unit_test(test_compare_refuses_numbers_at_the_edges),
+        cmocka_unit_test(test_json_text_repair),
+        cmocka_unit_test(test_sweep_reasons_and_settings_that_are_not_json_text),
     };
     return HB_TEST_LIST(tests);
 }

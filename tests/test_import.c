@@ -331,6 +331,36 @@ static void import_names_the_three_places_for_cutlass(void **state)
     assert_int_equal(system(args), 0);
 }
 
+/* An nvcc that runs but builds nothing fails the adapter, the first build:
+ * the import stops with exit 3 (the toolkit given is the user's to fix),
+ * naming --nvcc and the compiler's error, with no source location. */
+static void import_names_an_nvcc_that_builds_nothing(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/hb_import_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char nvcc[256], args[1024], log[256];
+    snprintf(nvcc, sizeof nvcc, "%s/nvcc", dir);
+    FILE *f = fopen(nvcc, "w");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\ncase \"$*\" in *--version*) echo 'Cuda compilation tools, release 13.0'; exit 0;; esac\n"
+               "echo 'fatal error: this toolkit is broken' >&2\nexit 1\n");
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(nvcc, 0755), 0);
+    snprintf(args, sizeof args, "--kernels %s/a100_F16F16F16F16 --out %s/set --arch sm_80 --cutlass %s --nvcc %s",
+             L2_DATA, dir, FAKE_CUTLASS, nvcc);
+    snprintf(log, sizeof log, "%s/log.txt", dir);
+    assert_int_equal(import(args, log), 3);
+    expect_in_file(log, "did not build for");
+    expect_in_file(log, "with this nvcc (--nvcc) and CUTLASS (--cutlass): fatal error: this toolkit is broken");
+    char *text = read_text(log);
+    assert_non_null(text);
+    assert_null(strstr(text, "build_job.c:")); /* not a fault of the harness */
+    free(text);
+    snprintf(args, sizeof args, "rm -rf %s", dir);
+    assert_int_equal(system(args), 0);
+}
+
 /* A missing --kernels folder is named as such before the GPU or the
  * target is asked for: no --arch, on a machine with or without a GPU. */
 static void import_names_a_missing_folder_before_the_gpu(void **state)
@@ -424,6 +454,7 @@ hb_test_list hb_import_tests(void)
         cmocka_unit_test(signature_gives_each_parameter_its_size),
         cmocka_unit_test(import_builds_a_set_and_reports_every_file),
         cmocka_unit_test(import_names_the_three_places_for_cutlass),
+        cmocka_unit_test(import_names_an_nvcc_that_builds_nothing),
         cmocka_unit_test(import_names_a_missing_folder_before_the_gpu),
         cmocka_unit_test(equal_sizes_are_named_by_a_second_recording),
         cmocka_unit_test(distinct_sizes_differ_and_keep_the_tiles),

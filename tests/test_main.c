@@ -51,7 +51,7 @@ int main(void)
                                            hb_gpu_integrity_tests, hb_gpu_fault_tests, hb_gpu_sweep_tests,
                                            hb_gpu_trace_tests, hb_gpu_launcher_tests, hb_gpu_conduct_tests,
                                            hb_gpu_params_tests, hb_output_watch_tests, hb_gpu_output_scan_tests,
-                                           hb_damage_tests, hb_hostile_folder_tests, hb_hostile_text_tests, hb_reproduce_tests,
+                                           hb_damage_tests, hb_hostile_folder_tests, hb_hostile_text_tests, hb_no_gpu_tests, hb_reproduce_tests,
                                            hb_compare_rule_tests,
                                            hb_compare_command_tests, hb_figure_tests, hb_source_figure_tests, hb_closing_counts_tests,
                                            hb_import_fault_tests, hb_timing_doubt_tests,

@@ -75,6 +75,7 @@ hb_test_list hb_gpu_output_scan_tests(void);
 hb_test_list hb_damage_tests(void);
 hb_test_list hb_hostile_folder_tests(void);
 hb_test_list hb_hostile_text_tests(void);
+hb_test_list hb_no_gpu_tests(void);
 hb_test_list hb_compare_rule_tests(void);
 hb_test_list hb_compare_command_tests(void);
 hb_test_list hb_figure_tests(void);

@@ -532,6 +532,17 @@ static void test_csv_header_is_stable(void **state)
     assert_string_equal(text, expected);
     free(expected);
     free(text);
+    /* the fixture's README says how many columns it has: the table's count */
+    char said[64];
+    snprintf(said, sizeof said, "the header line of summary.csv, %zu columns", hb_summary_column_count());
+    char *readme = hb_test_read_file("tests/data/README.md");
+    assert_non_null(readme);
+    for (char *c = readme; *c; c++) /* the sentence may wrap */
+        if (*c == '\n')
+            *c = ' ';
+    if (!strstr(readme, said))
+        fail_msg("tests/data/README.md does not say \"%s\"", said);
+    free(readme);
 }
 
 /* --- the column table ---------------------------------------------------------------- */

@@ -5,12 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/analysis/bad_results.h"
 #include "bench/analysis/csv_reader.h"
 #include "bench/analysis/number_ranges.h"
 #include "bench/core/diag.h"
 #include "bench/core/gemm_types.h"
+#include "bench/core/input_file.h"
 
 #define SIZE_COLUMN "mnk"
 
@@ -131,6 +133,19 @@ hb_status hb_read_published(const char *path, hb_published_table *out)
             return hb_bad_results(path, b->line, 1, SIZE_COLUMN, "%ld_%ld_%ld again (first on line %zu)", b->m, b->n,
                                   b->k, a->line);
     }
+    return HB_OK;
+}
+
+hb_status hb_published_check_file(const char *path)
+{
+    if (!strcmp(hb_input_kind(path), "missing"))
+        return hb_fail(HB_ERR_BAD_RESULTS, "the published file %s (--published) does not exist", path);
+    char label[4200];
+    snprintf(label, sizeof label, "the published file %s (--published)", path);
+    int fd = -1;
+    size_t size = 0;
+    HB_TRY(hb_input_open(path, label, HB_PUBLISHED_MAX_BYTES, HB_ERR_BAD_RESULTS, 0, &fd, &size));
+    close(fd);
     return HB_OK;
 }
 

@@ -31,6 +31,12 @@ const char *hb_published_header(void);
  * another header, a size that is not M_N_K, a field that is not a positive
  * number (or empty), a short or long row, or a size given twice. */
 hb_status hb_read_published(const char *path, hb_published_table *out);
+
+/* `path` is there, a regular file of a size such a file can have, and opens
+ * for reading: asked before anything is asked of what it holds (the mode its
+ * name says), so that a wrong path is named as one.  HB_ERR_BAD_RESULTS
+ * otherwise, as hb_read_published would say, naming --published. */
+hb_status hb_published_check_file(const char *path);
 void hb_published_free(hb_published_table *table);
 
 /* The row of M, N, K, or NULL. */

@@ -83,6 +83,7 @@ static hb_status compare(const hb_cli *cli, hb_result_set *set, hb_published_tab
     hb_report_format format = HB_FORMAT_MD;
     hb_timer_parse(o->timer, &in.timer); /* the option parser has checked both */
     hb_report_format_parse(o->format, &format);
+    HB_TRY(hb_published_check_file(o->published)); /* a wrong path named as one, before its name is asked the mode */
     hb_published_name_parse(o->published, &in.name);
     HB_TRY(choose_mode(o, &in));
     if (o->plots && !hb_gnuplot_available())

@@ -24,14 +24,22 @@ static hb_status target(const hb_import_settings *s, int ordinal, hb_l2_import_o
         HB_TRY(hb_target_arch_parse(s->arch, &o->arch)); /* a bad --arch is named before the GPU is asked */
     int count = 0;
     hb_device_info info;
-    hb_diag_set_quiet(1); /* no GPU is fine when --arch names the target: said below if it is not */
-    int have_gpu = hb_device_count(&count) == HB_OK && count > ordinal && hb_device_open(ordinal, &info) == HB_OK;
+    hb_no_gpu_reason why = {"", ""};
+    /* no GPU is fine when --arch names the target: said below, with why, if it is not */
+    int have_gpu = hb_device_count_silent(&count, &why) == HB_OK;
+    if (have_gpu && count <= ordinal)
+        snprintf(why.fact, sizeof why.fact, "--device %d: this machine has %d CUDA GPU(s)", ordinal, count);
+    hb_diag_set_quiet(1);
+    have_gpu = have_gpu && count > ordinal && hb_device_open(ordinal, &info) == HB_OK;
     hb_diag_set_quiet(0);
+    if (!have_gpu && !why.fact[0])
+        snprintf(why.fact, sizeof why.fact, "%s", hb_last_error());
     if (!s->arch && have_gpu)
         hb_target_arch_for_gpu(info.sm, &o->arch);
     else if (!s->arch)
-        return hb_fail(HB_ERR_USAGE, "import: no GPU here to take the target from: name it with --arch (sm_90a for the "
-                       "H100 set, sm_80 for the A100 sets, sm_86 for the 3090 set)");
+        return hb_fail(HB_ERR_USAGE, "import: no GPU here to take the target from: %s; name it with --arch (sm_90a "
+                       "for the H100 set, sm_80 for the A100 sets, sm_86 for the 3090 set): the import itself needs "
+                       "no GPU", why.fact);
     if (have_gpu && info.sm == o->arch.sm) {
         o->device = (hb_recorder_device){info.sm, info.sm_count, info.smem_per_block_optin, 0, info.l2_bytes, ""};
         hb_recorder_device table;

@@ -27,6 +27,7 @@
 #include "bench/driver/sanitize_pass.h"
 #include "bench/driver/sweep_workers.h"
 #include "bench/report/env_json.h"
+#include "bench/report/json_values.h"
 #include "bench/sweep/plan_file.h"
 #include "bench/sweep/plan_source.h"
 #include "bench/sweep/sweep_progress.h"
@@ -83,6 +84,23 @@ static hb_status settings_words(const hb_run_options *o, const hb_sweep_plan *pl
     return hb_plan_file_set_words(file, argv.word, argv.count);
 }
 
+/* plan.json is JSON: a setting or a command line it cannot hold as text (a
+ * path that is not UTF-8) is the user's to change, said before anything is
+ * written. */
+static hb_status check_plan_text(const hb_plan_file *file)
+{
+    for (size_t i = 0; i < file->n_words; i++)
+        if (!hb_json_text_is_valid(file->words[i]))
+            return hb_fail(HB_ERR_USAGE, "sweep: the value of %s is not UTF-8 text, which plan.json (JSON) must "
+                           "hold as it is: give it through a name that is (rename it, or make a link to it)",
+                           i > 0 ? file->words[i - 1] : "a flag");
+    if (!hb_json_text_is_valid(file->command_line))
+        return hb_fail(HB_ERR_USAGE, "sweep: the command line holds text that is not UTF-8 (a path given to --out, "
+                       "--mnk-file or --verdict?), which plan.json (JSON) must hold as it is: give it through a "
+                       "name that is (rename it, or make a link to it)");
+    return HB_OK;
+}
+
 static hb_status make_plan(hb_run_options *o, const char *command_line, hb_plan_file *file)
 {
     memset(file, 0, sizeof *file);
@@ -103,6 +121,7 @@ static hb_status make_plan(hb_run_options *o, const char *command_line, hb_plan_
     hb_utc_now(file->created_utc, sizeof file->created_utc);
     snprintf(file->command_line, sizeof file->command_line, "%s", command_line);
     HB_TRY(settings_words(o, plan, file));
+    HB_TRY(check_plan_text(file));
     hb_plan_file_identify(file);
     return HB_OK;
 }
@@ -123,8 +142,9 @@ static int folder_is_empty(const char *path)
     return empty;
 }
 
-/* --out DIR, or results/sweep-<id>[-shard-I-of-N]; a new folder or an empty one. */
-static hb_status create_folder(sweep_state *s)
+/* --out DIR, or results/sweep-<id>[-shard-I-of-N]: named, and refused
+ * unless it is a new folder or an empty one (nothing is made yet). */
+static hb_status choose_folder(sweep_state *s)
 {
     const hb_plan_file *f = s->file;
     if (strcmp(s->options->out_dir, "results"))
@@ -142,7 +162,7 @@ static hb_status create_folder(sweep_state *s)
                        "give another --out", s->folder, s->folder);
     if (stat(s->folder, &info) == 0 && (!S_ISDIR(info.st_mode) || !folder_is_empty(s->folder)))
         return hb_fail(HB_ERR_USAGE, "--out %s exists and is not an empty folder: a sweep folder is new", s->folder);
-    return hb_make_folders(s->folder, "sweep folder");
+    return HB_OK;
 }
 
 /* --- devices ----------------------------------------------------------------------------------- */
@@ -168,20 +188,57 @@ static hb_status parse_ordinals(const char *list, sweep_state *s)
     }
 }
 
-/* --devices all: every GPU CUDA sees (a list was parsed before anything was written). */
-static hb_status resolve_devices(sweep_state *s)
+/* A GPU the session can use, asked (in a child: this process stays free of
+ * CUDA) before the folder is made or changed, so that a machine without a
+ * driver or a GPU leaves nothing behind and the same command runs again
+ * once one is there.  --devices all is resolved here; of a list, one GPU
+ * that exists is enough (the workers go on without the others). */
+static hb_status check_gpus(sweep_state *s)
 {
-    const char *list = s->options->devices;
-    if (!list || strcmp(list, "all"))
-        return HB_OK;
     int count = 0;
-    HB_TRY(hb_sweep_device_count(s->options->timeout_s, &count));
-    if (count < 1)
-        return hb_fail(HB_ERR_CUDA, "--devices all: no CUDA GPU on this machine");
-    s->workers = (size_t)(count < HB_MAX_WORKERS ? count : HB_MAX_WORKERS);
-    for (size_t i = 0; i < s->workers; i++)
-        s->ordinals[i] = (int)i;
-    return HB_OK;
+    HB_TRY(hb_sweep_device_count(s->options->timeout_s, &count)); /* its child said why there is none */
+    const char *list = s->options->devices;
+    if (list && !strcmp(list, "all")) {
+        s->workers = (size_t)(count < HB_MAX_WORKERS ? count : HB_MAX_WORKERS);
+        for (size_t i = 0; i < s->workers; i++)
+            s->ordinals[i] = (int)i;
+        return HB_OK;
+    }
+    for (size_t w = 0; w < s->workers; w++)
+        if (s->ordinals[w] < count)
+            return HB_OK;
+    if (list)
+        return hb_fail(HB_ERR_CUDA, "--devices %s: this machine has %d CUDA GPU(s), ordinals 0 to %d", list, count,
+                       count - 1);
+    return hb_fail(HB_ERR_CUDA, "--device %d: this machine has %d CUDA GPU(s), ordinals 0 to %d", s->ordinals[0], count,
+                   count - 1);
+}
+
+/* The checks before the GPU (bench/driver/preflight.h), once per session and
+ * before the folder is made or changed: their verdicts are recorded later,
+ * and they tell whether the session needs a GPU at all. */
+static hb_status check_before_gpu(sweep_state *s)
+{
+    s->options->out_dir = s->folder; /* what the checks test for writing */
+    s->preflight = calloc(s->options->n_configs ? s->options->n_configs : 1, sizeof *s->preflight);
+    if (!s->preflight)
+        return hb_fail(HB_ERR_INTERNAL, "out of host memory for %zu configurations", s->options->n_configs);
+    size_t pending_checked = 0;
+    return hb_preflight(s->options, s->preflight, &pending_checked);
+}
+
+/* An item of this folder's shard, not done yet (`done`: NULL for a new
+ * sweep), whose configuration passed the checks before the GPU: only then
+ * does the session open a GPU.  A sweep finished, or whose every
+ * configuration failed those checks, is recorded and closed without one. */
+static int needs_gpu(const sweep_state *s, const unsigned char *done)
+{
+    const size_t total = hb_plan_item_count(&s->file->plan);
+    for (size_t i = 0; i < total; i++)
+        if (hb_shard_holds(&s->file->shard, i) && !(done && done[i]) &&
+            s->preflight[hb_plan_item_at(&s->file->plan, i).config].status == HB_OK)
+            return 1;
+    return 0;
 }
 
 /* Every usage error a session could meet (--devices, --sanitize without
@@ -209,6 +266,10 @@ static hb_status record_item(sweep_state *s, const hb_device_info *device, size_
     hb_plan_item it = hb_plan_item_at(&s->file->plan, item);
     o->mode = it.mode; /* the settings of this item's window, for its timing columns */
     hb_config_finish(o, device, &s->plausibility, r);
+    /* The journal line is JSON and holds the row's reason byte for byte: a
+     * reason cut mid-character (a long path of accented letters) or holding
+     * a kernel's own bytes is made UTF-8 for both. */
+    hb_json_text_repair(r->reason);
     hb_journal_entry entry = {.item = item, .mode = it.mode, .device = device ? device->ordinal : -1};
     snprintf(entry.gpu_uuid, sizeof entry.gpu_uuid, "%s", device ? device->uuid : "");
     HB_TRY(hb_sweep_store_append(&s->store, s->file->sweep_id, hb_acc_class_name(o->acc), r, &entry));
@@ -305,12 +366,6 @@ static size_t failed_so_far(const hb_sweep_store *store)
 
 static hb_status run_items(sweep_state *s, const char *sanitizer)
 {
-    size_t pending_checked = 0;
-    s->options->out_dir = s->folder; /* what the checks before the GPU test for writing */
-    s->preflight = calloc(s->options->n_configs, sizeof *s->preflight);
-    if (!s->preflight)
-        return hb_fail(HB_ERR_INTERNAL, "out of host memory for %zu configurations", s->options->n_configs);
-    HB_TRY(hb_preflight(s->options, s->preflight, &pending_checked));
     const size_t shard_items = hb_shard_size(&s->file->shard, hb_plan_item_count(&s->file->plan));
     hb_sweep_progress_init(&s->progress, s->options->progress, shard_items, s->store.count,
                            failed_so_far(&s->store), s->workers);
@@ -353,13 +408,10 @@ static hb_status run_session(sweep_state *s)
     hb_utc_now(s->started_utc, sizeof s->started_utc);
     hb_status status = hb_interrupt_install();
     if (status == HB_OK)
-        status = resolve_devices(s);
-    if (status == HB_OK)
         status = run_items(s, s->sanitizer);
     if (s->store_open)
         status = end_session(s, status);
     hb_sweep_store_close(&s->store);
-    free(s->preflight);
     hb_interrupt_restore();
     return status;
 }
@@ -369,7 +421,11 @@ static hb_status run_session(sweep_state *s)
 static hb_status new_sweep(sweep_state *s)
 {
     HB_TRY(check_usage(s));
-    HB_TRY(create_folder(s));
+    HB_TRY(choose_folder(s));
+    HB_TRY(check_before_gpu(s));
+    if (needs_gpu(s, NULL))
+        HB_TRY(check_gpus(s));
+    HB_TRY(hb_make_folders(s->folder, "sweep folder"));
     HB_TRY(hb_folder_lock_take(&s->lock, s->folder, "sweep"));
     HB_TRY(hb_plan_file_write(s->folder, s->file));
     HB_TRY(hb_sweep_store_create(&s->store, s->folder, &s->file->plan));
@@ -411,14 +467,18 @@ static hb_status settings_of(const hb_plan_file *file, hb_cli *cli)
     return status != HB_OK ? HB_ERR_BAD_RESULTS : HB_OK;
 }
 
-/* The folder read and checked, then locked: a folder refused is left
- * without even a lock file.  Should a writer have appended between the
- * check and the lock (it held the lock then, and has finished), the files
- * are read and checked again, now under the lock. */
+/* The folder is read and checked, and a GPU found when the session needs
+ * one, before it is locked: a folder refused, or a machine without a GPU,
+ * leaves it without even a lock file.  Should a writer have appended
+ * between the check and the lock (it held the lock then, and has
+ * finished), the files are read and checked again, now under the lock. */
 static hb_status open_locked(sweep_state *s)
 {
     HB_TRY(hb_sweep_store_open(&s->store, s->folder, s->file));
     s->store_open = 1;
+    HB_TRY(check_before_gpu(s));
+    if (needs_gpu(s, s->store.done))
+        HB_TRY(check_gpus(s));
     HB_TRY(hb_folder_lock_take(&s->lock, s->folder, "sweep --resume"));
     if (hb_sweep_store_unchanged(&s->store))
         return HB_OK;
@@ -466,12 +526,18 @@ hb_status hb_cmd_sweep(const hb_command_entry *self, hb_cli *cli, const char *co
     s->command_line = command_line;
     s->store.journal_fd = -1;
     s->lock.fd = -1; /* the kernel lets it go when this process and its workers end */
-    if (cli->run.resume)
-        return resume_sweep(s, &cli->run);
-    HB_TRY(make_plan(&cli->run, command_line, &file));
-    if (cli->run.dry_run) {
-        hb_plan_file_print(stdout, &file);
-        return fflush(stdout) == 0 ? HB_OK : hb_fail(HB_ERR_IO, "writing the plan to stdout failed");
+    hb_status status;
+    if (cli->run.resume) {
+        status = resume_sweep(s, &cli->run);
+    } else {
+        HB_TRY(make_plan(&cli->run, command_line, &file));
+        if (cli->run.dry_run) {
+            hb_plan_file_print(stdout, &file);
+            return fflush(stdout) == 0 ? HB_OK : hb_fail(HB_ERR_IO, "writing the plan to stdout failed");
+        }
+        status = new_sweep(s);
     }
-    return new_sweep(s);
+    hb_sweep_store_close(&s->store); /* a session closed it; a refusal before one did not */
+    free(s->preflight);
+    return status;
 }

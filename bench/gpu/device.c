@@ -16,15 +16,25 @@ static void format_uuid(const cudaUUID_t *uuid, char *out, size_t size)
              b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
 }
 
-hb_status hb_device_count(int *count)
+hb_status hb_device_count_silent(int *count, hb_no_gpu_reason *why)
 {
     *count = 0;
     cudaError_t err = cudaGetDeviceCount(count);
-    if (err != cudaSuccess)
-        return hb_fail(HB_ERR_CUDA, "no usable CUDA GPU: cudaGetDeviceCount says %s (%s); check the NVIDIA driver "
-                       "(nvidia-smi) and CUDA_VISIBLE_DEVICES",
-                       cudaGetErrorName(err), cudaGetErrorString(err));
-    return HB_OK;
+    if (err == cudaSuccess && *count > 0)
+        return HB_OK;
+    *count = 0;
+    hb_no_gpu_facts facts;
+    hb_no_gpu_probe(err, &facts);
+    hb_no_gpu_explain(&facts, why);
+    return HB_ERR_CUDA;
+}
+
+hb_status hb_device_count(int *count)
+{
+    hb_no_gpu_reason why;
+    if (hb_device_count_silent(count, &why) == HB_OK)
+        return HB_OK;
+    return hb_fail(HB_ERR_CUDA, "no usable CUDA GPU: %s; %s", why.fact, why.advice);
 }
 
 static hb_status select_device(int ordinal)

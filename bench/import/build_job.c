@@ -71,12 +71,15 @@ hb_status hb_build_adapter(const hb_build_settings *s, const char *entry_name, c
     if (end.exited && end.code == 0 && rename(partial, path) == 0)
         return HB_OK;
     unlink(partial);
+    /* Neither is the harness's fault: the import's exit is 128 + the signal
+     * after an interrupt, and an adapter that does not build says that this
+     * nvcc and CUTLASS build nothing (bad input, as an nvcc that cannot run). */
     if (end.stopped)
-        return hb_fail(HB_ERR_INTERNAL, "the adapter's build was stopped: the import was interrupted");
+        return hb_fail(HB_ERR_BAD_INPUT, "the adapter's build was stopped: the import was interrupted");
     char line[512];
     hb_first_error_line(log_path, line, sizeof line);
-    return hb_fail(HB_ERR_INTERNAL, "the adapter (%s) did not build for %s: %s (see %s)", s->data->adapter, entry_name,
-                   line[0] ? line : "no error line", log_path);
+    return hb_fail(HB_ERR_BAD_INPUT, "the adapter (%s) did not build for %s with this nvcc (--nvcc) and CUTLASS "
+                   "(--cutlass): %s (see %s)", s->data->adapter, entry_name, line[0] ? line : "no error line", log_path);
 }
 
 /* --- the steps --------------------------------------------------------------------- */

@@ -47,7 +47,9 @@ typedef struct hb_build_job {
  * itself could not be written. */
 hb_status hb_build_job_run(const hb_build_settings *settings, const hb_build_job *job);
 
-/* The adapter's object for `entry_name`, built once per import into `path`. */
+/* The adapter's object for `entry_name`, built once per import into `path`.
+ * HB_ERR_BAD_INPUT when it does not build (this nvcc and CUTLASS build no
+ * file) or its build was stopped by an interrupt. */
 hb_status hb_build_adapter(const hb_build_settings *settings, const char *entry_name, const char *path,
                            const char *log_path);
 

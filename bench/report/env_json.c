@@ -9,6 +9,7 @@
 #include "bench/core/json_file.h"
 #include "bench/core/stats.h"
 #include "bench/core/version.h"
+#include "bench/report/json_values.h"
 #include "bench/result/module_state.h"
 #include "bench/result/sanitize_record.h"
 #include "bench/result/peak_throughput.h"
@@ -71,7 +72,7 @@ static json_t *software_object(const hb_device_info *d)
 static json_t *autotune_object(const hb_run_options *o, const hb_engine_facts *e)
 {
     json_t *a = json_object();
-    json_object_set_new(a, "cache", o->autotune_cache ? json_string(o->autotune_cache) : json_null());
+    json_object_set_new(a, "cache", o->autotune_cache ? hb_json_text(o->autotune_cache) : json_null());
     json_object_set_new(a, "retune", json_boolean(o->retune));
     json_object_set_new(a, "search", json_boolean(o->autotune_search));
     json_object_set_new(a, "max_candidates", json_integer(e->autotune_max_candidates));
@@ -150,7 +151,7 @@ static json_t *reward_settings_object(const hb_reward_settings *w)
     json_object_set_new(o, "alpha", json_real(w->alpha));
     json_object_set_new(o, "beta", json_real(w->beta));
     json_object_set_new(o, "clip", w->clip ? json_pack("[f,f]", w->clip_low, w->clip_high) : json_null());
-    json_object_set_new(o, "source", w->source ? json_string(w->source) : json_null());
+    json_object_set_new(o, "source", w->source ? hb_json_text(w->source) : json_null());
     json_object_set_new(o, "length_bytes", w->source ? json_integer(w->length_bytes) : json_null());
     json_object_set_new(o, "formula", json_string("r = mean over the kept timed rounds of t_ref/t_cand (clipped into "
                                                   "clip when given) - alpha x mean over the deviation checks of the "
@@ -220,10 +221,10 @@ static json_t *env_object(const hb_run_record *run)
     json_object_set_new(root, "format", json_string("hgemm-bench-env/1"));
     json_object_set_new(root, "run_id", json_string(run->run_id));
     json_object_set_new(root, "started_utc", json_string(run->started_utc));
-    json_object_set_new(root, "command_line", json_string(run->command_line));
+    json_object_set_new(root, "command_line", hb_json_text(run->command_line));
     json_object_set_new(root, "seed", json_integer((json_int_t)run->options->seed));
     json_object_set_new(root, "seed_from_clock", json_boolean(!run->options->seed_given));
-    json_object_set_new(root, "candidate", json_string(hb_candidate_label(run->options)));
+    json_object_set_new(root, "candidate", hb_json_text(hb_candidate_label(run->options)));
     json_object_set_new(root, "gpu", gpu_object(run->device));
     if (run->devices) { /* a sweep: every GPU it ran on, one per worker */
         json_t *gpus = json_array();
