@@ -194,6 +194,26 @@ static void test_option_sweep_seed_default_is_the_one_used(void **state)
     hb_test_remove_tree(dir);
 }
 
+/* A value too long for a child's command line is refused, not cut: the
+ * sweep would have recorded (and its children used) another path. */
+static void test_option_value_too_long_for_a_child_is_refused(void **state)
+{
+    (void)state;
+    char dir[512], out[700], err[700];
+    hb_test_make_temp_dir("hb-option-long", dir, sizeof dir);
+    snprintf(out, sizeof out, "%s/plan.txt", dir);
+    snprintf(err, sizeof err, "%s/stderr.txt", dir);
+    static char path[4400];
+    memset(path, 'a', sizeof path - 1);
+    path[0] = '/';
+    path[sizeof path - 1] = '\0';
+    assert_int_equal(hb_test_run(hb_test_bench(), WORDS("sweep", "--candidate", path, "--mnk", "64,64,64", "--dry-run"),
+                                 out, err),
+                     HB_ERR_USAGE);
+    assert_true(hb_test_file_contains(err, "the value of --candidate is longer than"));
+    hb_test_remove_tree(dir);
+}
+
 /* A usage error ends with the command's own --help, not the overview's. */
 static void test_option_usage_error_points_to_the_commands_help(void **state)
 {
@@ -332,6 +352,7 @@ hb_test_list hb_option_message_tests(void)
         cmocka_unit_test(test_option_help_states_the_real_defaults),
         cmocka_unit_test(test_option_sweep_seed_default_is_the_one_used),
         cmocka_unit_test(test_option_usage_error_points_to_the_commands_help),
+        cmocka_unit_test(test_option_value_too_long_for_a_child_is_refused),
         cmocka_unit_test(test_option_verbose_shows_the_source_line),
         cmocka_unit_test(test_option_verbose_is_passed_on),
         cmocka_unit_test(test_option_verbose_reaches_reproduce_stages),

@@ -41,6 +41,11 @@ hb_status hb_argv_add_options(hb_argv *argv, const hb_run_options *run, hb_comma
         int had = o->format(o, hb_option_defaults(), fallback, sizeof fallback);
         if (!has || (had && !strcmp(value, fallback)))
             continue;
+        /* A value that filled the buffer may have been cut: a child given a
+         * shortened path would act on another file. */
+        if (strlen(value) + 1 >= sizeof value)
+            return hb_fail(HB_ERR_USAGE, "the value of --%s is longer than %zu bytes, more than a child's command line "
+                           "takes; give a shorter path", o->flag, sizeof value - 2);
         snprintf(flag, sizeof flag, "--%s", o->flag);
         hb_argv_add(argv, flag);
         if (o->value)
