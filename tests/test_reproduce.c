@@ -558,6 +558,30 @@ static void test_reproduce_page_header_without_a_plan_reads_the_sweep(void **sta
     drop_repo(&f);
 }
 
+/* A sweep that has run no item yet: the page says no configuration ran,
+ * not that every call was watched. */
+static void test_reproduce_page_of_a_sweep_that_ran_nothing(void **state)
+{
+    (void)state;
+    fake f;
+    make_repo(&f, 4, 26);
+    char set_dir[PATH], sweep_dir[PATH], page[PATH], args[PATH * 2];
+    snprintf(set_dir, PATH, "%.1500s/set", f.out);
+    snprintf(sweep_dir, PATH, "%.1500s/sweep", f.out);
+    snprintf(page, PATH, "%.1500s/summary.md", f.out);
+    hb_test_make_folder(f.out);
+    hb_test_make_folder(set_dir);
+    assert_int_equal(hb_fixture_write_sweep(&f.fixture, sweep_dir, set_dir, 0, 1, 0, "Test GPU 80GB"), HB_OK);
+    write_import_report(&f, set_dir, "import.csv");
+    snprintf(args, sizeof args, "--set h100 --tables-only --no-plots --out '%s'", f.out);
+    int rc = bench(&f, args);
+    if (rc != 0)
+        fail_with_log(&f, "reproduce --tables-only of an empty sweep", rc);
+    assert_true(hb_test_file_contains(page, "| conduct | no configuration ran |"));
+    assert_true(hb_test_file_contains(page, "trace none: no configuration ran")); /* the embedded report's */
+    drop_repo(&f);
+}
+
 /* --dry-run on a machine without a GPU and without --arch: the import line
  * runs as printed (the set's own target, not a placeholder), and stderr
  * says no GPU was found and what to add for another GPU. */
@@ -595,6 +619,7 @@ hb_test_list hb_reproduce_tests(void)
         cmocka_unit_test(test_reproduce_tables_only_takes_the_modes_the_sweep_holds),
         cmocka_unit_test(test_reproduce_a_failed_stage_keeps_its_file),
         cmocka_unit_test(test_reproduce_page_header_without_a_plan_reads_the_sweep),
+        cmocka_unit_test(test_reproduce_page_of_a_sweep_that_ran_nothing),
         cmocka_unit_test(test_reproduce_dry_run_without_a_gpu_prints_a_runnable_import),
     };
     return HB_TEST_LIST(tests);
