@@ -107,6 +107,10 @@ static void build_result(const hb_fixture_config *c, hb_rng *rng, hb_config_resu
                 c->verdict == HB_VERDICT_IMPLAUSIBLE;
     int rows = c->verdict != HB_VERDICT_CRASHED && c->verdict != HB_VERDICT_TIMED_OUT; /* a dead child: one row */
     r->measured = timed;
+    /* the battery's first check, the candidate's first call: every configuration whose child came back
+     * with a result, but one that could not run here (unsupported: refused before any call) */
+    if (rows && c->verdict != HB_VERDICT_UNSUPPORTED)
+        r->battery.exact_binary = (hb_exact_record){.ran = 1, .reps = 3, .compared = (uint64_t)c->mnk.m * c->mnk.n};
     double cand_ms = hb_gemm_flops(c->mnk.m, c->mnk.n, c->mnk.k) / 400e12 * 1e3 * exp(0.3 * normal(rng)) + 0.004;
     fill_participant(&r->participants[0], "candidate", cand_ms, cand_ms, rng);
     for (size_t b = 0; rows && b < HB_N_BASELINES; b++) {

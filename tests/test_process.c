@@ -422,7 +422,8 @@ static int stage_with_output(void *context)
     hb_argv_add(&argv, "help");
     hb_stage_end end;
     hb_diag_set_quiet(1);
-    return hb_stage_child_run(&argv, c->stdout_path, &end) == HB_ERR_IO ? 0 : 1;
+    static const int accepted[] = {0, -1};
+    return hb_stage_child_run(&argv, c->stdout_path, accepted, &end) == HB_ERR_IO ? 0 : 1;
 }
 
 static void expect_refused_in_time(hb_process_fn fn, const output_case *c, const char *what)

@@ -302,6 +302,46 @@ static void test_report_header_states_the_protocol(void **state)
     hb_test_remove_tree(root);
 }
 
+/* A configuration that ended before its candidate's first call (the GPU
+ * could not be opened, its file did not build) was never traced, though a
+ * summary.csv of an older harness left its trace_note empty: the notes do
+ * not count it as traced.  A sweep that ran no configuration says so, not
+ * "trace on". */
+static void test_report_counts_as_traced_only_what_ran(void **state)
+{
+    (void)state;
+    char root[PATH], run[PATH], sweep[PATH];
+    hb_test_make_temp_dir("hb-traced", root, sizeof root);
+    path_in(run, root, "run");
+    path_in(sweep, root, "sweep");
+    hb_fixture f;
+    const hb_mode offline = HB_MODE_OFFLINE;
+    assert_int_equal(hb_fixture_make(61, 4, &offline, 1, 0.0, &f), HB_OK);
+    hb_config_result *never = f.configs[0].result;
+    never->verdict = HB_VERDICT_ERROR;
+    never->status = HB_ERR_CUDA;
+    never->measured = 0;
+    memset(&never->battery, 0, sizeof never->battery); /* no check began: the candidate was never called */
+    snprintf(never->reason, sizeof never->reason, "no CUDA GPU on this machine");
+    never->trace_note[0] = '\0'; /* as a harness before the note wrote it */
+    f.configs[0].verdict = HB_VERDICT_ERROR;
+    assert_int_equal(hb_fixture_rewrite(&f.configs[0]), HB_OK);
+    assert_int_equal(hb_fixture_write_run(&f, 0, f.count, run, "Test GPU 80GB"), HB_OK);
+    json_t *doc = report_json(root, ARGS("report", run, "--format", "json"));
+    assert_true(a_note_says(doc, ARGS("offline: 4 configurations", "conduct checked (traced) in 3 of 4 (partly traced)")));
+    assert_false(a_note_says(doc, ARGS("conduct checked (traced) in 4 of 4")));
+    json_decref(doc);
+
+    assert_int_equal(hb_fixture_write_sweep(&f, sweep, "cand", 0, 1, 0, "Test GPU 80GB"), HB_OK);
+    doc = report_json(root, ARGS("report", sweep, "--format", "json"));
+    assert_true(a_note_says(doc, ARGS(": sweep, candidate ", "trace none: no configuration ran")));
+    assert_false(a_note_says(doc, ARGS("trace on")));
+    assert_false(a_note_says(doc, ARGS("conduct checked")));
+    json_decref(doc);
+    hb_fixture_free(&f);
+    hb_test_remove_tree(root);
+}
+
 /* --- the files -------------------------------------------------------------------------------------- */
 
 /* A report of both modes, then one of offline only, into the same folder:
@@ -477,6 +517,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_report_json_holds_percents_and_integer_counts),
     cmocka_unit_test(test_report_timer_kernel_uses_the_kernel_medians),
     cmocka_unit_test(test_report_header_states_the_protocol),
+    cmocka_unit_test(test_report_counts_as_traced_only_what_ran),
     cmocka_unit_test(test_report_out_leaves_no_stale_file),
     cmocka_unit_test(test_report_writes_one_csv_per_table),
     cmocka_unit_test(test_report_figure_script_fits_the_data),

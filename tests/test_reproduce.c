@@ -4,12 +4,15 @@
  * report, compare and summary.md) over a fake CUDA-L2 clone and a sweep
  * folder written by the sweep's own writers (tests/result_fixture.h). */
 #define _POSIX_C_SOURCE 200809L
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "bench/analysis/published_layout.h"
+#include "bench/core/md_text.h"
+#include "bench/core/version.h"
 #include "bench/result/config_result.h"
 #include "tests/hostile_text.h"
 #include "tests/result_fixture.h"
@@ -22,6 +25,7 @@
 typedef struct fake {
     char root[PATH], repo[PATH], kernels[PATH], out[PATH], log[PATH];
     hb_fixture fixture;
+    size_t n_modes; /* the fixture's: configuration i's size is item i / n_modes's */
 } fake;
 
 static void write_text(const char *path, const char *text)
@@ -33,8 +37,8 @@ static void write_text(const char *path, const char *text)
 }
 
 /* A clone with the set's folder holding a (empty) file per configuration of
- * the fixture, and `extra` more that the plan may draw. */
-static void make_repo(fake *f, size_t count, uint64_t seed)
+ * the fixture (`count` items in `n_modes` modes: offline, then server). */
+static void make_repo_in(fake *f, size_t count, uint64_t seed, size_t n_modes)
 {
     memset(f, 0, sizeof *f);
     hb_test_make_temp_dir("hb-reproduce", f->root, sizeof f->root);
@@ -46,13 +50,19 @@ static void make_repo(fake *f, size_t count, uint64_t seed)
     snprintf(command, sizeof command, "mkdir -p '%.1500s' '%.1500s/eval_results'", f->kernels, f->repo);
     assert_int_equal(hb_test_shell(command), 0);
     const hb_mode modes[2] = {HB_MODE_OFFLINE, HB_MODE_SERVER};
-    assert_int_equal(hb_fixture_make(seed, count, modes, 2, 0.25, &f->fixture), HB_OK);
-    for (size_t i = 0; i < f->fixture.count; i += 2) {
+    f->n_modes = n_modes;
+    assert_int_equal(hb_fixture_make(seed, count, modes, n_modes, 0.25, &f->fixture), HB_OK);
+    for (size_t i = 0; i < f->fixture.count; i += n_modes) {
         char file[PATH];
         const hb_mnk *c = &f->fixture.configs[i].mnk;
         snprintf(file, PATH, "%.1200s/%ld_%ld_%ld.cu", f->kernels, c->m, c->n, c->k);
         write_text(file, "// a file of the set\n");
     }
+}
+
+static void make_repo(fake *f, size_t count, uint64_t seed)
+{
+    make_repo_in(f, count, seed, 2);
 }
 
 static void drop_repo(fake *f)
@@ -170,7 +180,7 @@ static void write_import_report(const fake *f, const char *set_dir, const char *
     assert_non_null(text);
     used += (size_t)snprintf(text, size, "m,n,k,file,kind,hopper_features,state,forms,launches_per_call,"
                                          "no_cubin_because,reason,build_seconds,cache_key,mma_accumulators\n");
-    for (size_t i = 0; i < f->fixture.count; i += 2) {
+    for (size_t i = 0; i < f->fixture.count; i += f->n_modes) {
         const hb_mnk *c = &f->fixture.configs[i].mnk;
         int failed = i == 0;
         snprintf(row, sizeof row, "%ld,%ld,%ld,x.cu,%s,,%s,%s,1,%s,%s,12.5,key,%s\n", c->m, c->n, c->k,
@@ -183,21 +193,27 @@ static void write_import_report(const fake *f, const char *set_dir, const char *
     free(text);
 }
 
-static void write_published(const fake *f)
+/* The published CSV of `mode` in the clone's eval_results/. */
+static void write_published_of(const fake *f, const char *mode)
 {
     char path[PATH];
-    snprintf(path, PATH, "%.1500s/eval_results/cuda_l2_" SET "_speedup_offline.csv", f->repo);
+    snprintf(path, PATH, "%.1500s/eval_results/cuda_l2_" SET "_speedup_%s.csv", f->repo, mode);
     size_t size = 1 << 16, used = 0;
     char *text = malloc(size);
     assert_non_null(text);
     used += (size_t)snprintf(text, size, "%s\n", hb_published_header());
-    for (size_t i = 0; i < f->fixture.count; i += 2) {
+    for (size_t i = 0; i < f->fixture.count; i += f->n_modes) {
         const hb_mnk *c = &f->fixture.configs[i].mnk;
         used += (size_t)snprintf(text + used, size - used, "%ld_%ld_%ld,1.5,1.2,1.2,1.2,1.1,1.1,1.1,1.05,1.05,1.05\n",
                                  c->m, c->n, c->k);
     }
     write_text(path, text);
     free(text);
+}
+
+static void write_published(const fake *f)
+{
+    write_published_of(f, "offline");
 }
 
 /* A sweep's folder and an import's report, then --tables-only: the report,
@@ -398,7 +414,7 @@ static void test_reproduce_summary_page_shows_hostile_texts_inert(void **state)
     char text[4096];
     size_t used = (size_t)snprintf(text, sizeof text, "m,n,k,file,kind,hopper_features,state,forms,launches_per_call,"
                                                       "no_cubin_because,reason,build_seconds,cache_key\n");
-    for (size_t i = 0; i < f.fixture.count; i += 2) {
+    for (size_t i = 0; i < f.fixture.count; i += f.n_modes) {
         const hb_mnk *c = &f.fixture.configs[i].mnk;
         const char *reason = i == 0 ? "\"'=HYPERLINK(\"\"http://x\"\")\"" : i == 2 ? "\"<script>x</script>\n# Heading\"" : "";
         used += (size_t)snprintf(text + used, sizeof text - used, "%ld,%ld,%ld,x.cu,one-kernel,,%s,%s,1,%s,%s,12.5,key\n",
@@ -421,6 +437,225 @@ static void test_reproduce_summary_page_shows_hostile_texts_inert(void **state)
     drop_repo(&f);
 }
 
+/* The log, for a failure's message. */
+static void fail_with_log(const fake *f, const char *what, int rc)
+{
+    char *log = hb_test_read_file(f->log);
+    fail_msg("%s: exit %d\n%s", what, rc, log ? log : "");
+}
+
+/* OUT/set with the import's report, OUT/sweep written by the sweep's own
+ * writers (every item done), and the published offline CSV. */
+static void make_measured(fake *f, char *set_dir, char *sweep_dir)
+{
+    snprintf(set_dir, PATH, "%.1500s/set", f->out);
+    snprintf(sweep_dir, PATH, "%.1500s/sweep", f->out);
+    hb_test_make_folder(f->out);
+    hb_test_make_folder(set_dir);
+    assert_int_equal(hb_fixture_write_sweep(&f->fixture, sweep_dir, set_dir, 0, 1, f->fixture.count, "Test GPU 80GB"),
+                     HB_OK);
+    write_import_report(f, set_dir, "import.csv");
+    write_published(f);
+}
+
+/* --tables-only where nothing was measured: exit 11 with what to run
+ * first, and nothing left behind: no OUT where there was none, no file in
+ * an OUT that was empty. */
+static void test_reproduce_tables_only_without_a_sweep_says_measure_first(void **state)
+{
+    (void)state;
+    fake f;
+    make_repo(&f, 4, 21);
+    char args[PATH * 2], sweep_dir[PATH];
+    snprintf(args, sizeof args, "--set h100 --tables-only --no-plots --out '%s'", f.out);
+    assert_int_equal(bench(&f, args), 11);
+    assert_true(hb_test_file_contains(f.log, "nothing measured in"));
+    assert_true(hb_test_file_contains(f.log, "there is no such folder"));
+    assert_true(hb_test_file_contains(f.log, "without --tables-only"));
+    assert_true(hb_test_file_contains(f.log, "hgemm-bench reproduce cuda-l2 --repo "));
+    assert_false(exists(f.out));
+
+    hb_test_make_folder(f.out);
+    assert_int_equal(bench(&f, args), 11);
+    assert_true(hb_test_file_contains(f.log, "it has no sweep/"));
+    assert_int_equal(hb_test_count_entries(f.out), 0); /* no report.md, no lock file */
+
+    snprintf(sweep_dir, PATH, "%.1500s/sweep", f.out);
+    hb_test_make_folder(sweep_dir);
+    assert_int_equal(bench(&f, args), 11);
+    assert_true(hb_test_file_contains(f.log, "neither plan.json nor summary.csv"));
+    assert_int_equal(hb_test_count_entries(f.out), 1);
+    drop_repo(&f);
+}
+
+/* A sweep of one mode, with both modes' published CSVs: --tables-only
+ * compares the mode the sweep holds, removes the empty compare-server.md an
+ * earlier run left, and refuses --modes naming a mode it lacks. */
+static void test_reproduce_tables_only_takes_the_modes_the_sweep_holds(void **state)
+{
+    (void)state;
+    fake f;
+    make_repo_in(&f, 6, 22, 1); /* offline only */
+    char set_dir[PATH], sweep_dir[PATH], page[PATH], stale[PATH], offline[PATH], args[PATH * 2];
+    make_measured(&f, set_dir, sweep_dir);
+    write_published_of(&f, "server");
+    snprintf(stale, PATH, "%.1500s/compare-server.md", f.out);
+    snprintf(offline, PATH, "%.1500s/compare-offline.md", f.out);
+    snprintf(page, PATH, "%.1500s/summary.md", f.out);
+    write_text(stale, ""); /* what a failed comparison of an earlier harness left */
+    snprintf(args, sizeof args, "--set h100 --tables-only --no-plots --out '%s'", f.out);
+    int rc = bench(&f, args);
+    if (rc != 0)
+        fail_with_log(&f, "reproduce --tables-only of a one-mode sweep", rc);
+    assert_false(exists(stale));
+    assert_true(hb_test_file_contains(f.log, "compare-server.md, an earlier run's"));
+    assert_true(hb_test_file_contains(offline, "|"));
+    assert_true(hb_test_file_contains(page, "| modes | offline |"));
+    assert_false(hb_test_file_contains(page, "published server figures"));
+
+    snprintf(args, sizeof args, "--set h100 --tables-only --no-plots --modes offline,server --out '%s'", f.out);
+    assert_int_equal(bench(&f, args), 2);
+    assert_true(hb_test_file_contains(f.log, "holds offline only"));
+    drop_repo(&f);
+}
+
+/* A stage that fails leaves its file as it was (the good run's, not an
+ * empty one) and no temporary beside it. */
+static void test_reproduce_a_failed_stage_keeps_its_file(void **state)
+{
+    (void)state;
+    fake f;
+    make_repo(&f, 8, 23);
+    char set_dir[PATH], sweep_dir[PATH], report[PATH], summary[PATH], args[PATH * 2], command[PATH * 2];
+    make_measured(&f, set_dir, sweep_dir);
+    snprintf(report, PATH, "%.1500s/report.md", f.out);
+    snprintf(args, sizeof args, "--set h100 --tables-only --no-plots --out '%s'", f.out);
+    int rc = bench(&f, args);
+    if (rc != 0)
+        fail_with_log(&f, "reproduce --tables-only", rc);
+    char *before = hb_test_read_file(report);
+    assert_non_null(before);
+    assert_true(strlen(before) > 100);
+    snprintf(summary, PATH, "%.1500s/summary.csv", sweep_dir);
+    write_text(summary, "not,a,summary\n1,2,3\n"); /* the journal vouches for rows this file lacks */
+    assert_int_equal(bench(&f, args), 11);
+    char *after = hb_test_read_file(report);
+    assert_non_null(after);
+    assert_string_equal(after, before);
+    snprintf(command, sizeof command, "ls -a '%.1500s' | grep -q '^\\.report\\.md\\.'", f.out);
+    assert_int_not_equal(hb_test_shell(command), 0); /* no temporary left */
+    free(before);
+    free(after);
+    drop_repo(&f);
+}
+
+/* A sweep folder without plan.json (summary.csv and env.json only): the
+ * page's header takes the windows, the monitor and the commit from env.json
+ * and the count from the rows, as the report it embeds does; the plan's
+ * account from plan.txt; never the paper's defaults. */
+static void test_reproduce_page_header_without_a_plan_reads_the_sweep(void **state)
+{
+    (void)state;
+    fake f;
+    make_repo(&f, 8, 24);
+    char set_dir[PATH], sweep_dir[PATH], page[PATH], plan[PATH], args[PATH * 2];
+    snprintf(set_dir, PATH, "%.1500s/set", f.out);
+    snprintf(sweep_dir, PATH, "%.1500s/sweep", f.out);
+    snprintf(page, PATH, "%.1500s/summary.md", f.out);
+    snprintf(plan, PATH, "%.1500s/plan.txt", f.out);
+    hb_test_make_folder(f.out);
+    hb_test_make_folder(set_dir);
+    assert_int_equal(hb_fixture_write_run(&f.fixture, 0, f.fixture.count, sweep_dir, NULL), HB_OK);
+    assert_int_equal(hb_fixture_write_env(sweep_dir, "Test GPU 80GB", set_dir, 1, 7,
+                                          "hgemm-bench sweep --candidate set --grid paper --sample 4 --seed 7"),
+                     HB_OK);
+    write_text(plan, "# reproduce's plan: --grid paper, the files of it in the set; a stratified sample of 4, seed 7\n");
+    write_import_report(&f, set_dir, "import.csv");
+    write_published(&f);
+    snprintf(args, sizeof args, "--set h100 --tables-only --no-plots --out '%s'", f.out);
+    int rc = bench(&f, args);
+    if (rc != 0)
+        fail_with_log(&f, "reproduce --tables-only without plan.json", rc);
+    assert_true(hb_test_file_contains(page, "| windows | 0.25 s warm-up, 1.5 s timed, per configuration and mode "
+                                            "(shorter than the paper's 10 s + 30 s) |"));
+    assert_true(hb_test_file_contains(page, "warm-up 0.25 s, timed window 1.5 s")); /* the embedded report's */
+    char line[256], commit[128];
+    snprintf(line, sizeof line, "| plan | %zu configurations measured (the sweep has no plan.json", f.fixture.count / 2);
+    assert_true(hb_test_file_contains(page, line));
+    assert_true(hb_test_file_contains(page, "a stratified sample of 4, seed 7"));
+    assert_true(hb_test_file_contains(page, "| conduct | checked: "));
+    snprintf(line, sizeof line, "| harness | the sweep's commit %s;", hb_md_text(hb_harness_commit(), commit, sizeof commit));
+    assert_true(hb_test_file_contains(page, line));
+    assert_false(hb_test_file_contains(page, "| windows | unknown"));
+    assert_false(hb_test_file_contains(page, "| conduct | unknown"));
+    assert_false(hb_test_file_contains(page, "commit unknown"));
+    assert_false(hb_test_file_contains(page, "(the paper's)"));
+
+    /* an env.json that records neither the method nor the software: unknown, not the paper's windows */
+    char env[PATH + 16];
+    snprintf(env, sizeof env, "%s/env.json", sweep_dir);
+    json_t *doc = hb_test_load_json(env);
+    assert_int_equal(json_object_del(doc, "method"), 0);
+    assert_int_equal(json_object_del(doc, "software"), 0);
+    assert_int_equal(json_dump_file(doc, env, 0), 0);
+    json_decref(doc);
+    rc = bench(&f, args);
+    if (rc != 0)
+        fail_with_log(&f, "reproduce --tables-only without a method", rc);
+    assert_true(hb_test_file_contains(page, "| windows | unknown"));
+    assert_true(hb_test_file_contains(page, "| conduct | unknown"));
+    assert_true(hb_test_file_contains(page, "the sweep's commit unknown"));
+    assert_false(hb_test_file_contains(page, "(the paper's)"));
+    drop_repo(&f);
+}
+
+/* A sweep that has run no item yet: the page says no configuration ran,
+ * not that every call was watched. */
+static void test_reproduce_page_of_a_sweep_that_ran_nothing(void **state)
+{
+    (void)state;
+    fake f;
+    make_repo(&f, 4, 26);
+    char set_dir[PATH], sweep_dir[PATH], page[PATH], args[PATH * 2];
+    snprintf(set_dir, PATH, "%.1500s/set", f.out);
+    snprintf(sweep_dir, PATH, "%.1500s/sweep", f.out);
+    snprintf(page, PATH, "%.1500s/summary.md", f.out);
+    hb_test_make_folder(f.out);
+    hb_test_make_folder(set_dir);
+    assert_int_equal(hb_fixture_write_sweep(&f.fixture, sweep_dir, set_dir, 0, 1, 0, "Test GPU 80GB"), HB_OK);
+    write_import_report(&f, set_dir, "import.csv");
+    snprintf(args, sizeof args, "--set h100 --tables-only --no-plots --out '%s'", f.out);
+    int rc = bench(&f, args);
+    if (rc != 0)
+        fail_with_log(&f, "reproduce --tables-only of an empty sweep", rc);
+    assert_true(hb_test_file_contains(page, "| conduct | no configuration ran |"));
+    assert_true(hb_test_file_contains(page, "trace none: no configuration ran")); /* the embedded report's */
+    drop_repo(&f);
+}
+
+/* --dry-run on a machine without a GPU and without --arch: the import line
+ * runs as printed (the set's own target, not a placeholder), and stderr
+ * says no GPU was found and what to add for another GPU. */
+static void test_reproduce_dry_run_without_a_gpu_prints_a_runnable_import(void **state)
+{
+    (void)state;
+    fake f;
+    make_repo(&f, 4, 25);
+    char args[PATH * 2];
+    snprintf(args, sizeof args, "--set h100 --dry-run --out '%s'", f.out);
+    assert_int_equal(bench(&f, args), 0);
+    assert_true(hb_test_file_contains(f.log, "import: "));
+    assert_false(hb_test_file_contains(f.log, "this GPU's"));
+    assert_true(hb_test_file_contains(f.log, " --arch sm_"));
+    if (hb_test_file_contains(f.log, "no GPU found here")) { /* a GPU host's line names its own */
+        assert_true(hb_test_file_contains(f.log, " --arch sm_90a "));
+        assert_true(hb_test_file_contains(f.log, "for another GPU add its --arch"));
+        assert_true(hb_test_file_contains(f.log, "The sweep needs a GPU"));
+    }
+    assert_false(exists(f.out));
+    drop_repo(&f);
+}
+
 hb_test_list hb_reproduce_tests(void)
 {
     static const struct CMUnitTest tests[] = {
@@ -432,6 +667,12 @@ hb_test_list hb_reproduce_tests(void)
         cmocka_unit_test(test_reproduce_draws_a_hostile_gpu_name_as_text),
         cmocka_unit_test(test_reproduce_page_shows_where_the_speedups_come_from),
         cmocka_unit_test(test_reproduce_summary_page_shows_hostile_texts_inert),
+        cmocka_unit_test(test_reproduce_tables_only_without_a_sweep_says_measure_first),
+        cmocka_unit_test(test_reproduce_tables_only_takes_the_modes_the_sweep_holds),
+        cmocka_unit_test(test_reproduce_a_failed_stage_keeps_its_file),
+        cmocka_unit_test(test_reproduce_page_header_without_a_plan_reads_the_sweep),
+        cmocka_unit_test(test_reproduce_page_of_a_sweep_that_ran_nothing),
+        cmocka_unit_test(test_reproduce_dry_run_without_a_gpu_prints_a_runnable_import),
     };
     return HB_TEST_LIST(tests);
 }

@@ -21,6 +21,7 @@ static hb_config_entry entry(const char *trace_note, const char *timer_reason, c
     memset(&e, 0, sizeof e);
     snprintf(e.verdict, sizeof e.verdict, "pass");
     e.timers.trace_recorded = trace_note != NULL;
+    e.timers.candidate_called = 1;
     snprintf(e.timers.trace_note, sizeof e.timers.trace_note, "%s", trace_note ? trace_note : "");
     snprintf(e.timers.timer_reason, sizeof e.timers.timer_reason, "%s", timer_reason);
     snprintf(e.timers.headline_timer, sizeof e.timers.headline_timer, "%s", headline);
@@ -50,6 +51,20 @@ static void test_an_untraced_configuration_is_in_doubt(void **state)
     assert_int_equal(hb_config_in_doubt(&old, why, sizeof why), 1);
     assert_non_null(strstr(why, "not traced: summary.csv has no trace_note column"));
     assert_false(hb_config_traced(&old));
+}
+
+/* A configuration that ended before its candidate's first call (no
+ * manifest, no GPU, a build that failed) has an empty trace_note in a
+ * summary.csv of an older harness, yet nothing watched it: not traced. */
+static void test_a_configuration_never_called_is_not_traced(void **state)
+{
+    (void)state;
+    hb_config_entry e = entry("", "", "");
+    snprintf(e.verdict, sizeof e.verdict, "unsupported");
+    e.timers.candidate_called = 0;
+    assert_false(hb_config_traced(&e));
+    e.timers.candidate_called = 1;
+    assert_true(hb_config_traced(&e));
 }
 
 /* Work that left the events moves the headline to the wall clock: in doubt,
@@ -131,6 +146,7 @@ static void test_the_figure_axis_fits_the_data(void **state)
 static const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_a_traced_configuration_on_events_is_not_in_doubt),
     cmocka_unit_test(test_an_untraced_configuration_is_in_doubt),
+    cmocka_unit_test(test_a_configuration_never_called_is_not_traced),
     cmocka_unit_test(test_work_that_left_the_events_is_in_doubt),
     cmocka_unit_test(test_timer_names),
     cmocka_unit_test(test_command_line_flags),

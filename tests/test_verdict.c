@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench/driver/config_runner.h"
 #include "bench/report/verdict_file.h"
 #include "bench/result/config_result.h"
 #include "bench/result/gate.h"
@@ -568,7 +569,40 @@ static void test_verdict_file_round_trip(void **state)
     hb_test_remove_tree(dir);
 }
 
+/* A configuration whose candidate the call monitor never judged (it ended
+ * before its first call) gets a trace_note saying so, so its row does not
+ * read as traced; one the monitor judged keeps "", and a note already
+ * there (--no-trace) is kept. */
+static void test_finish_notes_a_configuration_never_traced(void **state)
+{
+    (void)state;
+    static hb_run_options options;
+    memset(&options, 0, sizeof options);
+    hb_plausibility_warnings once = {0, 0};
+    hb_config_result *r = calloc(1, sizeof *r);
+    assert_non_null(r);
+    const hb_mnk mnk = {64, 64, 64};
+    hb_config_result_init(r, &mnk);
+    r->status = HB_ERR_UNSUPPORTED;
+    r->verdict = HB_VERDICT_UNSUPPORTED;
+    hb_config_finish(&options, NULL, &once, r);
+    assert_non_null(strstr(r->trace_note, "judged no call of the candidate"));
+
+    hb_config_result_init(r, &mnk);
+    r->conduct.traced = 1;
+    r->conduct.calls = 40;
+    hb_config_finish(&options, NULL, &once, r);
+    assert_string_equal(r->trace_note, "");
+
+    hb_config_result_init(r, &mnk);
+    snprintf(r->trace_note, sizeof r->trace_note, "--no-trace");
+    hb_config_finish(&options, NULL, &once, r);
+    assert_string_equal(r->trace_note, "--no-trace");
+    free(r);
+}
+
 static const struct CMUnitTest verdict_tests[] = {
+    cmocka_unit_test(test_finish_notes_a_configuration_never_traced),
     cmocka_unit_test(test_verdict_names),
     cmocka_unit_test(test_verdict_statuses_of_every_verdict),
     cmocka_unit_test(test_verdict_of_every_status),

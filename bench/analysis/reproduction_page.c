@@ -20,13 +20,18 @@
 
 #define EMBED_MAX_BYTES (8u << 20) /* a report's markdown: a few hundred KiB for 1000 configurations */
 
-/* What the sweep folder says of how it was measured (its plan.json's
- * options and commit, its env.json's GPU): the page describes the sweep
- * that ran, not the flags of this command (--tables-only has none). */
+/* What the sweep folder says of how it was measured, from the sources the
+ * report embedded below reads (bench/analysis/run_protocol.h): the windows
+ * and the call monitor from its env.json's method, the commit from its
+ * plan.json, else env.json; a plan.json's flags only where env.json lacks
+ * them.  The page describes the sweep that ran, not the flags of this
+ * command (--tables-only has none), and says "unknown" where the folder
+ * does not say: never a default. */
 typedef struct sweep_settings {
-    double warmup_s, time_s; /* seconds */
-    int traced;
-    char commit[64];
+    double warmup_s, time_s; /* seconds; NaN: not recorded */
+    int traced;              /* 1: the call monitor ran, 0: it was off, -1: not recorded */
+    const char *monitor_off; /* the flag that turned it off */
+    char commit[64];         /* "": not recorded */
     char gpu[128];
 } sweep_settings;
 
@@ -52,8 +57,9 @@ static const char *gpu_of(const page *p)
     return p->sweep.gpu[0] ? p->sweep.gpu : p->settings.gpu[0] ? p->settings.gpu : p->in->gpu_here;
 }
 
-/* A window the plan's options give, `fallback` (the default) where they
- * give none or not one --warmup-s and --time-s take (bench/analysis/number_ranges.h). */
+/* A window the plan's options give, `fallback` (the sweep's default: the
+ * plan records every flag typed) where they give none; NaN where the value
+ * is not one --warmup-s and --time-s take (bench/analysis/number_ranges.h). */
 static double option_seconds(const json_t *options, const char *flag, double fallback)
 {
     for (size_t i = 0; i + 1 < json_array_size(options); i++)
@@ -61,9 +67,24 @@ static double option_seconds(const json_t *options, const char *flag, double fal
             double value;
             return hb_number_parse(HB_NUM_WINDOW_SECONDS, json_string_value(json_array_get(options, i + 1)), &value)
                        ? value
-                       : fallback;
+                       : NAN;
         }
     return fallback;
+}
+
+/* A window env.json's method records, NaN where it records none in range. */
+static double method_seconds(const json_t *method, const char *key)
+{
+    const json_t *v = json_object_get(method, key);
+    return json_is_number(v) && hb_number_fits(HB_NUM_WINDOW_SECONDS, json_number_value(v)) ? json_number_value(v)
+                                                                                            : NAN;
+}
+
+static json_t *load_json(const page *p, const char *name)
+{
+    char path[3300];
+    snprintf(path, sizeof path, "%s/%s", p->in->sweep_dir, name);
+    return json_load_file(path, 0, NULL);
 }
 
 static int option_given(const json_t *options, const char *flag)
@@ -74,28 +95,51 @@ static int option_given(const json_t *options, const char *flag)
     return 0;
 }
 
-/* The sweep's settings; the sweep's defaults (10 s + 30 s, traced) where its plan names none. */
+/* From env.json's method, as the report's header reads it. */
+static void settings_of_env(const json_t *env, sweep_settings *s)
+{
+    const json_t *method = json_object_get(env, "method");
+    s->warmup_s = method_seconds(method, "warmup_s");
+    s->time_s = method_seconds(method, "time_s");
+    const json_t *enabled = json_object_get(json_object_get(method, "trace"), "enabled");
+    s->traced = json_is_true(enabled) ? 1 : json_is_false(enabled) ? 0 : -1;
+    s->monitor_off = json_is_false(json_object_get(method, "isolated")) ? "--no-isolate" : "--no-trace";
+    const char *commit = json_string_value(json_object_get(json_object_get(env, "software"), "harness_commit"));
+    snprintf(s->commit, sizeof s->commit, "%.63s", commit ? commit : "");
+    const char *gpu = json_string_value(json_object_get(json_object_get(env, "gpu"), "name"));
+    snprintf(s->gpu, sizeof s->gpu, "%.127s", gpu ? gpu : "");
+}
+
+/* What plan.json adds: its commit (the report's first source) and, where
+ * env.json is silent, the windows and the monitor its flags give. */
+static void settings_of_plan(const json_t *plan, sweep_settings *s)
+{
+    const json_t *options = json_object_get(plan, "options");
+    if (isnan(s->warmup_s))
+        s->warmup_s = option_seconds(options, "--warmup-s", 10);
+    if (isnan(s->time_s))
+        s->time_s = option_seconds(options, "--time-s", 30);
+    if (s->traced < 0) {
+        s->traced = !option_given(options, "--no-trace") && !option_given(options, "--no-isolate");
+        s->monitor_off = option_given(options, "--no-trace") ? "--no-trace" : "--no-isolate";
+    }
+    const char *commit = json_string_value(json_object_get(plan, "harness_commit"));
+    if (commit && commit[0])
+        snprintf(s->commit, sizeof s->commit, "%.63s", commit);
+}
+
 static void read_settings(page *p)
 {
     sweep_settings *s = &p->settings;
-    *s = (sweep_settings){10, 30, 1, "unknown", ""};
-    char path[3300];
-    snprintf(path, sizeof path, "%s/plan.json", p->in->sweep_dir);
-    json_t *plan = json_load_file(path, 0, NULL);
-    if (plan) {
-        const json_t *options = json_object_get(plan, "options");
-        s->warmup_s = option_seconds(options, "--warmup-s", 10);
-        s->time_s = option_seconds(options, "--time-s", 30);
-        s->traced = !option_given(options, "--no-trace");
-        const char *commit = json_string_value(json_object_get(plan, "harness_commit"));
-        snprintf(s->commit, sizeof s->commit, "%.63s", commit ? commit : "unknown");
-        json_decref(plan);
-    }
-    snprintf(path, sizeof path, "%s/env.json", p->in->sweep_dir);
-    json_t *env = json_load_file(path, 0, NULL);
-    const char *gpu = env ? json_string_value(json_object_get(json_object_get(env, "gpu"), "name")) : NULL;
-    snprintf(s->gpu, sizeof s->gpu, "%.127s", gpu ? gpu : "");
+    *s = (sweep_settings){NAN, NAN, -1, "--no-trace", "", ""};
+    json_t *env = load_json(p, "env.json");
+    if (env)
+        settings_of_env(env, s);
     json_decref(env);
+    json_t *plan = load_json(p, "plan.json");
+    if (plan)
+        settings_of_plan(plan, s);
+    json_decref(plan);
 }
 
 /* Every text below that is not the page's own (a name, a path, a GPU, a
@@ -109,6 +153,43 @@ static void protocol_heading(page *p, const char *gpu)
     char set[256], on[512];
     fprintf(p->f, "# CUDA-L2's %s set reproduced%s%s\n\n", hb_md_text(p->in->set_folder, set, sizeof set),
             gpu[0] ? " on " : "", hb_md_text(gpu, on, sizeof on));
+}
+
+static void windows_row(page *p)
+{
+    const sweep_settings *set = &p->settings;
+    if (isnan(set->warmup_s) || isnan(set->time_s)) {
+        fprintf(p->f, "| windows | unknown: neither the sweep's env.json nor a plan.json records them |\n");
+        return;
+    }
+    fprintf(p->f, "| windows | %.3g s warm-up, %.3g s timed, per configuration and mode%s |\n", set->warmup_s,
+            set->time_s, set->warmup_s >= 10 && set->time_s >= 30 ? " (the paper's)" : " (shorter than the paper's 10 s + 30 s)");
+}
+
+/* The configurations the sweep's summary.csv holds, over its modes. */
+static size_t configs_run(const page *p)
+{
+    size_t n = 0;
+    for (size_t m = 0; p->have_sweep && m < p->sweep.n_modes; m++)
+        n += p->sweep.configs[m];
+    return n;
+}
+
+/* Whether the monitor ran, as the sweep records it; a sweep that ran no
+ * configuration checked no conduct, whatever it was set to do. */
+static void conduct_row(page *p)
+{
+    const sweep_settings *set = &p->settings;
+    if (p->have_sweep && configs_run(p) == 0)
+        fprintf(p->f, "| conduct | no configuration ran |\n");
+    else if (set->traced > 0)
+        fprintf(p->f, "| conduct | checked: the CUPTI call monitor watched every call of every participant, in each "
+                "configuration that ran |\n");
+    else if (set->traced == 0)
+        fprintf(p->f, "| conduct | **not checked** (%s): work off the timed stream would go unseen |\n",
+                set->monitor_off);
+    else
+        fprintf(p->f, "| conduct | unknown: the sweep's env.json does not record whether the call monitor ran |\n");
 }
 
 static void protocol(page *p)
@@ -128,20 +209,20 @@ static void protocol(page *p)
         fprintf(f, "| **another GPU** | this set was tuned for the %s and runs here on the %s: its speedups are not "
                 "the published ones' conditions, and the comparison below says so |\n",
                 hb_md_text(in->tuned_for, a, sizeof a), hb_md_text(gpu, b, sizeof b));
-    fprintf(f, "| plan | %zu configurations: %s (the set has %zu files%s) |\n", in->n_configs,
+    fprintf(f, "| plan | %zu configurations%s: %s (the set has %zu files%s) |\n", in->n_configs,
+            in->configs_from_rows ? " measured (the sweep has no plan.json: the configurations its rows hold)" : "",
             hb_md_text(in->plan_source, a, sizeof a), in->set_files,
             in->without_file ? "; the plan's configurations without one are left out" : "");
     fprintf(f, "| modes | ");
     for (size_t i = 0; i < in->n_modes; i++)
         fprintf(f, "%s%s", i ? ", " : "", hb_mode_name(in->modes[i]));
-    const sweep_settings *set = &p->settings;
-    fprintf(f, " |\n| windows | %.3g s warm-up, %.3g s timed, per configuration and mode%s |\n", set->warmup_s,
-            set->time_s, set->warmup_s >= 10 && set->time_s >= 30 ? " (the paper's)" : " (shorter than the paper's 10 s + 30 s)");
-    fprintf(f, "| conduct | %s |\n",
-            set->traced ? "checked: every call of every participant watched by the CUPTI call monitor"
-                        : "**not checked** (--no-trace): work off the timed stream would go unseen");
+    fprintf(f, " |\n");
+    windows_row(p);
+    conduct_row(p);
     /* the sweep's commit is plan.json's word: plain text, not a code span, so no markup of it survives */
-    fprintf(f, "| harness | the sweep's commit %s; this page's %s |\n", hb_md_text(set->commit, a, sizeof a),
+    const sweep_settings *set = &p->settings;
+    fprintf(f, "| harness | the sweep's commit %s; this page's %s |\n",
+            set->commit[0] ? hb_md_text(set->commit, a, sizeof a) : "unknown (neither plan.json nor env.json records it)",
             hb_md_code(hb_harness_commit(), HB_MD_IN_TABLE, b, sizeof b));
     fprintf(f, "| command | %s |\n", hb_md_code(in->command_line, HB_MD_IN_TABLE, a, sizeof a));
     fprintf(f, "| wall time of this run | ");

@@ -22,6 +22,7 @@ typedef struct hb_repro_page_input {
     const char *arch;         /* what the import built for */
     const char *plan_source;
     size_t n_configs, set_files, without_file;
+    int configs_from_rows;    /* 1: n_configs counts what the sweep's rows hold (it has no plan.json) */
     const char *command_line;
     const char *set_dir, *sweep_dir;
     hb_mode modes[2];

@@ -73,7 +73,7 @@ static hb_status use_env(const char *folder, const char *path, const json_t *env
         return HB_ERR_INTERNAL;
     for (size_t i = first; i < set->count; i++)
         set->entries[i].candidate = kept;
-    HB_TRY(hb_run_protocol_note(folder, env, plan, set));
+    HB_TRY(hb_run_protocol_note(folder, env, plan, set->count - first, set));
     const char *name = json_string_value(json_object_get(json_object_get(env, "gpu"), "name"));
     return name ? hb_result_set_add_gpu(set, name)
                 : hb_result_set_note(set, "%s records no GPU (the run never opened one)", path);

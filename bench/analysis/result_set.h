@@ -53,6 +53,7 @@ typedef struct hb_config_timers {
     char timer_reason[64];   /* why a wall headline: "other-stream,host-gap" */
     char trace_note[160];    /* why the call monitor did not run whole ("": it did) */
     int trace_recorded;      /* 1: the file has a trace_note column (a harness with the call monitor) */
+    int candidate_called;    /* 1: its first check ran (exact_binary_reps written): the candidate was called */
     char acc_class[16];      /* the run's accumulator class: "fp32", "fp16" */
 } hb_config_timers;
 

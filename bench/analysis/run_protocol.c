@@ -52,9 +52,17 @@ static void windows_words(const json_t *env, char *out, size_t size)
     snprintf(out, size, "warm-up %s, timed window %s%s", warmup, timed, stop);
 }
 
-static void trace_words(const json_t *env, char *out, size_t size)
+/* Whether the call monitor ran: what env.json says it was set to do, for
+ * the folder's configurations; a folder with none ran no monitor, whatever
+ * its setting (each configuration's own trace is counted per mode in the
+ * report's notes). */
+static void trace_words(const json_t *env, size_t configs, char *out, size_t size)
 {
     const json_t *method = json_object_get(env, "method");
+    if (configs == 0) {
+        snprintf(out, size, "none: no configuration ran");
+        return;
+    }
     const json_t *enabled = json_object_get(json_object_get(method, "trace"), "enabled");
     if (json_is_true(enabled))
         snprintf(out, size, "on (CUPTI call monitor: conduct checked, kernel-only times)");
@@ -121,14 +129,15 @@ static void mode_words(const json_t *env, const hb_plan_file *plan, char *out, s
     }
 }
 
-hb_status hb_run_protocol_note(const char *folder, const json_t *env, const hb_plan_file *plan, hb_result_set *set)
+hb_status hb_run_protocol_note(const char *folder, const json_t *env, const hb_plan_file *plan, size_t configs,
+                               hb_result_set *set)
 {
     const char *candidate = json_string_value(json_object_get(env, "candidate"));
     const char *commit = plan ? plan->harness_commit
                               : json_string_value(json_object_get(json_object_get(env, "software"), "harness_commit"));
     char windows[160], trace[160], how[512], modes[32];
     windows_words(env, windows, sizeof windows);
-    trace_words(env, trace, sizeof trace);
+    trace_words(env, configs, trace, sizeof trace);
     plan_words(env, plan, how, sizeof how);
     mode_words(env, plan, modes, sizeof modes);
     return hb_result_set_note(set, "%s: %s, candidate %s; mode %s; %s; %s; trace %s; harness commit %s", folder,

@@ -16,8 +16,11 @@
 #include "bench/sweep/plan_file.h"
 
 /* Adds the protocol line of `folder` to `set`, from its env.json (`env`)
- * and, for a sweep, its plan (NULL for a run's folder). */
-hb_status hb_run_protocol_note(const char *folder, const json_t *env, const hb_plan_file *plan, hb_result_set *set);
+ * and, for a sweep, its plan (NULL for a run's folder); `configs` is how
+ * many configurations were read from the folder (0: the line says none ran,
+ * not the monitor's setting). */
+hb_status hb_run_protocol_note(const char *folder, const json_t *env, const hb_plan_file *plan, size_t configs,
+                               hb_result_set *set);
 
 /* The value of `--flag VALUE` or `--flag=VALUE` in a command line of
  * blank-separated words (the last one given); 0 if it has none. */

@@ -17,16 +17,16 @@ enum { C_M, C_N, C_K, C_MODE, C_PARTICIPANT, C_ROLE, C_VERDICT, C_CHECK, C_REASO
        C_SPEEDUP_GEOMEAN, C_SPEEDUP_PAPER_WALL, C_SPEEDUP_GEOMEAN_WALL,
        /* compare's (hb_config_timers), optional: a summary.csv of an older harness lacks some */
        C_SPEEDUP_PAPER_EVENT, C_SPEEDUP_KERNEL, C_WALL_MEAN_US, C_WALL_REL_STDEV, C_CI_LOW, C_CI_HIGH,
-       C_HEADLINE_TIMER, C_TIMER_REASON, C_TRACE_NOTE, C_ACC_CLASS, C_COUNT };
+       C_HEADLINE_TIMER, C_TIMER_REASON, C_TRACE_NOTE, C_ACC_CLASS, C_EXACT_BINARY_REPS, C_COUNT };
 static const char *const wanted[C_COUNT] = {
     "m", "n", "k", "mode", "participant", "role", "verdict", "check", "reason",
     "speedup_paper", "speedup_geomean", "speedup_paper_wall", "speedup_geomean_wall",
     "speedup_paper_event", "speedup_kernel", "wall_mean_us", "wall_rel_stdev", "speedup_ci95_low",
-    "speedup_ci95_high", "headline_timer", "timer_reason", "trace_note", "acc_class"};
+    "speedup_ci95_high", "headline_timer", "timer_reason", "trace_note", "acc_class", "exact_binary_reps"};
 static const unsigned char optional[C_COUNT] = {
     [C_SPEEDUP_PAPER_EVENT] = 1, [C_SPEEDUP_KERNEL] = 1, [C_WALL_MEAN_US] = 1, [C_WALL_REL_STDEV] = 1,
     [C_CI_LOW] = 1, [C_CI_HIGH] = 1, [C_HEADLINE_TIMER] = 1, [C_TIMER_REASON] = 1, [C_TRACE_NOTE] = 1,
-    [C_ACC_CLASS] = 1};
+    [C_ACC_CLASS] = 1, [C_EXACT_BINARY_REPS] = 1};
 
 /* Where each estimator and timer is read from.  The kernel time has one
  * figure, the ratio of the kernel medians, for both (an optional column). */
@@ -89,6 +89,8 @@ static hb_status read_candidate_timers(const hb_csv_row *row, hb_config_timers *
     copy_optional(row, C_TRACE_NOTE, x->trace_note, sizeof x->trace_note);
     x->trace_recorded = row->text[C_TRACE_NOTE] != NULL;
     copy_optional(row, C_ACC_CLASS, x->acc_class, sizeof x->acc_class);
+    /* the battery's first check is the candidate's first call: written once it began */
+    x->candidate_called = row->text[C_EXACT_BINARY_REPS] && row->text[C_EXACT_BINARY_REPS][0];
     return HB_OK;
 }
 

@@ -30,5 +30,8 @@ int hb_config_in_doubt(const hb_config_entry *entry, char *why, size_t size)
 
 int hb_config_traced(const hb_config_entry *entry)
 {
-    return entry->timers.trace_recorded && !entry->timers.trace_note[0];
+    /* An empty trace_note alone is not a trace: a configuration that ended
+     * before its candidate's first call (no manifest, no GPU, a build that
+     * failed, a child that died) has none either, and nothing was watched. */
+    return entry->timers.trace_recorded && !entry->timers.trace_note[0] && entry->timers.candidate_called;
 }

@@ -24,7 +24,9 @@ int hb_timing_doubt(const char *headline_timer, const char *timer_reason, const 
  * monitor: it was never traced). */
 int hb_config_in_doubt(const hb_config_entry *entry, char *why, size_t size);
 
-/* 1 if a call monitor watched the configuration whole (its conduct was checked). */
+/* 1 if a call monitor watched the configuration whole (its conduct was
+ * checked): it ran (trace_note empty) and the candidate was called (its
+ * first check began); 0 for a configuration that ended before that. */
 int hb_config_traced(const hb_config_entry *entry);
 
 #endif

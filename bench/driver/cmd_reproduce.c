@@ -23,8 +23,10 @@
 #include <glob.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "bench/analysis/figures.h"
 #include "bench/analysis/reproduction_page.h"
@@ -32,8 +34,10 @@
 #include "bench/core/diag.h"
 #include "bench/core/folder_lock.h"
 #include "bench/core/folders.h"
+#include "bench/core/input_file.h"
 #include "bench/driver/commands.h"
 #include "bench/driver/reproduce_plan.h"
+#include "bench/driver/reproduce_sweep.h"
 #include "bench/driver/stage_child.h"
 #include "bench/gpu/device.h"
 
@@ -75,6 +79,7 @@ typedef struct repro {
     hb_shard shard;
     int sharded;
     char arch[16];
+    int arch_assumed; /* --dry-run without a GPU or --arch: the set's own target, said on stderr */
     char gpu[256];
     size_t workers;
     int plots;
@@ -84,6 +89,7 @@ typedef struct repro {
     double seconds[STAGE_COUNT];
     int ran[STAGE_COUNT];
     int compared[HB_PLAN_MAX_MODES];
+    hb_repro_sweep sweep; /* --tables-only: what OUT's sweep holds */
     hb_folder_lock lock; /* OUT's, unless a shard: a cluster's shards share OUT, each its own sweep folder */
 } repro;
 
@@ -155,9 +161,10 @@ static hb_status target(repro *r)
         snprintf(r->arch, sizeof r->arch, "%s", r->set->native_arch);
     else if (have_gpu)
         snprintf(r->arch, sizeof r->arch, "sm_%d", info.sm);
-    else if (r->run->dry_run)
-        snprintf(r->arch, sizeof r->arch, "(this GPU's)");
-    else
+    else if (r->run->dry_run) { /* a line that runs as printed: the set's own, said on stderr */
+        snprintf(r->arch, sizeof r->arch, "%s", r->set->native_arch);
+        r->arch_assumed = 1;
+    } else
         return hb_fail(HB_ERR_CUDA, "reproduce: no GPU here (the sweep needs one); to import only, on a machine "
                        "without one, use `hgemm-bench import cuda-l2 ... --arch SM`");
     r->workers = 1;
@@ -188,6 +195,73 @@ static void recorded_arch(repro *r, const char *typed)
         snprintf(r->arch, sizeof r->arch, "%.15s", arch);
     json_decref(record);
     globfree(&g);
+}
+
+/* --dry-run without a GPU and without --arch: the import line names the
+ * set's own target, so it runs as printed where that is right; say so, and
+ * what to add where it is not. */
+static void say_assumed_arch(const repro *r)
+{
+    if (!r->arch_assumed)
+        return;
+    fprintf(stderr, "reproduce --dry-run: no GPU found here: the import line is for --arch %s, the %s set's own "
+            "target on the %s it was tuned for; for another GPU add its --arch (sm_80: A100, sm_86: RTX 3090, "
+            "sm_90: H100 or H200 running a set tuned elsewhere). The sweep needs a GPU: run this command on one, "
+            "or only the import here (`hgemm-bench import cuda-l2 ... --arch SM`)\n",
+            r->arch, r->set->name, r->set->tuned_for);
+}
+
+/* --- --tables-only: what the folder measured ---------------------------------------- */
+
+static void mode_list(const hb_mode *modes, size_t n, char *out, size_t size)
+{
+    out[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        size_t used = strlen(out);
+        snprintf(out + used, size - used, "%s%s", i ? "," : "", hb_mode_name(modes[i]));
+    }
+}
+
+/* How the measured plan was drawn, as OUT/plan.txt's first line says it
+ * (the measuring command wrote it); this command's flags do not say it. */
+static hb_status recorded_plan_source(repro *r)
+{
+    char *text = NULL;
+    size_t size = 0;
+    HB_TRY(hb_input_read(r->plan_path, "reproduce's plan", 1u << 20, HB_ERR_BAD_RESULTS, 1, &text, &size));
+    static const char prefix[] = "# reproduce's plan: ";
+    if (text && !strncmp(text, prefix, strlen(prefix)))
+        snprintf(r->plan.source, sizeof r->plan.source, "%.*s", (int)strcspn(text + strlen(prefix), "\n"),
+                 text + strlen(prefix));
+    else
+        snprintf(r->plan.source, sizeof r->plan.source, "not recorded (%s)", text ? "plan.txt has no heading line"
+                                                                                 : "no plan.txt in the folder");
+    free(text);
+    return HB_OK;
+}
+
+/* The sweep OUT holds, read before anything is written: the comparisons
+ * take its modes (--modes, if given, must be among them), the page its
+ * count of configurations and plan.txt's account of how they were drawn. */
+static hb_status read_measured(repro *r)
+{
+    char measure[8000];
+    snprintf(measure, sizeof measure, "hgemm-bench reproduce %s --repo %.3000s --set %s --out %.3000s",
+             REPRODUCE_FORMAT, r->run->reproduce.repo, r->set->name, r->out);
+    HB_TRY(hb_repro_sweep_read(r->out, r->sweep_dir, measure, &r->sweep));
+    hb_sweep_plan *plan = &r->plan.plan;
+    char held[32], asked[32];
+    mode_list(r->sweep.modes, r->sweep.n_modes, held, sizeof held);
+    if (!r->run->modes) {
+        plan->n_modes = r->sweep.n_modes;
+        memcpy(plan->modes, r->sweep.modes, sizeof r->sweep.modes);
+    }
+    mode_list(plan->modes, plan->n_modes, asked, sizeof asked);
+    for (size_t i = 0; i < plan->n_modes; i++)
+        if (!hb_repro_sweep_has_mode(&r->sweep, plan->modes[i]))
+            return hb_fail(HB_ERR_USAGE, "reproduce --tables-only --modes %s: the sweep of %s holds %s only: drop "
+                           "--modes (the tables take the sweep's modes) or name those", asked, r->out, held);
+    return recorded_plan_source(r);
 }
 
 /* --- progress ---------------------------------------------------------------------- */
@@ -245,7 +319,7 @@ static hb_status run_stage(repro *r, stage_id id, hb_argv *a, const char *stdout
         return HB_OK;
     }
     hb_stage_end end;
-    HB_TRY(hb_stage_child_run(a, stdout_path, &end));
+    HB_TRY(hb_stage_child_run(a, stdout_path, accepted, &end));
     r->seconds[id] = end.seconds;
     r->ran[id] = 1;
     fprintf(stderr, "reproduce: %s took %.0f s (exit %d)\n", stage_names[id], end.seconds, end.code);
@@ -390,6 +464,29 @@ static void published_path(const repro *r, hb_mode mode, char *out, size_t size)
              hb_mode_name(mode));
 }
 
+/* OUT/compare-MODE.md of a mode this run compared not (not in the sweep,
+ * no published CSV): an earlier run's, which the page must not be read
+ * beside.  Only a regular file of that name goes: a link is left, and said. */
+static hb_status remove_stale_comparison(const repro *r, hb_mode mode)
+{
+    char md[3200];
+    snprintf(md, sizeof md, "%s/compare-%s.md", r->out, hb_mode_name(mode));
+    struct stat st;
+    if (lstat(md, &st) != 0)
+        return HB_OK;
+    if (!S_ISREG(st.st_mode)) {
+        fprintf(stderr, "reproduce: %s is not a regular file: left as it is (this run has no %s comparison)\n", md,
+                hb_mode_name(mode));
+        return HB_OK;
+    }
+    if (unlink(md) != 0)
+        return hb_fail(HB_ERR_IO, "reproduce: cannot remove %s, an earlier run's %s comparison (this run has none): "
+                       "%s", md, hb_mode_name(mode), strerror(errno));
+    fprintf(stderr, "reproduce: removed %s, an earlier run's: this run has no %s comparison\n", md,
+            hb_mode_name(mode));
+    return HB_OK;
+}
+
 static hb_status stage_compare(repro *r)
 {
     for (size_t i = 0; i < r->plan.plan.n_modes; i++) {
@@ -416,6 +513,14 @@ static hb_status stage_compare(repro *r)
         HB_TRY(run_stage(r, STAGE_COMPARE, &a, md, accepted));
         r->compared[i] = 1;
     }
+    static const hb_mode every_mode[] = {HB_MODE_OFFLINE, HB_MODE_SERVER};
+    for (size_t m = 0; !r->run->dry_run && m < sizeof every_mode / sizeof every_mode[0]; m++) {
+        int compared = 0;
+        for (size_t i = 0; i < r->plan.plan.n_modes; i++)
+            compared |= r->plan.plan.modes[i] == every_mode[m] && r->compared[i];
+        if (!compared)
+            HB_TRY(remove_stale_comparison(r, every_mode[m]));
+    }
     return HB_OK;
 }
 
@@ -424,8 +529,14 @@ static hb_status stage_page(repro *r)
     hb_repro_page_input in = {
         .out_dir = r->out, .set_name = r->set->name, .set_folder = r->set->folder, .tuned_for = r->set->tuned_for,
         .acc = r->set->acc, .repo = r->run->reproduce.repo, .gpu_here = r->gpu, .arch = r->arch,
-        .plan_source = r->plan.source, .n_configs = r->plan.plan.n_configs, .set_files = r->plan.set_files,
-        .without_file = r->plan.without_file, .command_line = r->command_line, .set_dir = r->set_dir, .sweep_dir = r->sweep_dir};
+        .plan_source = r->plan.source, .set_files = r->plan.set_files, .without_file = r->plan.without_file, .command_line = r->command_line, .set_dir = r->set_dir, .sweep_dir = r->sweep_dir};
+    if (r->run->reproduce.tables_only) { /* the sweep's, not this command's flags */
+        in.n_configs = r->sweep.n_configs;
+        in.configs_from_rows = !r->sweep.planned;
+        in.without_file = 0;
+    } else {
+        in.n_configs = r->plan.plan.n_configs;
+    }
     for (size_t i = 0; i < r->plan.plan.n_modes; i++) {
         in.modes[in.n_modes] = r->plan.plan.modes[i];
         in.compared[in.n_modes] = r->compared[i];
@@ -479,6 +590,7 @@ static hb_status prepare(repro *r, hb_cli *cli)
         if (r->sharded)
             return hb_fail(HB_ERR_USAGE, "reproduce: --tables-only writes the tables of the whole reproduction: "
                            "drop --shard");
+        HB_TRY(read_measured(r)); /* before OUT is made or locked: nothing measured, nothing left behind */
         recorded_arch(r, run->import.arch);
     } else {
         HB_TRY(target(r));
@@ -523,11 +635,15 @@ static hb_status tables(repro *r, int *index, int count)
 
 static hb_status reproduce(repro *r)
 {
-    fprintf(stderr, "reproduce: %s (%s, tuned on %s) on %s, built for %s: %zu configurations (%s) in %s%s\n",
-            r->set->name, r->set->folder, r->set->tuned_for, r->gpu[0] ? r->gpu : "no GPU here", r->arch,
-            r->plan.plan.n_configs, r->plan.source, r->run->modes ? r->run->modes : "offline,server",
-            r->sharded ? "; this shard only" : "");
     int tables_only = r->run->reproduce.tables_only;
+    char modes[32];
+    mode_list(r->plan.plan.modes, r->plan.plan.n_modes, modes, sizeof modes);
+    fprintf(stderr, "reproduce: %s (%s, tuned on %s) on %s, built for %s: %zu configurations (%s)%s in %s%s\n",
+            r->set->name, r->set->folder, r->set->tuned_for, r->gpu[0] ? r->gpu : "no GPU here", r->arch,
+            tables_only ? r->sweep.n_configs : r->plan.plan.n_configs, r->plan.source,
+            tables_only ? (r->sweep.planned ? ", as the sweep planned them" : ", as the sweep's rows hold them") : "",
+            modes, r->sharded ? "; this shard only" : "");
+    say_assumed_arch(r);
     int count = r->sharded ? 2 : tables_only ? 3 : 5, index = 1;
     if (!tables_only)
         HB_TRY(measure(r, &index, count));

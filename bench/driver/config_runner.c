@@ -98,9 +98,21 @@ static void warn_telemetry(const hb_config_result *r)
         fprintf(stderr, "hgemm-bench: warning: M=%ld N=%ld K=%ld: %s\n", r->mnk.m, r->mnk.n, r->mnk.k, warning);
 }
 
+/* trace_note is empty only where the call monitor judged the candidate's
+ * calls: a configuration that ended before its first call (no manifest, a
+ * load or device failure, no GPU) or whose child died with its judgement
+ * was never traced, and its row says so rather than look traced. */
+static void note_untraced(hb_config_result *r)
+{
+    if (!r->conduct.traced && !r->trace_note[0])
+        snprintf(r->trace_note, sizeof r->trace_note, "the call monitor judged no call of the candidate (the "
+                 "configuration ended before its first call, or its process ended without a result)");
+}
+
 void hb_config_finish(const hb_run_options *options, const hb_device_info *device, hb_plausibility_warnings *once,
                       hb_config_result *r)
 {
+    note_untraced(r); /* before the gate, whose conduct verdict names it */
     record_timing_policy(options, r);
     record_device(device, r);
     warn_telemetry(r);

@@ -25,7 +25,9 @@ hb_status hb_config_run(const hb_run_options *options, const char *sanitizer, co
                         hb_config_result *r, int *cut);
 
 /* What the parent adds to an evaluated configuration before it is
- * recorded: the timing settings, the GPU it ran on, a warning where the
+ * recorded: a trace_note where the call monitor judged no call of the
+ * candidate and none says why (it ended before its first call, or its
+ * child died), the timing settings, the GPU it ran on, a warning where the
  * clocks dropped, the plausibility verdict (before the threshold: an
  * implausible time must not count as fast enough), the accumulator audit
  * of the candidate's file (bench/driver/accumulator_audit.h), and for `gate`

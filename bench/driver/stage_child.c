@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench/core/diag.h"
@@ -66,25 +67,60 @@ static hb_status run_stage(hb_process *stage, hb_process_end *end)
     return status;
 }
 
-hb_status hb_stage_child_run(hb_argv *argv, const char *stdout_path, hb_stage_end *end)
+static hb_status run_into(hb_argv *argv, int out_fd, hb_stage_end *end)
 {
     char self[4096];
     HB_TRY(self_path(self, sizeof self));
     argv->word[0] = self; /* the builder's first word is a placeholder; execv wants the path */
-    int out_fd = HB_FD_INHERIT;
-    if (stdout_path)
-        HB_TRY(hb_open_output(stdout_path, 0, &out_fd));
     hb_process stage = HB_PROCESS_INIT;
     stage.argv = argv->word;
     stage.out = out_fd;
     stage.new_group = 1;       /* a Ctrl-C at the terminal reaches reproduce alone, which passes it on */
     stage.default_signals = 1; /* reproduce's handlers are not the stage's */
     hb_process_end ended;
-    hb_status status = run_stage(&stage, &ended);
-    if (out_fd >= 0)
-        close(out_fd);
-    if (status != HB_OK)
-        return status;
+    HB_TRY(run_stage(&stage, &ended));
     *end = (hb_stage_end){exit_code_of(&ended), caught, ended.seconds};
     return HB_OK;
+}
+
+static int accepted_code(const hb_stage_end *end, const int *accepted)
+{
+    if (end->signal)
+        return 0; /* interrupted: what it printed may be cut short */
+    for (const int *ok = accepted; *ok >= 0; ok++)
+        if (end->code == *ok)
+            return 1;
+    return 0;
+}
+
+/* The file the tables replace: none yet, or a regular file.  A link or a
+ * FIFO in its place is refused before the stage runs, as a command's
+ * output always is (bench/core/out_file.h), not silently replaced. */
+static hb_status check_target(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return errno == ENOENT ? HB_OK : hb_fail(HB_ERR_IO, "cannot inspect %s: %s", path, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return hb_fail(HB_ERR_IO, "%s is %s, not a regular file: the stage's tables are not written there (remove "
+                       "it)", path, S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISFIFO(st.st_mode) ? "a FIFO"
+                                                                                                   : "not a file");
+    return HB_OK;
+}
+
+hb_status hb_stage_child_run(hb_argv *argv, const char *stdout_path, const int *accepted, hb_stage_end *end)
+{
+    if (!stdout_path)
+        return run_into(argv, HB_FD_INHERIT, end);
+    HB_TRY(check_target(stdout_path));
+    /* The tables go to a new temporary beside the file, renamed over it only
+     * when the stage ended with an accepted code: a stage that failed (or
+     * never started) leaves the file as it was, never empty or half written. */
+    hb_out_file tables = {0};
+    HB_TRY(hb_out_file_begin(&tables, stdout_path));
+    hb_status status = run_into(argv, fileno(tables.stream), end);
+    if (status == HB_OK && accepted_code(end, accepted))
+        return hb_out_file_commit(&tables);
+    hb_out_file_abandon(&tables);
+    return status;
 }

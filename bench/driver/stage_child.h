@@ -3,8 +3,10 @@
  * checks its own flags, resumes by its own rules and writes its own files,
  * as if typed.  The child's stderr (its progress and messages) is the
  * terminal's; its stdout (the tables report and compare print) goes to a file
- * (opened with hb_open_output: never through a link or into a FIFO).  Started
- * by bench/core/process.h.
+ * through bench/core/out_file.h: a new temporary beside it, renamed over it
+ * only when the stage ended with a code the caller accepts, so a failed or
+ * interrupted stage leaves the file as it was (never empty, never half of
+ * it).  Started by bench/core/process.h.
  *
  * The child runs in a process group of its own: a Ctrl-C at the terminal
  * reaches reproduce alone, which passes the signal on once, so the stage ends
@@ -23,10 +25,12 @@ typedef struct hb_stage_end {
 } hb_stage_end;
 
 /* Runs `argv` (argv->word[0] is ignored: this binary is run) with stdout to
- * `stdout_path` (NULL: reproduce's own stdout).  HB_ERR_INTERNAL when the
- * child cannot be started, HB_ERR_IO when the file cannot be opened (or is
- * a link, a FIFO or a device);
- * otherwise HB_OK with how it ended in *end. */
-hb_status hb_stage_child_run(hb_argv *argv, const char *stdout_path, hb_stage_end *end);
+ * `stdout_path` (NULL: reproduce's own stdout), which is replaced only when
+ * the stage exits with one of `accepted` (a list ended by -1) and no signal
+ * reached reproduce meanwhile.  HB_ERR_INTERNAL when the child cannot be
+ * started, HB_ERR_IO when `stdout_path` is a link, a FIFO or anything but
+ * a regular file (before the stage runs), or its temporary cannot be made
+ * or it cannot be replaced; otherwise HB_OK with how it ended in *end. */
+hb_status hb_stage_child_run(hb_argv *argv, const char *stdout_path, const int *accepted, hb_stage_end *end);
 
 #endif
