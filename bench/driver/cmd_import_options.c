@@ -50,7 +50,8 @@ static const hb_option_row build_rows[] = {
     {.flag = "arch", .value = "SM", .section = HB_SECTION_INPUT, HB_OPT_TEXT, HB_OPTION_FIELD(import.arch),
      .help = "the target: sm_80, sm_86, sm_90a, ... (default: this GPU's, sm_90a on Hopper)",
      .doc_default = "this GPU's (`sm_90a` on Hopper)",
-     .doc = "the target: `sm_80`, `sm_86`, `sm_90a`, ...; without a GPU it is required"},
+     .doc = "the target: `sm_80`, `sm_86`, `sm_90a`, ...; without a GPU it is required (but by `reproduce --dry-run`, "
+            "which prints the set's own target)"},
     {.flag = "jobs", .value = "N", .short_name = 'j', .section = HB_SECTION_INPUT, HB_OPT_COUNT(1, 1024),
      HB_OPTION_FIELD(import.jobs), .help = "builds at once; also -j N (default: the number of cores)",
      .doc_default = "the number of cores", .doc = "builds at once; also `-j N`"},

@@ -151,9 +151,16 @@ static hb_status target(repro *r)
 {
     int count = 0;
     hb_device_info info;
-    hb_diag_set_quiet(1); /* no GPU is fine for a shard's import with --arch; said below otherwise */
-    int have_gpu = hb_device_count(&count) == HB_OK && count > r->run->device && hb_device_open(r->run->device, &info) == HB_OK;
+    hb_no_gpu_reason why = {"", ""};
+    /* no GPU is fine for a shard's import with --arch; said below, with why, otherwise */
+    int have_gpu = hb_device_count_silent(&count, &why) == HB_OK;
+    if (have_gpu && count <= r->run->device)
+        snprintf(why.fact, sizeof why.fact, "--device %d: this machine has %d CUDA GPU(s)", r->run->device, count);
+    hb_diag_set_quiet(1);
+    have_gpu = have_gpu && count > r->run->device && hb_device_open(r->run->device, &info) == HB_OK;
     hb_diag_set_quiet(0);
+    if (!have_gpu && !why.fact[0])
+        snprintf(why.fact, sizeof why.fact, "%s", hb_last_error());
     snprintf(r->gpu, sizeof r->gpu, "%s", have_gpu ? info.name : "");
     if (r->run->import.arch)
         snprintf(r->arch, sizeof r->arch, "%.15s", r->run->import.arch);
@@ -165,8 +172,8 @@ static hb_status target(repro *r)
         snprintf(r->arch, sizeof r->arch, "%s", r->set->native_arch);
         r->arch_assumed = 1;
     } else
-        return hb_fail(HB_ERR_CUDA, "reproduce: no GPU here (the sweep needs one); to import only, on a machine "
-                       "without one, use `hgemm-bench import cuda-l2 ... --arch SM`");
+        return hb_fail(HB_ERR_CUDA, "reproduce: no GPU to sweep on: %s; to import only, on a machine without one, "
+                       "use `hgemm-bench import cuda-l2 ... --arch SM`", why.fact);
     r->workers = 1;
     const char *d = r->run->devices;
     if (d && !strcmp(d, "all"))

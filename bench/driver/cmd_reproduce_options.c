@@ -29,16 +29,20 @@ static const hb_option_row reproduce_rows[] = {
      .doc = "seeds `--sample`'s draw and the order of the plan, and is passed on as the sweep's `--seed` (its inputs "
             "and round order); fixed by default, so that a rerun and every shard draw the same sample"},
     {.flag = "modes", .value = "LIST", .section = HB_SECTION_SWEEP, HB_OPT_TEXT, HB_OPTION_FIELD(modes),
-     .shown_default = "offline,server", .help = "the modes to sweep and compare: offline, server or offline,server",
+     .shown_default = "offline,server; --tables-only: the sweep's",
+     .help = "the modes to sweep and compare: offline, server or offline,server",
+     .doc_default = "`offline,server`; with `--tables-only`, the modes the sweep holds",
      .doc = "the modes to sweep and compare: `offline`, `server` or `offline,server`"},
     {.flag = "dry-run", .section = HB_SECTION_INPUT, HB_OPT_SWITCH(1), HB_OPTION_FIELD(dry_run),
      .help = "print each stage's command line and exit; writes nothing",
      .doc = "print each stage's command line on stdout and exit; writes nothing"},
     {.flag = "tables-only", .section = HB_SECTION_INPUT, HB_OPT_SWITCH(1), HB_OPTION_FIELD(reproduce.tables_only),
-     .help = "only the stages that read files (report, compare, the summary page) from what --out holds: no import, "
-             "no sweep, no GPU (to draw the figures where gnuplot is)",
-     .doc = "only the stages that read files (report, compare, the summary page), from what `--out` holds: no GPU "
-            "needed (to draw the figures where gnuplot is installed)"},
+     .help = "only the stages that read files (report, compare, the summary page) from the sweep --out holds, in the "
+             "modes it holds: no import, no sweep, no GPU (to draw the figures where gnuplot is); exit 11 where --out "
+             "holds no sweep yet",
+     .doc = "only the stages that read files (report, compare, the summary page), from the sweep `--out` holds, in the "
+            "modes it holds: no GPU needed (to draw the figures where gnuplot is installed); exit 11 where `--out` holds "
+            "no sweep yet"},
     {.flag = "no-plots", .section = HB_SECTION_INPUT, HB_OPT_SWITCH(1), HB_OPTION_FIELD(reproduce.no_plots),
      .help = "no figures, even where gnuplot is installed",
      .doc = "no figures, even where gnuplot is installed (with gnuplot, report and compare draw theirs)"},
