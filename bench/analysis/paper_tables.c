@@ -441,7 +441,8 @@ static hb_status count_notes(const hb_result_set *set, hb_doc *doc)
     for (size_t m = 0; m < MODE_COUNT; m++)
         HB_TRY(mode_note(set, modes[m], doc));
     if (set->n_missing)
-        HB_TRY(hb_doc_note(doc, "%zu configurations a plan expects were not run", set->n_missing));
+        HB_TRY(hb_doc_note(doc, "%zu configuration%s a plan expects %s not run", set->n_missing,
+                           set->n_missing == 1 ? "" : "s", set->n_missing == 1 ? "was" : "were"));
     for (size_t i = 0; i < set->n_notes; i++)
         HB_TRY(hb_doc_note(doc, "%s", set->notes[i]));
     return HB_OK;
