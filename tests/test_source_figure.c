@@ -378,7 +378,9 @@ static void write_record(const char *set_dir, const char *format, const char *se
     path_in(folder, set_dir, "64_64_64");
     hb_test_make_folder(folder);
     path_in(path, folder, "record.json");
-    snprintf(text, sizeof text, "{\"format\": \"%s\", \"set\": \"%s\", \"config\": \"64_64_64\"}\n", format, set_name);
+    /* laid out as the importer writes it (bench/import/candidate_files.c) */
+    snprintf(text, sizeof text, "{\"format\": \"%s\", \"source\": {\"set\": \"%s\", \"config\": [64, 64, 64]}}\n",
+             format, set_name);
     write_text(path, text);
 }
 
@@ -463,7 +465,7 @@ static void test_report_titles_name_the_imported_set(void **state)
         path_in(folder, set_dir, name);
         hb_test_make_folder(folder);
         path_in(record, folder, "record.json");
-        write_text(record, "{\"format\": \"hgemm-bench-import-record/1\", \"set\": \"h100_F32F16F16F32\"}\n");
+        write_text(record, "{\"format\": \"hgemm-bench-import-record/1\", \"source\": {\"set\": \"h100_F32F16F16F32\"}}\n");
     }
     assert_int_equal(hb_fixture_write_sweep(&fixture, sweep, set_dir, 0, 1, fixture.count, "Test GPU"), HB_OK);
     /* the sweep's env.json names its candidate, as a sweep's does (the fixture's names only the GPU) */

@@ -65,7 +65,8 @@ static int imported_set(const hb_result_set *set, const char *candidate, const c
         snprintf(path, sizeof path, "%.4000s/%ld_%ld_%ld/record.json", folder, e->key.m, e->key.n, e->key.k);
         json_t *record = quiet_json(path);
         const char *format = json_string_value(json_object_get(record, "format"));
-        const char *name = json_string_value(json_object_get(record, "set"));
+        /* the importer writes the set under "source" (bench/import/candidate_files.c) */
+        const char *name = json_string_value(json_object_get(json_object_get(record, "source"), "set"));
         int found = format && name && name[0] && !strncmp(format, IMPORT_RECORD_FORMAT, strlen(IMPORT_RECORD_FORMAT));
         if (found)
             snprintf(out, size, "CUDA-L2 %s", name);
