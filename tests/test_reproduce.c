@@ -243,6 +243,8 @@ static void test_reproduce_tables_only_writes_the_summary_page(void **state)
     }
     assert_true(hb_test_file_contains(page, "# CUDA-L2's " SET " set reproduced on Test GPU 80GB"));
     assert_true(hb_test_file_contains(page, "**another GPU**")); /* tuned for the H100, run on the test GPU */
+    /* the command as typed: the parser moves operands after the flags, the recorded line does not */
+    assert_true(hb_test_file_contains(page, "reproduce cuda-l2 --repo"));
     char line[256];
     size_t configs = f.fixture.count / 2;
     snprintf(line, sizeof line, "%zu files selected: **%zu built**", configs, configs - 1);

@@ -26,6 +26,10 @@ int main(int argc, char **argv)
 {
     static hb_cli cli;
     hb_diag_set_program(hb_this_program.name);
+    /* joined before the parser, which moves operands after the flags: the
+     * line recorded is the one typed */
+    static char command_line[8192];
+    join_command_line(argc, argv, command_line, sizeof command_line);
     hb_status status = hb_cli_parse(argc, argv, &cli);
     if (status != HB_OK)
         return status;
@@ -36,8 +40,6 @@ int main(int argc, char **argv)
     const hb_command_entry *command = hb_command_of(cli.command);
     if (!command)
         return HB_ERR_INTERNAL;
-    static char command_line[8192];
-    join_command_line(argc, argv, command_line, sizeof command_line);
     hb_folder_lock_set_command(command_line); /* what a folder this run locks says of its writer */
     return command->run(command, &cli, command_line);
 }
