@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bench/analysis/paper_tables.h"
+#include "bench/analysis/timer_comparison.h"
 #include "bench/analysis/timing_doubt.h"
 #include "bench/core/rank_correlation.h"
 
@@ -149,7 +150,7 @@ static hb_status disagreement_rows(const disagreement *d, size_t count, hb_doc_t
         hb_doc_set_number(t, 4, d[i].ours / d[i].theirs);
         hb_doc_set_number(t, 5, d[i].size);
         char why[256];
-        hb_compare_doubt(d[i].config->ours, why, sizeof why);
+        hb_config_in_doubt(d[i].config->ours, why, sizeof why);
         HB_TRY(hb_doc_set_text(t, 6, why));
     }
     return HB_OK;
@@ -268,16 +269,12 @@ static hb_status configs_table(const hb_compare_input *in, const pairing *p, hb_
             hb_doc_set_number(t, 3 + 3 * c, o / th);
         }
         char why[256];
-        hb_compare_doubt(p->common[i].ours, why, sizeof why);
+        hb_config_in_doubt(p->common[i].ours, why, sizeof why);
         HB_TRY(hb_doc_set_text(t, doubt_column, why));
     }
     return HB_OK;
 }
 
-int hb_compare_doubt(const hb_config_entry *e, char *why, size_t size)
-{
-    return hb_timing_doubt(e->timers.headline_timer, e->timers.timer_reason, e->timers.trace_note, why, size);
-}
 
 /* The header's counts: what each side has that the other lacks, in numbers
  * (the configurations themselves are in compare_missing, CSV and JSON). */
@@ -304,7 +301,7 @@ static hb_status count_notes(const hb_compare_input *in, const pairing *p, hb_do
     }
     for (size_t i = 0; i < p->count; i++) {
         char why[256];
-        doubt += hb_compare_doubt(p->common[i].ours, why, sizeof why);
+        doubt += hb_config_in_doubt(p->common[i].ours, why, sizeof why);
     }
     HB_TRY(hb_doc_note(doc, "%zu configurations of %s mode in both: ours has %zu of that mode, %s %zu", p->count,
                        hb_mode_name(in->mode), ours, in->published_path, in->theirs->count));

@@ -3,6 +3,8 @@
  * (bench/analysis/compare_timers.h) beside the published figure, by size
  * bin, aggregated in the paper's way; each configuration's status against
  * its noise (bench/analysis/compare_status.h), counted per column. */
+#include "bench/analysis/timer_comparison.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,9 +12,9 @@
 
 #include "bench/analysis/aggregate.h"
 #include "bench/analysis/compare_timers.h"
-#include "bench/analysis/comparison.h"
 #include "bench/analysis/paper_tables.h"
 #include "bench/analysis/size_bins.h"
+#include "bench/analysis/timing_doubt.h"
 
 /* The binning of the per-timer tables: Table 3's first, log2(M*N*K). */
 static const hb_size_binning *timer_binning(void) { return hb_size_binning_at(0); }
@@ -39,7 +41,7 @@ static void figures_of(const hb_compare_input *in, const hb_compare_pair *pair, 
     f->geomean = hb_config_ratio(e, in->timer, HB_EST_GEOMEAN, column);
     f->status = hb_compare_status_of(f->ours, f->published, e->timers.ci_rel_half[column], in->noise_floor, &f->diff,
                                      &f->noise);
-    f->doubt = hb_compare_doubt(e, f->why, sizeof f->why);
+    f->doubt = hb_config_in_doubt(e, f->why, sizeof f->why);
 }
 
 static int below_threshold(const hb_compare_input *in, const figures *f)
