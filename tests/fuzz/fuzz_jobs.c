@@ -223,8 +223,10 @@ void fuzz_job_check_written(const fuzz_job *job, int code, fuzz_outcome *out)
 {
     char paths[2][FUZZ_PATH];
     size_t n = 0;
-    /* refused, or ended by a signal: nothing was promised */
-    const int refused = code == HB_ERR_IO || code == HB_ERR_BAD_RESULTS || code < 0 || code > 128;
+    /* refused, or ended by a signal: nothing was promised; a resume that
+     * finds no GPU stops before it changes the folder (docs/sweeps.md) */
+    const int refused = code == HB_ERR_IO || code == HB_ERR_BAD_RESULTS || code < 0 || code > 128 ||
+                        (job->kind == FUZZ_JOB_RESUME && code == HB_ERR_CUDA);
     if (job->kind == FUZZ_JOB_RESUME)
         fuzz_join(paths[n++], job->input, "verdict.json");
     if (job->verdict)

@@ -23,7 +23,9 @@ static int ends_with(const char *name, const char *suffix)
 
 static int is_figure_file(const char *name)
 {
-    return ends_with(name, ".png") || ends_with(name, ".svg") || ends_with(name, ".dat") || ends_with(name, ".gp");
+    /* .txt: a figure's caption (where a speedup comes from) */
+    return ends_with(name, ".png") || ends_with(name, ".svg") || ends_with(name, ".dat") || ends_with(name, ".gp") ||
+           ends_with(name, ".txt");
 }
 
 static int regular(const char *path)
@@ -132,7 +134,7 @@ static const char *figure_fault(const char *path)
             size--;
         if (size < 6 || memcmp(data + size - 6, "</svg>", 6))
             fault = "not a whole SVG (no </svg> at its end)";
-    } else if ((ends_with(path, ".gp") || ends_with(path, ".dat")) && data[size - 1] != '\n')
+    } else if ((ends_with(path, ".gp") || ends_with(path, ".dat") || ends_with(path, ".txt")) && data[size - 1] != '\n')
         fault = "cut short (no newline at its end)";
     free(data);
     return fault;
