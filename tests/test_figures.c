@@ -25,17 +25,6 @@
 #define PATH 1024
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 
-static int have_gnuplot(void) { return hb_test_shell("command -v gnuplot >/dev/null 2>&1") == 0; }
-
-#define SKIP_WITHOUT_GNUPLOT()                                                                                         \
-    do {                                                                                                               \
-        if (!have_gnuplot()) {                                                                                         \
-            print_message("skipped: gnuplot is not installed (scripts/install_deps.sh installs it)\n");               \
-            skip();                                                                                                    \
-            return;                                                                                                    \
-        }                                                                                                              \
-    } while (0)
-
 static void path_in(char *out, const char *folder, const char *name)
 {
     snprintf(out, PATH, "%.800s/%.200s", folder, name);
@@ -113,7 +102,7 @@ static void test_gnuplot_string_holds_no_quote_inside_a_piece(void **state)
 static void test_gnuplot_reads_a_string_back_as_the_text(void **state)
 {
     (void)state;
-    SKIP_WITHOUT_GNUPLOT();
+    HB_TEST_SKIP_WITHOUT_GNUPLOT();
     static const char *const texts[] = {
         "plain", "it's ''quoted''", "'", "''", "", "'@macro", "''@macro''", "\"@macro", "'\"@macro\"'",
         "`touch CANARY` and `touch CANARY2`", "@macro and @macro;", "\"q\" \\n \\t \\", "\\'@macro\\",
@@ -275,7 +264,7 @@ static void assert_inside_single_quotes(const char *path, const char *const *nee
 static void test_folder_text_reaches_gnuplot_only_as_literals(void **state)
 {
     (void)state;
-    SKIP_WITHOUT_GNUPLOT();
+    HB_TEST_SKIP_WITHOUT_GNUPLOT();
     hostile h;
     make_hostile(&h);
     char err[PATH];
@@ -425,7 +414,7 @@ static int report_with_size_limit(const hostile *h, const char *out, long long b
 static void test_a_full_disk_publishes_no_figure(void **state)
 {
     (void)state;
-    SKIP_WITHOUT_GNUPLOT();
+    HB_TEST_SKIP_WITHOUT_GNUPLOT();
     hostile h;
     make_hostile(&h);
     char err[PATH];

@@ -302,8 +302,7 @@ static size_t files_ending(const char *folder, const char *suffix)
 static void test_v1_shards_report_plots(void **state)
 {
     (void)state;
-    if (hb_test_shell("command -v gnuplot >/dev/null 2>&1") != 0)
-        skip();
+    HB_TEST_SKIP_WITHOUT_GNUPLOT();
     scratch s;
     make_scratch(&s);
     assert_int_equal(hb_test_run(hb_test_report(), ARGS("report", SHARD0, SHARD1, "--plots", "--out", s.out),

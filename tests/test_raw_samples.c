@@ -325,8 +325,7 @@ static int png_ok(const char *path)
 static void test_plot_raw_script(void **state)
 {
     (void)state;
-    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
-        skip();
+    HB_TEST_SKIP_WITHOUT_GNUPLOT();
     char dir[512], path[600], png[640], command[2200];
     hb_test_make_temp_dir("hb-raw", dir, sizeof dir);
     write_known_file(dir, path, sizeof path, 1);
@@ -351,8 +350,7 @@ static void test_plot_raw_script(void **state)
 static void test_plot_raw_script_takes_a_hostile_name_as_data(void **state)
 {
     (void)state;
-    if (system("command -v gnuplot >/dev/null 2>&1") != 0)
-        skip();
+    HB_TEST_SKIP_WITHOUT_GNUPLOT();
     char dir[512], path[600], hostile[700], canary[600], repo[512], command[1200];
     hb_test_make_temp_dir("hb-raw", dir, sizeof dir);
     assert_non_null(getcwd(repo, sizeof repo)); /* the repository root, as `make test` runs the tests */

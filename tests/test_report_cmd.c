@@ -736,10 +736,7 @@ static void test_report_lists_what_a_plan_expects_and_was_not_run(void **state)
 static void test_report_and_compare_draw_their_figures(void **state)
 {
     (void)state;
-    if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
-        skip(); /* gnuplot is not installed here (scripts/install_deps.sh installs it) */
-        return;
-    }
+    HB_TEST_SKIP_WITHOUT_GNUPLOT();
     folders f;
     make_folders(&f, 25, 0.1, 101);
     assert_int_equal(hb_test_run(hb_test_report(), ARGS("report", f.offline, f.server, "--out", f.out, "--plots"), NULL, NULL),

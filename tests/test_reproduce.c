@@ -305,11 +305,7 @@ static void test_reproduce_tables_only_joins_the_shards(void **state)
 static void test_reproduce_draws_a_hostile_gpu_name_as_text(void **state)
 {
     (void)state;
-    if (hb_test_shell("command -v gnuplot >/dev/null 2>&1") != 0) {
-        print_message("skipped: gnuplot is not installed (scripts/install_deps.sh installs it)\n");
-        skip();
-        return;
-    }
+    HB_TEST_SKIP_WITHOUT_GNUPLOT();
     fake f;
     make_repo(&f, 8, 16);
     char set_dir[PATH], sweep_dir[PATH], gpu[256], figure[PATH], args[PATH * 2], command[PATH * 2];
@@ -339,11 +335,7 @@ static void test_reproduce_draws_a_hostile_gpu_name_as_text(void **state)
 static void test_reproduce_page_shows_where_the_speedups_come_from(void **state)
 {
     (void)state;
-    if (hb_test_shell("command -v gnuplot >/dev/null 2>&1") != 0) {
-        print_message("skipped: gnuplot is not installed (scripts/install_deps.sh installs it)\n");
-        skip();
-        return;
-    }
+    HB_TEST_SKIP_WITHOUT_GNUPLOT();
     fake f;
     make_repo(&f, 8, 17);
     char set_dir[PATH], sweep_dir[PATH], page[PATH], caption_path[PATH], args[PATH * 2], command[PATH * 2];

@@ -24,17 +24,6 @@
 #define ARGS(...) ((const char *const[]){__VA_ARGS__, NULL})
 #define BASELINE "torch"
 
-static int have_gnuplot(void) { return hb_test_shell("command -v gnuplot >/dev/null 2>&1") == 0; }
-
-#define SKIP_WITHOUT_GNUPLOT()                                                                                         \
-    do {                                                                                                               \
-        if (!have_gnuplot()) {                                                                                         \
-            print_message("skipped: gnuplot is not installed (scripts/install_deps.sh installs it)\n");               \
-            skip();                                                                                                    \
-            return;                                                                                                    \
-        }                                                                                                              \
-    } while (0)
-
 static void path_in(char *out, const char *folder, const char *name)
 {
     snprintf(out, PATH, "%.800s/%.200s", folder, name);
@@ -230,7 +219,7 @@ static void assert_caption(const char *folder, const char *name, const char *exp
 static void test_report_and_compare_draw_where_the_speedup_comes_from(void **state)
 {
     (void)state;
-    SKIP_WITHOUT_GNUPLOT();
+    HB_TEST_SKIP_WITHOUT_GNUPLOT();
     static const double h[] = {1.3, 1.2, 0.9, 2.0}, k[] = {1.2, 0.8, 0.85, 2.0};
     static const int failed[] = {0, 0, 0, 1};
     known f;
@@ -270,7 +259,7 @@ static void test_report_and_compare_draw_where_the_speedup_comes_from(void **sta
 static void test_compare_scatter_axes_fit_the_data(void **state)
 {
     (void)state;
-    SKIP_WITHOUT_GNUPLOT();
+    HB_TEST_SKIP_WITHOUT_GNUPLOT();
     static const double h[] = {1.3, 1.2, 0.9, 1.05, 0.7, 1.6}, k[] = {1.2, 0.8, 0.85, 1.0, 0.75, 1.5};
     known f;
     make_known(&f, 6, h, k, NULL);
@@ -320,7 +309,7 @@ static void test_compare_scatter_axes_fit_the_data(void **state)
 static void test_figures_with_nothing_to_plot_say_so(void **state)
 {
     (void)state;
-    SKIP_WITHOUT_GNUPLOT();
+    HB_TEST_SKIP_WITHOUT_GNUPLOT();
     static const double h[] = {1.3, 1.2}, k[] = {1.2, 0.8};
     static const int failed[] = {1, 1};
     known f;
@@ -448,7 +437,7 @@ static void test_titles_name_the_candidate_set(void **state)
 static void test_report_titles_name_the_imported_set(void **state)
 {
     (void)state;
-    SKIP_WITHOUT_GNUPLOT();
+    HB_TEST_SKIP_WITHOUT_GNUPLOT();
     char root[PATH], set_dir[PATH], sweep[PATH], out[PATH], svg[PATH];
     hb_test_make_temp_dir("hb-set-title", root, sizeof root);
     path_in(set_dir, root, "set");

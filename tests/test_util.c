@@ -110,6 +110,8 @@ int hb_test_shell(const char *command)
     return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
+int hb_test_have_gnuplot(void) { return hb_test_shell("command -v gnuplot >/dev/null 2>&1") == 0; }
+
 void hb_test_make_folder(const char *path)
 {
     if (hb_make_folders(path, "a test's output folder") != HB_OK)

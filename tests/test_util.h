@@ -53,5 +53,16 @@ size_t hb_test_json_column(const json_t *table, const char *name);
 const json_t *hb_test_json_cell(const json_t *table, size_t row, const char *column);
 /* Runs a shell command line; its exit code, -1 if it did not exit. */
 int hb_test_shell(const char *command);
+/* 1 if gnuplot is on PATH: the figure tests need it (the GPU machines may lack it). */
+int hb_test_have_gnuplot(void);
+/* Skips the calling cmocka test, saying why, where gnuplot is not on PATH. */
+#define HB_TEST_SKIP_WITHOUT_GNUPLOT()                                                                                 \
+    do {                                                                                                               \
+        if (!hb_test_have_gnuplot()) {                                                                                 \
+            print_message("skipped: gnuplot is not installed (scripts/install_deps.sh installs it)\n");               \
+            skip();                                                                                                    \
+            return;                                                                                                    \
+        }                                                                                                              \
+    } while (0)
 
 #endif
