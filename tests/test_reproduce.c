@@ -216,6 +216,18 @@ static void write_published(const fake *f)
     write_published_of(f, "offline");
 }
 
+/* OUT/set with the import's report, and OUT/sweep written by the sweep's
+ * own writers with its first `done` items done, on a GPU named `gpu`. */
+static void write_out_sweep(fake *f, char *set_dir, char *sweep_dir, size_t done, const char *gpu)
+{
+    snprintf(set_dir, PATH, "%.1500s/set", f->out);
+    snprintf(sweep_dir, PATH, "%.1500s/sweep", f->out);
+    hb_test_make_folder(f->out);
+    hb_test_make_folder(set_dir);
+    assert_int_equal(hb_fixture_write_sweep(&f->fixture, sweep_dir, set_dir, 0, 1, done, gpu), HB_OK);
+    write_import_report(f, set_dir, "import.csv");
+}
+
 /* A sweep's folder and an import's report, then --tables-only: the report,
  * the offline comparison (the server CSV is absent: said, not failed) and
  * the page, whose census agrees with what was written. */
@@ -225,15 +237,8 @@ static void test_reproduce_tables_only_writes_the_summary_page(void **state)
     fake f;
     make_repo(&f, 12, 14);
     char set_dir[PATH], sweep_dir[PATH], page[PATH], args[PATH * 2];
-    snprintf(set_dir, PATH, "%.1500s/set", f.out);
-    snprintf(sweep_dir, PATH, "%.1500s/sweep", f.out);
     snprintf(page, PATH, "%.1500s/summary.md", f.out);
-    char command[PATH * 2];
-    snprintf(command, sizeof command, "mkdir -p '%.2000s'", set_dir);
-    assert_int_equal(hb_test_shell(command), 0);
-    assert_int_equal(hb_fixture_write_sweep(&f.fixture, sweep_dir, set_dir, 0, 1, f.fixture.count, "Test GPU 80GB"),
-                     HB_OK);
-    write_import_report(&f, set_dir, "import.csv");
+    write_out_sweep(&f, set_dir, sweep_dir, f.fixture.count, "Test GPU 80GB");
     write_published(&f);
     snprintf(args, sizeof args, "--set h100 --tables-only --no-plots --out '%s'", f.out);
     int rc = bench(&f, args);
@@ -309,13 +314,8 @@ static void test_reproduce_draws_a_hostile_gpu_name_as_text(void **state)
     fake f;
     make_repo(&f, 8, 16);
     char set_dir[PATH], sweep_dir[PATH], gpu[256], figure[PATH], args[PATH * 2], command[PATH * 2];
-    snprintf(set_dir, PATH, "%.1500s/set", f.out);
-    snprintf(sweep_dir, PATH, "%.1500s/sweep", f.out);
     snprintf(gpu, sizeof gpu, "GPU `touch %.150s/CANARY` `touch CANARY` @title_facts ' \" \\", f.root);
-    snprintf(command, sizeof command, "mkdir -p '%.2000s'", set_dir);
-    assert_int_equal(hb_test_shell(command), 0);
-    assert_int_equal(hb_fixture_write_sweep(&f.fixture, sweep_dir, set_dir, 0, 1, f.fixture.count, gpu), HB_OK);
-    write_import_report(&f, set_dir, "import.csv");
+    write_out_sweep(&f, set_dir, sweep_dir, f.fixture.count, gpu);
     write_published(&f);
     snprintf(args, sizeof args, "--set h100 --tables-only --out '%s'", f.out);
     int rc = bench(&f, args);
@@ -338,15 +338,10 @@ static void test_reproduce_page_shows_where_the_speedups_come_from(void **state)
     HB_TEST_SKIP_WITHOUT_GNUPLOT();
     fake f;
     make_repo(&f, 8, 17);
-    char set_dir[PATH], sweep_dir[PATH], page[PATH], caption_path[PATH], args[PATH * 2], command[PATH * 2];
-    snprintf(set_dir, PATH, "%.1500s/set", f.out);
-    snprintf(sweep_dir, PATH, "%.1500s/sweep", f.out);
+    char set_dir[PATH], sweep_dir[PATH], page[PATH], caption_path[PATH], args[PATH * 2];
     snprintf(page, PATH, "%.1500s/summary.md", f.out);
     snprintf(caption_path, PATH, "%.1500s/report/report_speedup_source_offline.txt", f.out);
-    snprintf(command, sizeof command, "mkdir -p '%.2000s'", set_dir);
-    assert_int_equal(hb_test_shell(command), 0);
-    assert_int_equal(hb_fixture_write_sweep(&f.fixture, sweep_dir, set_dir, 0, 1, f.fixture.count, "Test GPU"), HB_OK);
-    write_import_report(&f, set_dir, "import.csv");
+    write_out_sweep(&f, set_dir, sweep_dir, f.fixture.count, "Test GPU");
     write_published(&f);
     snprintf(args, sizeof args, "--set h100 --tables-only --out '%s'", f.out);
     int rc = bench(&f, args);
@@ -442,13 +437,7 @@ static void fail_with_log(const fake *f, const char *what, int rc)
  * writers (every item done), and the published offline CSV. */
 static void make_measured(fake *f, char *set_dir, char *sweep_dir)
 {
-    snprintf(set_dir, PATH, "%.1500s/set", f->out);
-    snprintf(sweep_dir, PATH, "%.1500s/sweep", f->out);
-    hb_test_make_folder(f->out);
-    hb_test_make_folder(set_dir);
-    assert_int_equal(hb_fixture_write_sweep(&f->fixture, sweep_dir, set_dir, 0, 1, f->fixture.count, "Test GPU 80GB"),
-                     HB_OK);
-    write_import_report(f, set_dir, "import.csv");
+    write_out_sweep(f, set_dir, sweep_dir, f->fixture.count, "Test GPU 80GB");
     write_published(f);
 }
 
@@ -611,13 +600,8 @@ static void test_reproduce_page_of_a_sweep_that_ran_nothing(void **state)
     fake f;
     make_repo(&f, 4, 26);
     char set_dir[PATH], sweep_dir[PATH], page[PATH], args[PATH * 2];
-    snprintf(set_dir, PATH, "%.1500s/set", f.out);
-    snprintf(sweep_dir, PATH, "%.1500s/sweep", f.out);
     snprintf(page, PATH, "%.1500s/summary.md", f.out);
-    hb_test_make_folder(f.out);
-    hb_test_make_folder(set_dir);
-    assert_int_equal(hb_fixture_write_sweep(&f.fixture, sweep_dir, set_dir, 0, 1, 0, "Test GPU 80GB"), HB_OK);
-    write_import_report(&f, set_dir, "import.csv");
+    write_out_sweep(&f, set_dir, sweep_dir, 0, "Test GPU 80GB");
     snprintf(args, sizeof args, "--set h100 --tables-only --no-plots --out '%s'", f.out);
     int rc = bench(&f, args);
     if (rc != 0)
