@@ -4,6 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Every byte outside ASCII made '?': what is left is valid UTF-8. */
+static void mask_non_ascii(char *text)
+{
+    for (char *c = text; *c; c++)
+        if ((unsigned char)*c >= 0x80)
+            *c = '?';
+}
+
 json_t *hb_json_text(const char *value)
 {
     json_t *s = json_string(value);
@@ -13,9 +21,7 @@ json_t *hb_json_text(const char *value)
     if (!copy)
         return NULL;
     strcpy(copy, value);
-    for (char *c = copy; *c; c++)
-        if ((unsigned char)*c >= 0x80)
-            *c = '?';
+    mask_non_ascii(copy);
     s = json_string(copy);
     free(copy);
     return s;
@@ -43,9 +49,7 @@ void hb_json_text_repair(char *value)
             return;
         value[cut - 1] = lead;
     }
-    for (char *c = value; *c; c++)
-        if ((unsigned char)*c >= 0x80)
-            *c = '?';
+    mask_non_ascii(value);
 }
 
 json_t *hb_json_number(double value)
