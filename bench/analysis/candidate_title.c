@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/core/folders.h"
 #include "bench/core/input_file.h"
 
 #define PATH_ROOM 4400
@@ -37,12 +38,6 @@ static json_t *quiet_json(const char *path)
         return NULL;
     }
     return root;
-}
-
-static int is_folder(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 static const char *last_part(const char *path)
@@ -116,9 +111,9 @@ void hb_candidate_title(const hb_result_set *set, const char *candidate, char *o
             return;
     }
     char beside[PATH_ROOM];
-    if (is_folder(candidate) && imported_set(set, candidate, candidate, out, size))
+    if (hb_is_folder(candidate) && imported_set(set, candidate, candidate, out, size))
         return;
-    if (beside_results(set, candidate, beside, sizeof beside) && strcmp(beside, candidate) && is_folder(beside) &&
+    if (beside_results(set, candidate, beside, sizeof beside) && strcmp(beside, candidate) && hb_is_folder(beside) &&
         imported_set(set, candidate, beside, out, size))
         return;
     snprintf(out, size, "%s", last_part(candidate));

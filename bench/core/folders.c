@@ -45,3 +45,9 @@ void hb_folder_of(const char *path, char *out, size_t size)
     else
         snprintf(out, size, "%.*s", (int)(slash - path), path);
 }
+
+int hb_is_folder(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}

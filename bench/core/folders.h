@@ -16,4 +16,7 @@ hb_status hb_make_folders(const char *path, const char *what);
  * name at the root. */
 void hb_folder_of(const char *path, char *out, size_t size);
 
+/* 1 if `path` is a folder (or a link to one). */
+int hb_is_folder(const char *path);
+
 #endif

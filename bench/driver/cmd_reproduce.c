@@ -109,20 +109,14 @@ static hb_status find_set(const char *name, const l2_set **out)
     return hb_fail(HB_ERR_USAGE, "reproduce: no CUDA-L2 set '%s': the sets are %s", name, known);
 }
 
-static int is_folder(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 static hb_status paths(repro *r)
 {
     const hb_reproduce_settings *s = &r->run->reproduce;
-    if (!is_folder(s->repo))
+    if (!hb_is_folder(s->repo))
         return hb_fail(HB_ERR_USAGE, "reproduce: --repo %s is not a folder: give a clone of CUDA-L2 "
                        "(git clone https://github.com/deepreinforce-ai/CUDA-L2)", s->repo);
     snprintf(r->kernels, sizeof r->kernels, "%.3000s/kernels/%s", s->repo, r->set->folder);
-    if (!is_folder(r->kernels))
+    if (!hb_is_folder(r->kernels))
         return hb_fail(HB_ERR_USAGE, "reproduce: %s is not a folder: is --repo %s a clone of CUDA-L2?", r->kernels,
                        s->repo);
     if (s->out_dir)

@@ -9,6 +9,7 @@
 #include "bench/analysis/result_folders.h"
 #include "bench/analysis/result_set.h"
 #include "bench/core/diag.h"
+#include "bench/core/folders.h"
 #include "bench/sweep/plan_file.h"
 
 #define PATH_SIZE 4200
@@ -18,12 +19,6 @@ static int exists_in(const char *folder, const char *name)
     char path[PATH_SIZE];
     struct stat st;
     return (size_t)snprintf(path, sizeof path, "%s/%s", folder, name) < sizeof path && lstat(path, &st) == 0;
-}
-
-static int is_folder(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 static void add_mode(hb_repro_sweep *out, hb_mode mode)
@@ -87,8 +82,8 @@ hb_status hb_repro_sweep_read(const char *out_dir, const char *sweep_dir, const 
         globfree(&g);
         return status;
     }
-    const char *why = !is_folder(out_dir)        ? "there is no such folder"
-                      : is_folder(sweep_dir)     ? "its sweep/ holds neither plan.json nor summary.csv, and there is "
+    const char *why = !hb_is_folder(out_dir)        ? "there is no such folder"
+                      : hb_is_folder(sweep_dir)     ? "its sweep/ holds neither plan.json nor summary.csv, and there is "
                                                    "no sweep-shard-I-of-N/ beside it"
                                                  : "it has no sweep/ and no sweep-shard-I-of-N/";
     return hb_fail(HB_ERR_BAD_RESULTS,
