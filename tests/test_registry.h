@@ -36,6 +36,7 @@ hb_test_list hb_process_tests(void);
 hb_test_list hb_verdict_tests(void);
 hb_test_list hb_cli_checks_tests(void);
 hb_test_list hb_helper_tests(void);
+hb_test_list hb_memory_maps_tests(void);
 hb_test_list hb_autotune_cache_tests(void);
 hb_test_list hb_telemetry_tests(void);
 hb_test_list hb_raw_samples_tests(void);
