@@ -67,11 +67,21 @@ int main(void)
     /* HB_TEST_FILTER=a,b: only the tests whose names contain one of the words
      * (a device run of a few tests); unset, every test. */
     const char *filter = getenv("HB_TEST_FILTER");
-    size_t used = 0;
+    /* HB_TEST_SHARD=i/n: only every n-th test from the i-th (0-based), so that
+     * a host of n GPUs runs the suite as n processes, one per GPU
+     * (CUDA_VISIBLE_DEVICES each); unset, every test. */
+    unsigned shard = 0, shards = 1;
+    const char *shard_text = getenv("HB_TEST_SHARD");
+    if (shard_text && (sscanf(shard_text, "%u/%u", &shard, &shards) != 2 || shards == 0 || shard >= shards)) {
+        fprintf(stderr, "HB_TEST_SHARD=%s: give i/n with 0 <= i < n, e.g. 0/4\n", shard_text);
+        free(all);
+        return 2;
+    }
+    size_t used = 0, seen = 0;
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         hb_test_list list = files[i]();
         for (size_t t = 0; t < list.count; t++)
-            if (hb_test_name_matches(list.tests[t].name, filter))
+            if (hb_test_name_matches(list.tests[t].name, filter) && seen++ % shards == shard)
                 all[used++] = list.tests[t];
     }
     total = used;
