@@ -7,22 +7,7 @@
 #include <stddef.h>
 
 #include "bench/core/diag.h"
-
-/* Check names, stable: pipelines and tests match on them. */
-#define HB_CHECK_EXECUTION "execution"       /* launch or run raised a CUDA error */
-#define HB_CHECK_TIMEOUT "timeout"           /* no progress within --timeout-s */
-#define HB_CHECK_EXACT_BINARY "exact-binary" /* {0,1} inputs, exact match below 2048 */
-#define HB_CHECK_EXACT_SIGNED "exact-signed" /* {-1,0,1} inputs, K <= 2048 */
-#define HB_CHECK_DEVIATION "deviation"       /* baseline-bounded deviation */
-#define HB_CHECK_NON_FINITE "non-finite"     /* NaN/Inf or unwritten outputs */
-#define HB_CHECK_GUARD_BAND "guard-band"     /* wrote outside a buffer */
-#define HB_CHECK_INPUT_WRITE "input-write"   /* wrote into A, B or B_col */
-#define HB_CHECK_SPOT "spot-check"           /* a timed call's output was wrong */
-#define HB_CHECK_POST_TIMING "post-timing"   /* wrong on fresh inputs after timing */
-#define HB_CHECK_UNWRITTEN_OUTPUT "unwritten-output" /* a warm-up or timed call left outputs poisoned, NaN or Inf
-                                                        (bench/measure/output_watch.h) */
-#define HB_CHECK_MEMCHECK "memcheck"         /* compute-sanitizer memcheck found errors */
-#define HB_CHECK_MODULE_STATE "module-state" /* the cubin can keep a result between calls (verify/module_state_check.h) */
+#include "bench/result/verdict.h" /* the check names */
 
 typedef struct hb_check_failure {
     char check[24];   /* one of the names above; "" while nothing failed */

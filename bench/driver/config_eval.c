@@ -23,8 +23,8 @@
 #include "bench/report/raw_samples.h"
 #include "bench/report/trace_file.h"
 #include "bench/result/gate.h"
-#include "bench/result/max_rows.h"
-#include "bench/result/timer_check.h"
+#include "bench/result/headline.h"
+#include "bench/result/headline_figures.h"
 #include "bench/trace/call_monitor.h"
 #include "verify/battery.h"
 #include "verify/checked_call.h"
@@ -53,7 +53,8 @@ typedef struct config_state {
     hb_input_policy inputs; /* --l2: untimed work around the timed calls */
     hb_progress progress;
     hb_check_result check;  /* the first deviation check: every participant's figures for the results */
-    hb_check_failure failure;
+    hb_check_failure failure; /* a failed check of the GPU work (verify/, measure/): the first, it ends the work */
+    hb_check_list checks;     /* the checks' outcomes for the headline (bench/result/headline.h) */
     hb_config_result *result;
     int profiling;          /* the profiled process of --profile: no timer is read, so none is checked */
 } config_state;
@@ -88,41 +89,6 @@ static void record_participants(hb_config_result *r, hb_participant *const *part
             p->desc.padded[2] = r->mnk.k;
         }
     }
-}
-
-static hb_status summarize_times(hb_config_result *r, hb_participant_samples *samples, uint64_t bootstrap_seed)
-{
-    const hb_participant_samples *cand = &samples[CANDIDATE];
-    r->rounds = cand->event_ms.len;
-    for (size_t i = 0; i < r->count; i++) {
-        hb_participant_result *p = &r->participants[i];
-        HB_TRY(hb_summarize_times(samples[i].event_ms.data, samples[i].event_ms.len, &p->event_ms));
-        HB_TRY(hb_summarize_times(samples[i].wall_ms.data, samples[i].wall_ms.len, &p->wall_ms));
-        if (p->is_candidate)
-            continue;
-        HB_TRY(hb_summarize_speedup(samples[i].event_ms.data, cand->event_ms.data, r->rounds, bootstrap_seed + i,
-                                    &p->speedup_event));
-        HB_TRY(hb_summarize_speedup(samples[i].wall_ms.data, cand->wall_ms.data, r->rounds, bootstrap_seed + i,
-                                    &p->speedup_wall));
-    }
-    r->measured = 1;
-    return HB_OK;
-}
-
-/* --target-ci: the widest half-width of the baselines' summaries.  When the
- * criterion ended the window, it decided on these very values (same rounds,
- * same seeds, same computation); a difference is a harness bug. */
-static void record_final_halfwidth(hb_config_result *r)
-{
-    double widest = 0;
-    for (size_t i = 0; i < r->count; i++)
-        if (!r->participants[i].is_candidate && r->participants[i].speedup_event.ci95_halfwidth > widest)
-            widest = r->participants[i].speedup_event.ci95_halfwidth;
-    hb_window_report *w = &r->window;
-    w->final_halfwidth = widest;
-    if (!strcmp(w->stopped_by, "target-ci") && w->decision_halfwidth != widest)
-        hb_warn("--target-ci decided on a widest CI half-width of %.9g, the summary reports %.9g: a harness bug, "
-                "please report it with this run's env.json", w->decision_halfwidth, widest);
 }
 
 /* --- the timers' check (bench/gpu/entry_points.h) ------------------------------------------ */
@@ -272,66 +238,6 @@ static void finish_watch(config_state *s, const hb_participant_samples *samples,
                  hb_last_error());
 }
 
-/* The headline timer and the timers' agreement, from every participant's
- * timed calls (bench/result/timer_check.h). */
-static hb_status decide_timers(config_state *s, const hb_participant_samples *samples)
-{
-    hb_config_result *r = s->result;
-    hb_timer_series series[HB_MAX_PARTICIPANTS];
-    for (size_t i = 0; i < s->count; i++) {
-        hb_watched *w = s->monitor ? hb_monitor_watched(s->monitor, i) : NULL;
-        if (w && r->rounds > 0 && w->timed_span_us.len < r->rounds) /* NaN where the monitor saw no kernel */
-            HB_TRY(hb_sample_vec_set(&w->timed_span_us, r->rounds - 1, NAN));
-        series[i] = (hb_timer_series){
-            .name = s->parts[i]->name,
-            .is_candidate = s->parts[i]->is_candidate,
-            .n = r->rounds,
-            .event_ms = samples[i].event_ms.data,
-            .wall_ms = samples[i].wall_ms.data,
-            .kernel_us = w ? w->timed_span_us.data : NULL,
-            .device_diff_us = w ? w->device_diff_us.data : NULL,
-            .n_device = w ? w->device_diff_us.len : 0,
-            .other_stream_calls = w ? w->tally.other_stream_calls : 0,
-        };
-    }
-    static hb_timer_decision decision;
-    hb_decide_timer(series, s->count, &decision);
-    r->headline_timer = decision.timer;
-    r->timer_reasons = decision.reasons;
-    snprintf(r->timer_why, sizeof r->timer_why, "%s", decision.why);
-    for (size_t i = 0; i < s->count; i++)
-        r->participants[i].timers = decision.agreement[i];
-    if (decision.mismatch)
-        return hb_check_failed(&s->failure, HB_ERR_TIMER_MISMATCH, HB_CHECK_TIMER_CROSS_CHECK, "%s",
-                               decision.mismatch_why);
-    return HB_OK;
-}
-
-/* --reward: the paper's eq. 3 on the kept timed rounds, paired with the
- * --vs baseline (for a -max name, the variant its row copies) on the
- * headline timer, and on every deviation check of the configuration. */
-static hb_status record_reward(config_state *s, const hb_participant_samples *samples)
-{
-    hb_config_result *r = s->result;
-    hb_reward_record *reward = &r->reward;
-    const hb_participant_result *named = hb_find_participant(r, s->options->vs);
-    const char *row = named && named->max_of[0] ? named->max_of : s->options->vs;
-    size_t ref = 0;
-    while (ref < s->count && strcmp(s->parts[ref]->name, row) != 0)
-        ref++;
-    if (ref == s->count) /* a -max row is missing only when a variant was not timed: a harness bug */
-        return hb_fail(HB_ERR_INTERNAL, "--reward: no timed participant \"%s\" for --vs %s", row, s->options->vs);
-    const int wall = r->headline_timer == HB_TIMER_WALL;
-    const hb_sample_vec *t_ref = wall ? &samples[ref].wall_ms : &samples[ref].event_ms;
-    const hb_sample_vec *t_cand = wall ? &samples[CANDIDATE].wall_ms : &samples[CANDIDATE].event_ms;
-    HB_TRY(hb_reward_compute(&s->options->reward, t_ref->data, t_cand->data, r->rounds, &r->battery.deviation,
-                             reward));
-    snprintf(reward->vs, sizeof reward->vs, "%s", s->options->vs);
-    snprintf(reward->vs_participant, sizeof reward->vs_participant, "%s", row);
-    snprintf(reward->timer, sizeof reward->timer, "%s", hb_timer_name(r->headline_timer));
-    return HB_OK;
-}
-
 /* A spot check, after a timed round drawn at random: guards and inputs,
  * then every participant's output of that round against the references of
  * its inputs (docs/methodology.md, "Indistinguishable calls"). */
@@ -359,36 +265,13 @@ static hb_status spot_after(void *context)
 
 /* --- gate --decide (bench/measure/decide_criterion.h) ------------------------------------------ */
 
-static int participant_named(const config_state *s, const char *name, size_t *out)
-{
-    for (size_t i = 0; i < s->count; i++)
-        if (!s->parts[i]->is_candidate && !strcmp(s->parts[i]->name, name)) {
-            *out = i;
-            return 1;
-        }
-    return 0;
-}
-
-/* The participants the decision judges: --vs, or both layouts of a -max
- * figure (its speedup is the smaller of the two: the faster layout's). */
+/* The participants the decision judges (bench/result/headline_figures.h), by name. */
 static hb_status decide_columns(const config_state *s, hb_decide_rule *rule)
 {
-    const char *vs = s->options->vs;
-    rule->columns = 0;
-    if (participant_named(s, vs, &rule->column[0])) {
-        rule->columns = 1;
-        return HB_OK;
-    }
-    for (size_t i = 0; i < hb_max_pair_count(); i++) {
-        hb_max_pair pair = hb_max_pair_at(i);
-        if (strcmp(pair.name, vs))
-            continue;
-        if (participant_named(s, pair.nn, &rule->column[0]) && participant_named(s, pair.tn, &rule->column[1])) {
-            rule->columns = 2;
-            return HB_OK;
-        }
-    }
-    return hb_fail(HB_ERR_INTERNAL, "--decide: --vs %s is not among this configuration's baselines", vs);
+    hb_headline_participant named[HB_MAX_PARTICIPANTS];
+    for (size_t i = 0; i < s->count; i++)
+        named[i] = (hb_headline_participant){.name = s->parts[i]->name, .is_candidate = s->parts[i]->is_candidate};
+    return hb_decide_columns(named, s->count, s->options->vs, rule->column, &rule->columns);
 }
 
 static hb_status decide_rule(config_state *s, hb_decide_rule *rule)
@@ -404,40 +287,6 @@ static hb_status decide_rule(config_state *s, hb_decide_rule *rule)
     hb_decision_record *d = rule->record;
     snprintf(d->vs, sizeof d->vs, "%s", o->vs);
     d->threshold = o->min_speedup;
-    return HB_OK;
-}
-
-/* The headline moved to the wall clock (work left the timed stream): the
- * decision on CUDA-event times does not stand, so the same look (its k and
- * alpha_k) is made again on the wall times of the rounds kept.  It stays
- * within the error spent: whichever look k ended the window, the wall
- * interval at n_k misses with probability at most alpha_k, and these sum to
- * alpha over every k. */
-static hb_status rejudge_on_wall(config_state *s, const hb_participant_samples *samples)
-{
-    hb_decision_record *d = &s->result->decision;
-    if (!d->ran || s->result->headline_timer != HB_TIMER_WALL || d->looks == 0)
-        return HB_OK;
-    hb_decide_rule rule;
-    HB_TRY(decide_columns(s, &rule));
-    size_t n = d->last.rounds;
-    double *log_ratios = malloc((n ? n : 1) * rule.columns * sizeof *log_ratios);
-    if (!log_ratios)
-        return hb_fail(HB_ERR_INTERNAL, "out of host memory re-judging --decide on the wall clock (%zu rounds)", n);
-    const double *series[HB_SEQUENTIAL_MAX_SERIES];
-    for (size_t c = 0; c < rule.columns; c++) {
-        double *x = log_ratios + c * n;
-        for (size_t r = 0; r < n; r++)
-            x[r] = hb_log_ratio(samples[rule.column[c]].wall_ms.data[r], samples[CANDIDATE].wall_ms.data[r]);
-        series[c] = x;
-    }
-    hb_look look;
-    hb_status status = hb_look_at(series, rule.columns, n, d->last.alpha, log1p(d->threshold), &look);
-    free(log_ratios);
-    HB_TRY(status);
-    look.look = d->last.look;
-    d->last = look;
-    d->timer = HB_TIMER_WALL;
     return HB_OK;
 }
 
@@ -513,6 +362,48 @@ static hb_battery_options battery_options(const hb_run_options *o)
     return b;
 }
 
+/* --- the headline (bench/result/headline.h) ------------------------------------------------ */
+
+/* Every participant's timed rounds and the call monitor's figures of them. */
+static hb_status headline_participants(config_state *s, const hb_participant_samples *samples,
+                                       hb_headline_participant *out)
+{
+    const size_t rounds = samples[CANDIDATE].event_ms.len;
+    for (size_t i = 0; i < s->count; i++) {
+        hb_watched *w = s->monitor ? hb_monitor_watched(s->monitor, i) : NULL;
+        if (w && rounds > 0 && w->timed_span_us.len < rounds) /* NaN where the monitor saw no kernel */
+            HB_TRY(hb_sample_vec_set(&w->timed_span_us, rounds - 1, NAN));
+        out[i] = (hb_headline_participant){
+            .name = s->parts[i]->name,
+            .is_candidate = s->parts[i]->is_candidate,
+            .samples = &samples[i],
+            .kernel_us = w ? w->timed_span_us.data : NULL,
+            .device_diff_us = w ? w->device_diff_us.data : NULL,
+            .n_device = w ? w->device_diff_us.len : 0,
+            .other_stream_calls = w ? w->tally.other_stream_calls : 0,
+        };
+    }
+    return HB_OK;
+}
+
+/* The summaries, the headline timer and its cross-check, the -max rows and
+ * the reward's terms, from the timed window. */
+static hb_status headline_figures(config_state *s, const hb_participant_samples *samples)
+{
+    static hb_headline_participant participants[HB_MAX_PARTICIPANTS];
+    HB_TRY(headline_participants(s, samples, participants));
+    hb_headline_input in = {
+        .participants = participants,
+        .count = s->count,
+        .timed = 1,
+        .checks = &s->checks,
+        .options = hb_headline_options_of(s->options),
+    };
+    in.options.decision = &s->result->decision; /* where the window's decide criterion wrote it */
+    in.options.bootstrap_seed = s->bootstrap_seed;
+    return hb_headline_decide(&in, HB_HEADLINE_FIGURES, s->result);
+}
+
 static hb_status check_and_measure(config_state *s, hb_participant_samples *samples)
 {
     hb_config_result *r = s->result;
@@ -538,20 +429,10 @@ static hb_status check_and_measure(config_state *s, hb_participant_samples *samp
                                          &r->battery, &s->failure);
     if (status == HB_OK)
         status = verify_timers(s, "after the checks after timing");
-    if (status == HB_OK)
-        status = summarize_times(r, samples, s->bootstrap_seed);
     if (status == HB_OK && s->monitor)
-        status = hb_monitor_checkpoint(s->monitor);
+        status = hb_monitor_checkpoint(s->monitor); /* the timed calls' kernel spans, for the headline */
     if (status == HB_OK)
-        status = decide_timers(s, samples);
-    if (status == HB_OK)
-        status = rejudge_on_wall(s, samples);
-    if (status == HB_OK)
-        hb_add_max_rows(r); /* the faster variant by the headline timer */
-    if (status == HB_OK && s->options->reward.on)
-        status = record_reward(s, samples);
-    if (status == HB_OK && s->options->target_ci > 0)
-        record_final_halfwidth(r);
+        status = headline_figures(s, samples);
     return status;
 }
 
@@ -681,21 +562,15 @@ static void tear_down(config_state *s)
     s->monitor = NULL;
 }
 
-/* The failed check's name and reason; a fault without one is an execution error. */
-static void record_failure(hb_config_result *r, hb_status status, const hb_check_failure *failure)
+/* How the evaluation ended, after the calls were judged and the GPU work
+ * torn down (an error's reason is the last message then), into the list:
+ * the headline's verdict (bench/result/headline.h). */
+static void record_verdict(config_state *s, hb_status status)
 {
-    r->status = status;
-    r->verdict = hb_verdict_of_status(status);
-    if (status == HB_OK)
-        return;
-    if (failure->check[0]) {
-        snprintf(r->check, sizeof r->check, "%s", failure->check);
-        snprintf(r->reason, sizeof r->reason, "%s", failure->reason);
-        return;
-    }
-    if (status == HB_ERR_CANDIDATE_FAULT)
-        snprintf(r->check, sizeof r->check, "%s", HB_CHECK_EXECUTION);
-    snprintf(r->reason, sizeof r->reason, "%s", hb_last_error());
+    if (status != HB_OK && !hb_check_list_failure(&s->checks)) /* not a check the headline recorded already */
+        hb_check_list_add_ending(&s->checks, status, s->failure.check, s->failure.reason, hb_last_error());
+    const hb_headline_input verdict = {.checks = &s->checks};
+    hb_headline_decide(&verdict, HB_HEADLINE_VERDICT, s->result);
 }
 
 /* The one configuration a process evaluates (or traces): its state, zeroed,
@@ -733,9 +608,7 @@ hb_status hb_evaluate_config(const hb_run_options *options, const char *run_path
         hb_participant_samples_free(&samples[i]);
     tear_down(s);
     out->seconds = hb_now_s() - start;
-    if (status != HB_OK)
-        out->measured = 0; /* no speedup figure for a candidate that failed any check */
-    record_failure(out, status, &s->failure);
+    record_verdict(s, status); /* no speedup figure for a candidate that failed any check */
     return status;
 }
 
@@ -750,6 +623,6 @@ hb_status hb_profile_config_calls(const hb_run_options *options, size_t index, c
         status = hb_profile_calls(s->parts, s->problem.ios, s->count, names, s->timer.stream);
     tear_down(s);
     out->seconds = hb_now_s() - start;
-    record_failure(out, status, &s->failure);
+    record_verdict(s, status);
     return status;
 }

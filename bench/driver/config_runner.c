@@ -12,7 +12,7 @@
 #include "bench/driver/profile_calls.h"
 #include "bench/driver/profile_pass.h"
 #include "bench/driver/sanitize_pass.h"
-#include "bench/result/gate.h"
+#include "bench/result/headline.h"
 #include "bench/result/telemetry_summary.h"
 
 typedef struct config_job {
@@ -117,12 +117,9 @@ void hb_config_finish(const hb_run_options *options, const hb_device_info *devic
     record_device(device, r);
     warn_telemetry(r);
     if (device)
-        hb_plausibility_pass(once, r, device, options->peak_tflops);
+        hb_plausibility_warn(once, r, device, options->peak_tflops);
     hb_accumulator_audit(options, device, r); /* before the gate: --forbid takes its findings */
-    if (options->gate) {
-        hb_gate_apply(r, options->vs, options->min_speedup);
-        hb_gate_apply_conduct(r, hb_gate_forbidden_findings(options->strict, options->forbid));
-    }
-    /* Last: the verdict is final (implausible and forbidden are decided above). */
-    hb_reward_settle(&r->reward, options->reward.on, r->status, r->measured, hb_verdict_name(r->verdict), r->check);
+    hb_headline_input headline = {.options = hb_headline_options_of(options)};
+    headline.options.device = device;
+    hb_headline_decide(&headline, HB_HEADLINE_GATE, r); /* plausibility, the gate, the reward settled last */
 }

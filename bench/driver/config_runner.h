@@ -28,10 +28,11 @@ hb_status hb_config_run(const hb_run_options *options, const char *sanitizer, co
  * recorded: a trace_note where the call monitor judged no call of the
  * candidate and none says why (it ended before its first call, or its
  * child died), the timing settings, the GPU it ran on, a warning where the
- * clocks dropped, the plausibility verdict (before the threshold: an
- * implausible time must not count as fast enough), the accumulator audit
- * of the candidate's file (bench/driver/accumulator_audit.h), and for `gate`
- * the threshold. */
+ * clocks dropped or the GPU's peak is unknown, the accumulator audit of the
+ * candidate's file (bench/driver/accumulator_audit.h), then the headline's
+ * GATE stage (bench/result/headline.h): the plausibility verdict (before the
+ * threshold: an implausible time must not count as fast enough), for `gate`
+ * the threshold and the refused conduct, the reward settled last. */
 void hb_config_finish(const hb_run_options *options, const hb_device_info *device, hb_plausibility_warnings *once,
                       hb_config_result *r);
 

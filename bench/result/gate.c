@@ -15,7 +15,7 @@ static void apply_decision(hb_config_result *r)
     char text[320];
     hb_decision_text(d, text, sizeof text);
     r->status = HB_ERR_TOO_SLOW;
-    snprintf(r->check, sizeof r->check, "speedup");
+    snprintf(r->check, sizeof r->check, "%s", HB_CHECK_SPEEDUP);
     if (d->last.state == HB_LOOK_BELOW) {
         r->verdict = HB_VERDICT_TOO_SLOW;
         snprintf(r->reason, sizeof r->reason, "the speedup is below the threshold: %s", text);
@@ -54,7 +54,7 @@ void hb_gate_apply(hb_config_result *r, const char *vs, double min_speedup)
         return;
     r->status = HB_ERR_TOO_SLOW;
     r->verdict = HB_VERDICT_TOO_SLOW;
-    snprintf(r->check, sizeof r->check, "speedup");
+    snprintf(r->check, sizeof r->check, "%s", HB_CHECK_SPEEDUP);
     snprintf(r->reason, sizeof r->reason,
              "speedup over %s %+.2f%% (95%% CI %+.2f%% to %+.2f%%, %s timer) is below the threshold %+.2f%%", vs,
              s->geomean * 100, s->ci95_low * 100, s->ci95_high * 100, hb_timer_name(r->headline_timer),
@@ -81,7 +81,7 @@ void hb_gate_apply_conduct(hb_config_result *r, unsigned forbidden)
     if (!r->conduct.traced && !(r->conduct.found & forbidden & from_file) && (forbidden & ~from_file)) {
         r->status = HB_ERR_CUDA;
         r->verdict = HB_VERDICT_ERROR;
-        snprintf(r->check, sizeof r->check, "conduct");
+        snprintf(r->check, sizeof r->check, "%s", HB_CHECK_CONDUCT);
         snprintf(r->reason, sizeof r->reason, "the gate forbids conduct findings, but no trace judged this "
                  "configuration: %.400s", r->trace_note[0] ? r->trace_note : "the call monitor did not run");
         return;
@@ -90,6 +90,6 @@ void hb_gate_apply_conduct(hb_config_result *r, unsigned forbidden)
         return;
     r->status = HB_ERR_FORBIDDEN;
     r->verdict = HB_VERDICT_FORBIDDEN;
-    snprintf(r->check, sizeof r->check, "conduct");
+    snprintf(r->check, sizeof r->check, "%s", HB_CHECK_CONDUCT);
     hb_conduct_lines(&r->conduct, forbidden, "; ", r->reason, sizeof r->reason);
 }

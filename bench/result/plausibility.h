@@ -9,9 +9,7 @@
 
 #include "bench/result/config_result.h"
 #include "bench/result/device_info.h"
-
-/* The check name results give an implausible time (beside verify/check_failure.h's). */
-#define HB_CHECK_PEAK_THROUGHPUT "peak-throughput"
+#include "bench/result/verdict.h" /* HB_CHECK_PEAK_THROUGHPUT: the check an implausible time fails */
 
 /* "", "table", "flag", "unknown-arch", "unknown-clock". */
 const char *hb_peak_source_name(hb_peak_source source);

@@ -23,9 +23,7 @@
 #include <stddef.h>
 
 #include "bench/result/participant_desc.h"
-
-#define HB_CHECK_TIMER_INTEGRITY "timer-integrity"     /* the harness's timing entry points were rewritten */
-#define HB_CHECK_TIMER_CROSS_CHECK "timer-cross-check" /* events disagree with CUPTI's reading or the wall clock */
+#include "bench/result/verdict.h" /* HB_CHECK_TIMER_INTEGRITY, HB_CHECK_TIMER_CROSS_CHECK */
 
 typedef enum hb_timer { HB_TIMER_EVENT, HB_TIMER_WALL } hb_timer;
 

@@ -6,6 +6,34 @@
 
 #include "bench/core/status.h"
 
+/* The checks, by the names results, verdict files and the reason lines give
+ * them (a configuration's `check`, at most 23 characters): stable, pipelines
+ * and tests match on them.  One list, whichever layer runs the check; each
+ * ends in the verdict its status names (bench/result/headline.h assembles
+ * it; docs/architecture.md, "Adding a check"). */
+/* the correctness battery (verify/) and the calls around it */
+#define HB_CHECK_EXECUTION "execution"       /* launch or run raised a CUDA error */
+#define HB_CHECK_TIMEOUT "timeout"           /* no progress within --timeout-s */
+#define HB_CHECK_EXACT_BINARY "exact-binary" /* {0,1} inputs, exact match below 2048 */
+#define HB_CHECK_EXACT_SIGNED "exact-signed" /* {-1,0,1} inputs, K <= 2048 */
+#define HB_CHECK_DEVIATION "deviation"       /* baseline-bounded deviation */
+#define HB_CHECK_NON_FINITE "non-finite"     /* NaN/Inf or unwritten outputs */
+#define HB_CHECK_GUARD_BAND "guard-band"     /* wrote outside a buffer */
+#define HB_CHECK_INPUT_WRITE "input-write"   /* wrote into A, B or B_col */
+#define HB_CHECK_SPOT "spot-check"           /* a timed call's output was wrong */
+#define HB_CHECK_POST_TIMING "post-timing"   /* wrong on fresh inputs after timing */
+#define HB_CHECK_UNWRITTEN_OUTPUT "unwritten-output" /* a warm-up or timed call left outputs poisoned, NaN or Inf
+                                                        (bench/measure/output_watch.h) */
+#define HB_CHECK_MEMCHECK "memcheck"         /* compute-sanitizer memcheck found errors */
+#define HB_CHECK_MODULE_STATE "module-state" /* the cubin can keep a result between calls (verify/module_state_check.h) */
+/* the timers (bench/result/timer_check.h) */
+#define HB_CHECK_TIMER_INTEGRITY "timer-integrity"     /* the harness's timing entry points were rewritten */
+#define HB_CHECK_TIMER_CROSS_CHECK "timer-cross-check" /* events disagree with CUPTI's reading or the wall clock */
+/* the parent's, on the configuration's figures */
+#define HB_CHECK_PEAK_THROUGHPUT "peak-throughput" /* faster than the GPU's peak (bench/result/plausibility.h) */
+#define HB_CHECK_SPEEDUP "speedup"           /* gate: below --min-speedup, or not shown above it (bench/result/gate.h) */
+#define HB_CHECK_CONDUCT "conduct"           /* gate --strict / --forbid: a refused finding (bench/result/gate.h) */
+
 typedef enum hb_verdict {
     HB_VERDICT_PASS,        /* every check passed (and, for gate, the speedup met the threshold) */
     HB_VERDICT_TOO_SLOW,    /* gate: correct, but slower than the threshold */
