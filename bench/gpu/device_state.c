@@ -27,7 +27,8 @@ hb_status hb_device_state_read(hb_device_state *out)
     HB_CUDA_TRY(cudaGetDeviceFlags(&out->flags));
     HB_TRY(read_persisting_limit(out));
     HB_TRY(hb_l2_persisting_supported(&out->persisting_lines));
-    return hb_stream_window_readable(cudaStreamLegacy, &out->legacy_window_readable);
+    HB_TRY(hb_stream_windows_supported(&out->windows));
+    return out->windows ? hb_stream_window_readable(cudaStreamLegacy, &out->legacy_window_readable) : HB_OK;
 }
 
 hb_status hb_device_state_keep_device(const hb_device_state *want, int *strayed)
@@ -98,8 +99,8 @@ static hb_status restore_persisting_l2(const hb_device_state *want, char *note, 
 /* The harness sets no access-policy window: one found was the call's. */
 static hb_status clear_window(const hb_device_state *want, cudaStream_t stream, char *note, size_t size)
 {
-    if (stream == cudaStreamLegacy && !want->legacy_window_readable)
-        return HB_OK; /* a handle without one (hb_stream_window_readable): nothing a call could set either */
+    if (!want->windows || (stream == cudaStreamLegacy && !want->legacy_window_readable))
+        return HB_OK; /* a device or a handle without one: nothing a call could set either */
     hb_access_window window;
     HB_TRY(hb_stream_window_read(stream, &window));
     if (window.bytes == 0)

@@ -23,6 +23,7 @@ typedef struct hb_device_state {
     int has_persisting_l2;      /* 0: this device has no such limit to read (cudaErrorUnsupportedLimit) */
     size_t persisting_l2_bytes; /* cudaDeviceGetLimit(cudaLimitPersistingL2CacheSize), bytes */
     int persisting_lines;       /* 1: the device can keep lines persisting (hb_l2_persisting_supported): reset after each call */
+    int windows;                /* 1: the device takes access-policy windows (hb_stream_windows_supported) */
     int legacy_window_readable; /* 1: cudaStreamLegacy has an access-policy window to read (hb_stream_window_readable) */
 } hb_device_state;
 

@@ -14,6 +14,15 @@ hb_status hb_l2_persisting_supported(int *out)
     return HB_OK;
 }
 
+hb_status hb_stream_windows_supported(int *out)
+{
+    int device = 0, largest = 0;
+    HB_CUDA_TRY(cudaGetDevice(&device));
+    HB_CUDA_TRY(cudaDeviceGetAttribute(&largest, cudaDevAttrMaxAccessPolicyWindowSize, device));
+    *out = largest > 0;
+    return HB_OK;
+}
+
 hb_status hb_l2_persisting_reset(void)
 {
     HB_CUDA_TRY(cudaCtxResetPersistingL2Cache());

@@ -32,6 +32,11 @@ typedef struct hb_access_window {
  * lines to reset.  HB_ERR_CUDA when the query fails. */
 hb_status hb_l2_persisting_supported(int *out);
 
+/* 1 in *out when the current device takes access-policy windows
+ * (cudaDevAttrMaxAccessPolicyWindowSize above 0: Ampere on).  HB_ERR_CUDA
+ * when the query fails. */
+hb_status hb_stream_windows_supported(int *out);
+
 /* Every persisting line of the L2 made normal again, so that the next normal
  * stores can evict it (cudaCtxResetPersistingL2Cache; the device must be
  * idle for it to mean "before the next call").  HB_ERR_CUDA on failure. */
