@@ -495,9 +495,20 @@ static void checked_call_ok(hb_participant *p, hb_problem *problem)
         fail_msg("checked call of %s: status %d, %s", p->desc.algorithm, (int)status, failure.reason);
 }
 
-/* sets_device_state raises the persisting-L2 limit in every call: after each
- * checked call the limit is what it was, and device_state says what was
- * found, the first time only; the sample launcher changes nothing. */
+/* The access-policy window on `stream`: its bytes, 0 for none. */
+static size_t window_bytes(cudaStream_t stream)
+{
+    cudaStreamAttrValue value;
+    memset(&value, 0, sizeof value);
+    assert_int_equal(cudaStreamGetAttribute(stream, cudaStreamAttributeAccessPolicyWindow, &value), cudaSuccess);
+    return value.accessPolicyWindow.num_bytes;
+}
+
+/* sets_device_state raises the persisting-L2 limit and leaves a window
+ * marking C persisting on its stream in every call: after each checked call
+ * the limit is what it was and the stream has no window, and device_state
+ * says what was found, the first time only; the sample launcher changes
+ * nothing. */
 static void test_gpu_launcher_device_state_restored(void **state)
 {
     (void)state;
@@ -516,12 +527,17 @@ static void test_gpu_launcher_device_state_restored(void **state)
     create_launcher("broken_launchers/sets_device_state", &p);
     checked_call_ok(&p, &problem);
     assert_true(persisting_l2_limit() == before);
+    assert_true(window_bytes(hb_test_stream()) == 0);
     if (!strstr(p.device_state, "persisting-L2 limit") || !strstr(p.device_state, "set back"))
         fail_msg("device_state after the first call: '%s'", p.device_state);
+    if (!strstr(p.device_state, "access-policy window") || !strstr(p.device_state, "hits persisting") ||
+        !strstr(p.device_state, "(cleared)"))
+        fail_msg("device_state after the first call names no window: '%s'", p.device_state);
     char first[sizeof p.device_state];
     snprintf(first, sizeof first, "%s", p.device_state);
     checked_call_ok(&p, &problem);
     assert_true(persisting_l2_limit() == before);
+    assert_true(window_bytes(hb_test_stream()) == 0);
     assert_string_equal(p.device_state, first); /* the first finding is kept */
     p.ops->destroy(&p);
 

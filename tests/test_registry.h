@@ -87,6 +87,9 @@ hb_test_list hb_closing_counts_tests(void);
 hb_test_list hb_import_fault_tests(void);
 hb_test_list hb_reward_tests(void);
 hb_test_list hb_gpu_reward_tests(void);
+hb_test_list hb_thread_watch_tests(void);
+hb_test_list hb_gpu_l2_persistence_tests(void);
+hb_test_list hb_gpu_thread_watch_tests(void);
 
 /* Every skip() in a test comes here (the macro below replaces cmocka's):
  * it counts the skip, then calls cmocka's _skip, which marks the test

@@ -26,7 +26,10 @@ static hb_status exact_mismatch(const hb_exact_compare *cmp, const hb_gemm_io *i
                            (unsigned long long)cmp->compared, inputs, rep + 1);
 }
 
-/* One repetition: fresh inputs, the candidate's checked call, exact compare. */
+/* One repetition: fresh inputs, the candidate's checked call, exact compare.
+ * The reference is computed after the call: while the candidate runs, no
+ * product of these inputs exists anywhere in device memory for it to find
+ * and copy (docs/methodology.md, "Threat model"). */
 static hb_status exact_rep(hb_participant *cand, size_t ci, hb_problem *problem, hb_input_kind kind, int rep,
                            hb_rng *rng, cudaStream_t stream, hb_exact_record *record, hb_check_failure *failure)
 {
@@ -34,9 +37,9 @@ static hb_status exact_rep(hb_participant *cand, size_t ci, hb_problem *problem,
     const char *check = kind == HB_INPUTS_SIGNED ? HB_CHECK_EXACT_SIGNED : HB_CHECK_EXACT_BINARY;
     HB_TRY(hb_problem_fill(problem, kind, hb_rng_next(rng), stream));
     HB_TRY(cand->ops->prepare(cand, &problem->ios[ci], stream));
+    HB_TRY(hb_checked_call(cand, &problem->ios[ci], in, stream, failure));
     /* fp32 sums of integers below 2^24 are exact: this reference is the exact product. */
     HB_CUDA_TRY(hb_reference_gemm_f32(in->a, in->b, problem->reference, in->m, in->n, in->k, stream));
-    HB_TRY(hb_checked_call(cand, &problem->ios[ci], in, stream, failure));
     hb_exact_compare cmp;
     const size_t elements = (size_t)in->m * (size_t)in->n;
     HB_CUDA_TRY(hb_compare_exact_f16(problem->ios[ci].c, problem->reference, elements, HB_EXACT_LIMIT, &cmp, stream));

@@ -18,6 +18,7 @@ typedef struct launcher_impl {
     int accumulator;         /* HGEMM_LAUNCH_ACC_* */
     hb_device_state device;  /* as the harness set it, before the library was loaded */
     int strayed_device;      /* the device a call left current (set back at once), -1 if none since after_call */
+    cudaStream_t stream;     /* the last call's: after_call checks its access-policy window */
     char error[ERROR_BYTES];
 } launcher_impl;
 
@@ -58,12 +59,14 @@ static hb_status blame_launcher(const launcher_impl *impl, hb_status status)
 
 /* Timed: the call, then the current device checked (one cudaGetDevice) and
  * set back if the host code moved it, because the harness's stop event and
- * synchronize that follow must reach the device they belong to. */
+ * synchronize that follow must reach the device they belong to.  The stream
+ * is kept for after_call, which reads its access-policy window. */
 static hb_status launcher_launch(hb_participant *self, const hb_gemm_io *io, cudaStream_t stream)
 {
     launcher_impl *impl = self->impl;
     const hb_gemm_io seen = hb_candidate_buffers_io(&impl->buffers, io);
     struct hgemm_launch_args args = call_args(impl, &seen, stream);
+    impl->stream = stream;
     hb_status status = hb_launcher_library_call(&impl->library, &args);
     HB_TRY(blame_launcher(impl, hb_device_state_keep_device(&impl->device, &impl->strayed_device)));
     return status;
@@ -75,8 +78,8 @@ static hb_status launcher_after_call(hb_participant *self)
 {
     launcher_impl *impl = self->impl;
     char note[sizeof self->device_state];
-    hb_status status = blame_launcher(impl, hb_device_state_restore(&impl->device, impl->strayed_device, note,
-                                                                    sizeof note));
+    hb_status status = blame_launcher(impl, hb_device_state_restore(&impl->device, impl->strayed_device,
+                                                                    impl->stream, note, sizeof note));
     impl->strayed_device = -1;
     if (note[0] && !self->device_state[0])
         snprintf(self->device_state, sizeof self->device_state, "%s", note);

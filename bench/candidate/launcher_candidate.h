@@ -2,8 +2,10 @@
  * library's entry, called with the buffers the harness owns for it
  * (bench/candidate/candidate_buffers.h, the same padding and workspace as a
  * cubin's) and the timed stream.  Its untimed after_call puts back any device
- * state its host code changed (bench/gpu/device_state.h) and says what it
- * found in the participant's device_state, the first time. */
+ * state its host code changed (bench/gpu/device_state.h: the current device,
+ * the flags, the persisting-L2 limit, the timed stream's access-policy
+ * window), resets the persisting L2 lines, and says what it found in the
+ * participant's device_state, the first time. */
 #ifndef HB_LAUNCHER_CANDIDATE_H
 #define HB_LAUNCHER_CANDIDATE_H
 

@@ -45,8 +45,8 @@ static hb_status parse_forbid(const hb_option_row *o, const char *text, hb_run_o
     char bad[64];
     if (!hb_finding_parse_list(text, &mask, bad, sizeof bad) || (mask & HB_FINDING_BIT(HB_FINDING_HOST_TIME)))
         return hb_fail(HB_ERR_USAGE, "--%s expects a comma-separated list of other-stream, alloc, sync, create, "
-                       "first-call, device-state, multi-kernel, library-kernel, fp16-mma-only, fp16-simt-only; got "
-                       "'%s'", o->flag, mask ? "host-time" : bad);
+                       "first-call, device-state, thread, multi-kernel, library-kernel, fp16-mma-only, fp16-simt-only; "
+                       "got '%s'", o->flag, mask ? "host-time" : bad);
     run->forbid = text;
     return HB_OK;
 }
@@ -74,16 +74,17 @@ static const hb_option_row gate_rows[] = {
             "speed)"},
     {.flag = "strict", .section = HB_SECTION_GATE, HB_OPT_SWITCH(1), HB_OPTION_FIELD(strict),
      .help = "also refuse a candidate whose trace shows work on another stream, allocation, synchronization, stream "
-             "or event creation, a first call unlike the others, or a changed device state (exit 12)",
+             "or event creation, a first call unlike the others, a changed device state, or a thread of its own "
+             "running in the timed window (exit 12)",
      .doc = "also refuse (exit 12, verdict `forbidden`) a candidate whose trace shows work on another stream, "
-            "allocation or free, synchronization, stream or event creation, a first call unlike the others, or a "
-            "changed device state"},
+            "allocation or free, synchronization, stream or event creation, a first call unlike the others, a "
+            "changed device state, or a thread of its own running in the timed window"},
     {.flag = "forbid", .value = "LIST", .section = HB_SECTION_GATE, .parse = parse_forbid,
      .format = hb_opt_format_text, HB_OPTION_FIELD(forbid),
      .help = "refuse these conduct findings (exit 12): other-stream, alloc, sync, create, first-call, device-state, "
-             "multi-kernel, library-kernel, fp16-mma-only, fp16-simt-only",
+             "thread, multi-kernel, library-kernel, fp16-mma-only, fp16-simt-only",
      .doc = "refuse these conduct findings (exit 12): any of `other-stream`, `alloc`, `sync`, `create`, "
-            "`first-call`, `device-state`, `multi-kernel`, `library-kernel`, `fp16-mma-only`, `fp16-simt-only`, "
+            "`first-call`, `device-state`, `thread`, `multi-kernel`, `library-kernel`, `fp16-mma-only`, `fp16-simt-only`, "
             "comma-separated (the last two are read from the candidate's file: docs/validation.md, \"Accumulator "
             "audit\")"},
     {.flag = "decide", .section = HB_SECTION_GATE, HB_OPT_SWITCH(1), HB_OPTION_FIELD(decide),

@@ -13,6 +13,7 @@
 #include "bench/core/diag.h"
 #include "bench/core/folders.h"
 #include "bench/core/heartbeat.h"
+#include "bench/core/thread_watch.h"
 #include "bench/driver/isolate.h"
 #include "bench/driver/profile_calls.h"
 #include "bench/gpu/cuda_check.h"
@@ -57,6 +58,7 @@ typedef struct config_state {
     hb_check_list checks;     /* the checks' outcomes for the headline (bench/result/headline.h) */
     hb_config_result *result;
     int profiling;          /* the profiled process of --profile: no timer is read, so none is checked */
+    hb_thread_watch threads; /* a launcher's threads left running in the timed window */
 } config_state;
 
 uint64_t hb_config_seed(uint64_t run_seed, size_t index)
@@ -162,12 +164,14 @@ static hb_status between_rounds(void *context)
 static hb_status before_timed(void *context)
 {
     config_state *s = context;
+    HB_TRY(hb_thread_watch_window_begin(&s->threads));
     return s->monitor ? hb_monitor_event_timestamps(s->monitor, 0) : HB_OK;
 }
 
 static hb_status after_window(void *context)
 {
     config_state *s = context;
+    HB_TRY(hb_thread_watch_window_end(&s->threads));
     HB_TRY(verify_timers(s, "after a timing window"));
     return s->monitor ? hb_monitor_checkpoint(s->monitor) : HB_OK;
 }
@@ -444,12 +448,14 @@ static hb_status load_candidate(config_state *s)
     snprintf(r->manifest_path, sizeof r->manifest_path, "%s", manifest_path);
     static hb_manifest manifest;
     HB_TRY(hb_manifest_load(manifest_path, &manifest));
-    if (manifest.kind == HB_CANDIDATE_LAUNCHER)
+    if (manifest.kind == HB_CANDIDATE_LAUNCHER) {
+        HB_TRY(hb_thread_watch_begin(&s->threads)); /* the threads before its library loads are the harness's */
         /* Its module state is not audited (r->module_state stays unscanned):
          * host code can keep anything anywhere, so a launcher is held to the
          * changing inputs and the poisoning alone (docs/launchers.md). */
         return hb_launcher_participant_create(&manifest, &s->limits, s->options->acc, r->mnk.m, r->mnk.n, r->mnk.k,
                                               &s->candidate);
+    }
     HB_TRY(hb_candidate_participant_create(&manifest, &s->limits, s->options->acc, r->mnk.m, r->mnk.n, r->mnk.k,
                                            &s->candidate));
     return hb_check_module_state(&manifest, s->limits.sm, &r->module_state, &s->failure); /* before any launch */
@@ -560,6 +566,7 @@ static void tear_down(config_state *s)
     hb_sample_timer_destroy(&s->timer);
     hb_monitor_close(s->monitor); /* after the participants: their watcher points into it */
     s->monitor = NULL;
+    hb_thread_watch_free(&s->threads);
 }
 
 /* How the evaluation ended, after the calls were judged and the GPU work
@@ -604,6 +611,8 @@ hb_status hb_evaluate_config(const hb_run_options *options, const char *run_path
     if (status == HB_OK)
         status = check_and_measure(s, samples);
     finish_watch(s, samples, status == HB_OK ? out->rounds : 0);
+    if (out->conduct.traced && s->threads.line[0]) /* a finding beside the call monitor's (bench/core/thread_watch.h) */
+        hb_conduct_add(&out->conduct, HB_FINDING_THREAD, "thread: %s", s->threads.line);
     for (size_t i = 0; i < HB_MAX_PARTICIPANTS; i++)
         hb_participant_samples_free(&samples[i]);
     tear_down(s);

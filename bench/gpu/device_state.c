@@ -6,12 +6,10 @@
 #include <string.h>
 
 #include "bench/gpu/cuda_check.h"
+#include "bench/gpu/l2_persistence.h"
 
-hb_status hb_device_state_read(hb_device_state *out)
+static hb_status read_persisting_limit(hb_device_state *out)
 {
-    memset(out, 0, sizeof *out);
-    HB_CUDA_TRY(cudaGetDevice(&out->device));
-    HB_CUDA_TRY(cudaGetDeviceFlags(&out->flags));
     cudaError_t err = cudaDeviceGetLimit(&out->persisting_l2_bytes, cudaLimitPersistingL2CacheSize);
     if (err == cudaErrorUnsupportedLimit) {
         cudaGetLastError(); /* expected here: clear it, so no later check of the harness's trips over it */
@@ -20,6 +18,17 @@ hb_status hb_device_state_read(hb_device_state *out)
     HB_CUDA_TRY(err);
     out->has_persisting_l2 = 1;
     return HB_OK;
+}
+
+hb_status hb_device_state_read(hb_device_state *out)
+{
+    memset(out, 0, sizeof *out);
+    HB_CUDA_TRY(cudaGetDevice(&out->device));
+    HB_CUDA_TRY(cudaGetDeviceFlags(&out->flags));
+    HB_TRY(read_persisting_limit(out));
+    HB_TRY(hb_l2_persisting_supported(&out->persisting_lines));
+    HB_TRY(hb_stream_windows_supported(&out->windows));
+    return out->windows ? hb_stream_window_readable(cudaStreamLegacy, &out->legacy_window_readable) : HB_OK;
 }
 
 hb_status hb_device_state_keep_device(const hb_device_state *want, int *strayed)
@@ -87,7 +96,24 @@ static hb_status restore_persisting_l2(const hb_device_state *want, char *note, 
     return HB_OK;
 }
 
-hb_status hb_device_state_restore(const hb_device_state *want, int strayed, char *note, size_t size)
+/* The harness sets no access-policy window: one found was the call's. */
+static hb_status clear_window(const hb_device_state *want, cudaStream_t stream, char *note, size_t size)
+{
+    if (!want->windows || (stream == cudaStreamLegacy && !want->legacy_window_readable))
+        return HB_OK; /* a device or a handle without one: nothing a call could set either */
+    hb_access_window window;
+    HB_TRY(hb_stream_window_read(stream, &window));
+    if (window.bytes == 0)
+        return HB_OK;
+    HB_TRY(hb_stream_window_clear(stream));
+    char what[160];
+    hb_access_window_describe(&window, what, sizeof what);
+    add(note, size, "%s on the timed stream (cleared)", what);
+    return HB_OK;
+}
+
+hb_status hb_device_state_restore(const hb_device_state *want, int strayed, cudaStream_t stream, char *note,
+                                  size_t size)
 {
     note[0] = '\0';
     if (strayed >= 0)
@@ -97,5 +123,9 @@ hb_status hb_device_state_restore(const hb_device_state *want, int strayed, char
     if (device != want->device)
         add(note, size, "current device %d instead of %d (set back)", device, want->device);
     HB_TRY(restore_flags(want, note, size));
-    return restore_persisting_l2(want, note, size);
+    HB_TRY(restore_persisting_l2(want, note, size));
+    HB_TRY(clear_window(want, stream, note, size));
+    /* Last, with the limit and the window put back: whatever the call marked
+     * persisting is normal again, so the flush before the next call evicts it. */
+    return want->persisting_lines ? hb_l2_persisting_reset() : HB_OK;
 }

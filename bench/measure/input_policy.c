@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "bench/gpu/cuda_check.h"
+#include "bench/gpu/l2_persistence.h"
 
 hb_status hb_input_policy_init(hb_input_policy *p, hb_l2_policy kind, size_t l2_bytes, hb_problem *problem,
                                uint64_t seed, cudaStream_t stream)
@@ -20,7 +21,7 @@ hb_status hb_input_policy_init(hb_input_policy *p, hb_l2_policy kind, size_t l2_
     /* At least 2 x L2 (and 8 MiB where the device reports no L2 size). */
     p->flush_bytes = l2_bytes ? 2 * l2_bytes : (size_t)8 << 20;
     HB_CUDA_TRY(cudaMalloc((void **)&p->flush, p->flush_bytes));
-    return HB_OK;
+    return hb_l2_persisting_supported(&p->persisting);
 }
 
 /* --l2 fresh: new N(0,1) inputs generated on the GPU (each call's
@@ -46,10 +47,14 @@ static hb_status stir_inputs(void *context)
 }
 
 /* --l2 flush: a write over twice the L2 size evicts every input line; the
- * value changes with each flush so no layer can skip it as redundant. */
+ * value changes with each flush so no layer can skip it as redundant.  Lines
+ * marked persisting would survive it (bench/gpu/l2_persistence.h): they are
+ * made normal first, whoever marked them. */
 static hb_status flush_l2(void *context)
 {
     hb_input_policy *p = context;
+    if (p->persisting)
+        HB_TRY(hb_l2_persisting_reset());
     HB_CUDA_TRY(cudaMemsetAsync(p->flush, (int)(p->flushes++ & 0xff), p->flush_bytes, p->stream));
     HB_CUDA_TRY(cudaStreamSynchronize(p->stream));
     return HB_OK;

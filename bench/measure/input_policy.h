@@ -20,6 +20,7 @@ typedef struct hb_input_policy {
     unsigned char *flush;     /* --l2 flush: a device buffer of flush_bytes */
     size_t flush_bytes;       /* twice the L2 size: a write of it leaves none of the inputs in L2 */
     unsigned flushes;
+    int persisting;           /* --l2 flush on a device that keeps lines persisting: reset before every flush */
 } hb_input_policy;
 
 /* Call after the checks that precede timing: fills the timing inputs

@@ -8,6 +8,7 @@ static const char *const finding_names[HB_N_FINDINGS] = {
     [HB_FINDING_OTHER_STREAM] = "other-stream", [HB_FINDING_ALLOC] = "alloc",
     [HB_FINDING_SYNC] = "sync",                 [HB_FINDING_CREATE] = "create",
     [HB_FINDING_FIRST_CALL] = "first-call",     [HB_FINDING_DEVICE_STATE] = "device-state",
+    [HB_FINDING_THREAD] = "thread",
     [HB_FINDING_MULTI_KERNEL] = "multi-kernel", [HB_FINDING_HOST_TIME] = "host-time",
     [HB_FINDING_LIBRARY_KERNEL] = "library-kernel", [HB_FINDING_FP16_MMA_ONLY] = "fp16-mma-only",
     [HB_FINDING_FP16_SIMT_ONLY] = "fp16-simt-only",

@@ -17,6 +17,7 @@ typedef enum hb_finding {
     HB_FINDING_CREATE,        /* a stream, event or graph created or destroyed inside the call */
     HB_FINDING_FIRST_CALL,    /* the first call launched other kernels than the later calls (first-call tuning) */
     HB_FINDING_DEVICE_STATE,  /* the call changed device state the harness relies on (reset by the harness) */
+    HB_FINDING_THREAD,        /* a thread of its own ran during the timed window (bench/core/thread_watch.h) */
     HB_FINDING_MULTI_KERNEL,  /* more than one kernel per call (informational) */
     HB_FINDING_HOST_TIME,     /* host time outside any kernel, wall - kernel span (informational) */
     HB_FINDING_LIBRARY_KERNEL, /* its kernels are cuBLAS's or cuBLASLt's (informational; --forbid takes it) */
@@ -29,7 +30,7 @@ typedef enum hb_finding {
 #define HB_FINDING_BIT(f) (1u << (unsigned)(f))
 
 /* "other-stream", "alloc", "sync", "create", "first-call", "device-state",
- * "multi-kernel", "host-time", "library-kernel", "fp16-mma-only",
+ * "thread", "multi-kernel", "host-time", "library-kernel", "fp16-mma-only",
  * "fp16-simt-only". */
 const char *hb_finding_name(hb_finding finding);
 
