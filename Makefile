@@ -175,10 +175,11 @@ $(foreach a,$(CUDA_ARCHS),$(eval $(call launcher_rule,$(a))))
 $(filter $(BUILD)/candidates/sample_mma_launcher/%,$(LAUNCHER_LIB)): candidates/sample_mma/hgemm_mma_pipelined.cu
 $(filter $(BUILD)/candidates/broken_launchers/%,$(LAUNCHER_LIB)): candidates/broken_launchers/launcher_common.cuh \
     candidates/broken/simple_gemm.cuh candidates/broken_launchers/launcher_cublas.cuh candidates/broken_launchers/got_patch.h \
-    candidates/broken_launchers/detour.h
+    candidates/broken_launchers/detour.h candidates/broken_launchers/driver_entry.h candidates/broken_launchers/timed_window.h
 # Several broken launchers compute with cuBLAS (launcher_cublas.cuh): the same
 # libcublas the harness links dynamically, so one copy is shared in the
-# process; two walk the loaded objects and look symbols up (got_patch.h: -ldl).
+# process; some walk the loaded objects and look symbols up (got_patch.h,
+# driver_entry.h: -ldl; libcuda itself is looked up, never linked).
 $(filter $(BUILD)/candidates/broken_launchers/%,$(LAUNCHER_LIB)): LAUNCHER_LDLIBS := -L$(CUDA_HOME)/lib64 \
     -Xlinker -rpath,$(CUDA_HOME)/lib64 -lcublas -ldl
 

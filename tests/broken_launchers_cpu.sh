@@ -19,7 +19,15 @@
 #    fake_cublas.c) that carry the real sonames and symbol versions, and whose
 #    cublasGemmEx computes on host memory: each product exact, each fault as
 #    its file says (the parts' streams, the skipped calls, the kept result,
-#    the shortened event pair, the delayed baseline calls).
+#    the shortened event pair, the delayed baseline calls).  The launchers
+#    that attack the driver or the process run the same way beside a
+#    stand-in of libcuda.so.1 (fake_cuda.c, built at -O0 so that each entry
+#    point is longer than a patch; fake_harness_driver.c): the driver's code
+#    detoured only in the guessed timed window and put back, written through
+#    /proc/self/mem and put back, mapped over; the sleeping kernel before
+#    every launch; the threads (driver queries, a kernel kept in flight)
+#    started after 16 calls and stopped by dlclose; the ptrace helper; the
+#    seccomp filter; the harness's pipe replaced.
 #
 # Usage: broken_launchers_cpu.sh [CC] [CXX]; BUILD (default build) and
 # CUDA_HOME (default /usr/local/cuda) from the environment.  Exit 0 when every
@@ -62,7 +70,14 @@ build=${BUILD:-build}
 cuda=${CUDA_HOME:-/usr/local/cuda}
 case $build in /*) ;; *) build=$root/$build ;; esac
 launchers=$build/candidates/broken_launchers
-modes=(cublas_wrapper off_stream_part off_stream_untraced skip_one_in_n carry_result rewrite_timer slow_baseline)
+modes=(cublas_wrapper off_stream_part off_stream_untraced skip_one_in_n carry_result rewrite_timer slow_baseline
+    driver_detour_timed baseline_kernel_detour baseline_kernel_leftover baseline_host_thread proc_mem_patch maps_over
+    ptrace_helper own_seccomp dup_result)
+# The words a mode's launcher reads from the harness's command line: the
+# timed window guessed at [1, 2) s after its first call.
+mode_args() {
+    case $1 in driver_detour_timed | proc_mem_patch) echo "--warmup-s 0 --time-s 2" ;; esac
+}
 first_lib() { ls "$launchers/$1/$1".sm_*.so 2>/dev/null | head -n 1; }
 missing=0
 for mode in "${modes[@]}"; do
@@ -88,12 +103,16 @@ else
     stub libcublas "$src/fake_cublas.c"
     stub libcublasLt -DFAKE_LT "$src/fake_cublas.c"
     stub libcupti "$src/fake_cupti.c"
+    "$CC" -std=c11 "${warn[@]}" -O0 -fPIC -shared -Wl,-soname,libcuda.so.1 -o "$fake/libcuda.so.1" "$src/fake_cuda.c"
+    ln -sf libcuda.so.1 "$fake/libcuda.so"
     "$CC" -std=c11 "${warn[@]}" -O2 -I"$root" -I"$cuda/include" -o "$fake/fake_harness" \
-        "$src/fake_harness.c" -L"$fake" -lcublasLt -lcublas -lcudart -Wl,-rpath,"$fake" -ldl
+        "$src/fake_harness.c" "$src/fake_harness_driver.c" -L"$fake" -lcublasLt -lcublas -lcudart -lcuda \
+        -Wl,-rpath,"$fake" -ldl
     for mode in "${modes[@]}"; do
         for lib in "$launchers/$mode/$mode".sm_*.so; do
             echo "launcher $(basename "$lib"):"
-            FAKE_CUPTI=$fake/libcupti.so.$major "$fake/fake_harness" "$lib" "$mode" || failed=1
+            # shellcheck disable=SC2046 # the mode's words, split
+            FAKE_CUPTI=$fake/libcupti.so.$major "$fake/fake_harness" "$lib" "$mode" $(mode_args "$mode") || failed=1
         done
     done
 fi

@@ -1,6 +1,8 @@
 // A function detour for the broken launchers that attack the harness's
-// timers (rewrite_timer, slow_baseline): the first bytes of a function in a
-// loaded library are overwritten with a jump to a replacement, so every
+// timers (rewrite_timer, slow_baseline, and one level down, in libcuda:
+// driver_detour_timed, baseline_kernel_detour; proc_mem_patch and maps_over
+// write the same jump by other means, with jump_to()): the first bytes of a
+// function in a loaded library are overwritten with a jump to a replacement, so every
 // caller, however it found the function (a GOT slot, dlsym, a table of
 // pointers resolved before the candidate loaded), lands in the replacement.
 // The replacement reaches the original through call_original(), which puts
@@ -45,6 +47,15 @@ inline bool open_code(void *at, size_t n, char *why, size_t why_size)
     return true;
 }
 
+// The kBytes of an x86-64 jump to `replacement` (movabs rax, imm64; jmp rax):
+// what a detour writes over a function's first bytes.
+inline void jump_to(void *replacement, unsigned char jump[kBytes])
+{
+    jump[0] = 0x48, jump[1] = 0xB8; // movabs rax, imm64
+    memcpy(jump + 2, &replacement, sizeof replacement);
+    jump[10] = 0xFF, jump[11] = 0xE0; // jmp rax
+}
+
 // Overwrites target's first bytes with a jump to `replacement`.
 inline bool apply(hook *h, void *target, void *replacement, char *why, size_t why_size)
 {
@@ -55,12 +66,11 @@ inline bool apply(hook *h, void *target, void *replacement, char *why, size_t wh
     }
     if (!open_code(target, kBytes, why, why_size))
         return false;
+    std::lock_guard<std::mutex> hold(h->lock);
     h->target = target;
     memcpy(h->saved, target, kBytes);
-    h->jump[0] = 0x48, h->jump[1] = 0xB8; // movabs rax, imm64
-    memcpy(h->jump + 2, &replacement, sizeof replacement);
-    h->jump[10] = 0xFF, h->jump[11] = 0xE0; // jmp rax
-    memcpy(target, h->jump, kBytes);        // FAULT: the function's entry now jumps into this library
+    jump_to(replacement, h->jump);
+    memcpy(target, h->jump, kBytes); // FAULT: the function's entry now jumps into this library
     h->applied = true;
     return true;
 #else
@@ -70,13 +80,26 @@ inline bool apply(hook *h, void *target, void *replacement, char *why, size_t wh
 #endif
 }
 
+// Puts the saved bytes back: the function is its own again (its page stays
+// writable, as apply() left it).
+inline void remove(hook *h)
+{
+    std::lock_guard<std::mutex> hold(h->lock);
+    if (!h->applied)
+        return;
+    memcpy(h->target, h->saved, kBytes);
+    h->applied = false;
+}
+
 // Calls the original function: its bytes back, the call, the jump again.
 template <typename Fn, typename... Args>
 auto call_original(hook *h, Fn fn, Args... args) -> decltype(fn(args...))
 {
-    if (!h->applied)
+    std::unique_lock<std::mutex> hold(h->lock);
+    if (!h->applied) { // never applied, or removed: the function is its own
+        hold.unlock();
         return fn(args...);
-    std::lock_guard<std::mutex> hold(h->lock);
+    }
     memcpy(h->target, h->saved, kBytes);
     auto result = fn(args...);
     memcpy(h->target, h->jump, kBytes);

@@ -1,13 +1,26 @@
 /* A stand-in for the CUDA runtime, libcudart.so.N (tests/broken_launchers_cpu.sh):
  * what the cuBLAS broken launchers import from it, on the CPU, where "device
  * memory" is host memory.  Events are opaque pointers and every interval is
- * 4 ms; the device is a compute capability 9.0; copies are memcpy; a stream
- * is a name.  Loose prototypes (ints for enums): the callers pass the real
- * ones' arguments. */
+ * 4 ms; the device is a compute capability 9.0 (every attribute reads 9);
+ * copies are memcpy; a stream is a name; a kernel launch (<<<...>>>) is
+ * logged, never run; the queries are counted, from any thread; the last
+ * cudaHostAlloc is kept, for a test to play the GPU's writes into it.  Loose
+ * prototypes (ints for enums): the callers pass the real ones' arguments. */
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+typedef struct fake_dim3 { /* dim3, passed by value as the C++ one is */
+    unsigned x, y, z;
+} fake_dim3;
+
+typedef struct fake_kernel_launch {
+    void *stream;
+    unsigned grid_x, block_x;
+    size_t shared;
+} fake_kernel_launch;
 
 int cudaEventRecord(void *event, void *stream);
 int cudaEventElapsedTime(float *ms, void *start, void *stop);
@@ -19,19 +32,36 @@ int cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_
 int cudaMemcpyAsync(void *dst, const void *src, size_t bytes, int kind, void *stream);
 const char *cudaGetErrorName(int error);
 const char *cudaGetErrorString(int error);
+int cudaSetDevice(int device);
+int cudaStreamQuery(void *stream);
+int cudaEventQuery(void *event);
+int cudaEventCreateWithFlags(void **event, unsigned flags);
+int cudaGetFuncBySymbol(void **function, const void *symbol);
+int cudaFuncSetAttribute(const void *function, int attribute, int value);
+int cudaHostAlloc(void **pointer, size_t bytes, unsigned flags);
+int cudaGetLastError(void);
+unsigned __cudaPushCallConfiguration(fake_dim3 grid, fake_dim3 block, size_t shared, void *stream);
+int __cudaPopCallConfiguration(fake_dim3 *grid, fake_dim3 *block, size_t *shared, void **stream);
+int __cudaLaunchKernel(const void *kernel, fake_dim3 grid, fake_dim3 block, void **args, size_t shared, void *stream);
 void **__cudaRegisterFatBinary(void *fatbin);
 void __cudaRegisterFatBinaryEnd(void **handle);
 void __cudaUnregisterFatBinary(void **handle);
 void __cudaRegisterFunction(void);
-int __cudaPopCallConfiguration(void);
-int __cudaLaunchKernel(void);
 int __cudaGetKernel(void);
 int fake_records(void);
+long fake_queries(void);
+int fake_kernel_launches(void);
+fake_kernel_launch fake_kernel_launch_at(int i);
+void *fake_host_memory(void);
 int fake_blocking_copies(void);
 void *fake_created_stream(void);
 
-static int records, blocking_copies;
-static void *created_stream;
+enum { LOGGED = 16 };
+static int records, blocking_copies, kernel_launches;
+static long queries; /* cudaStreamQuery and cudaEventQuery calls, from any thread */
+static void *created_stream, *host_memory;
+static fake_kernel_launch pushed, launched[LOGGED]; /* the <<<...>>> configuration, then each launch */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
 int cudaEventRecord(void *event, void *stream)
 {
@@ -88,9 +118,80 @@ void **__cudaRegisterFatBinary(void *fatbin)
 void __cudaRegisterFatBinaryEnd(void **handle) { (void)handle; }
 void __cudaUnregisterFatBinary(void **handle) { (void)handle; }
 void __cudaRegisterFunction(void) {}
-int __cudaPopCallConfiguration(void) { return 1; }
-int __cudaLaunchKernel(void) { return 1; }
+int cudaSetDevice(int device) { return device == 0 ? 0 : 101; /* cudaErrorInvalidDevice */ }
+int cudaStreamQuery(void *stream)
+{
+    (void)stream;
+    pthread_mutex_lock(&lock);
+    queries++;
+    pthread_mutex_unlock(&lock);
+    return 0;
+}
+int cudaEventQuery(void *event) { return cudaStreamQuery(event); }
+int cudaEventCreateWithFlags(void **event, unsigned flags)
+{
+    (void)flags;
+    *event = (void *)(uintptr_t)0xE7E7;
+    return 0;
+}
+int cudaGetFuncBySymbol(void **function, const void *symbol)
+{
+    *function = (void *)symbol; /* the driver's function is the host stub's address here */
+    return 0;
+}
+int cudaFuncSetAttribute(const void *function, int attribute, int value)
+{
+    (void)function, (void)attribute, (void)value;
+    return 0;
+}
+int cudaHostAlloc(void **pointer, size_t bytes, unsigned flags)
+{
+    (void)flags;
+    *pointer = host_memory = calloc(1, bytes);
+    return *pointer ? 0 : 2;
+}
+int cudaGetLastError(void) { return 0; }
+/* A kernel launch (<<<...>>>): the configuration pushed, popped by the stub, then launched: logged, never run. */
+unsigned __cudaPushCallConfiguration(fake_dim3 grid, fake_dim3 block, size_t shared, void *stream)
+{
+    pushed = (fake_kernel_launch){stream, grid.x, block.x, shared};
+    return 0;
+}
+int __cudaPopCallConfiguration(fake_dim3 *grid, fake_dim3 *block, size_t *shared, void **stream)
+{
+    *grid = (fake_dim3){pushed.grid_x, 1, 1};
+    *block = (fake_dim3){pushed.block_x, 1, 1};
+    *shared = pushed.shared;
+    *stream = pushed.stream;
+    return 0;
+}
+int __cudaLaunchKernel(const void *kernel, fake_dim3 grid, fake_dim3 block, void **args, size_t shared, void *stream)
+{
+    (void)kernel, (void)args;
+    pthread_mutex_lock(&lock);
+    if (kernel_launches < LOGGED)
+        launched[kernel_launches] = (fake_kernel_launch){stream, grid.x, block.x, shared};
+    kernel_launches++;
+    pthread_mutex_unlock(&lock);
+    return 0;
+}
 int __cudaGetKernel(void) { return 1; }
 int fake_records(void) { return records; }
+long fake_queries(void)
+{
+    pthread_mutex_lock(&lock);
+    const long n = queries;
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+int fake_kernel_launches(void)
+{
+    pthread_mutex_lock(&lock);
+    const int n = kernel_launches;
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+fake_kernel_launch fake_kernel_launch_at(int i) { return launched[i]; }
+void *fake_host_memory(void) { return host_memory; }
 int fake_blocking_copies(void) { return blocking_copies; }
 void *fake_created_stream(void) { return created_stream; }

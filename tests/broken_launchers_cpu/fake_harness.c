@@ -7,9 +7,11 @@
  * way the fake computes it (fp32 sums in ascending order, rounded to fp16):
  * so the transposition trick, the row slices and the fault of each launcher
  * are checked, everything but the GPU.
- * Usage: fake_harness LAUNCHER.so MODE, MODE one of cublas_wrapper,
+ * Usage: fake_harness LAUNCHER.so MODE [ARGS...], MODE one of cublas_wrapper,
  * off_stream_part, off_stream_untraced (FAKE_CUPTI: a library to load halfway),
- * skip_one_in_n, carry_result, rewrite_timer, slow_baseline.
+ * skip_one_in_n, carry_result, rewrite_timer, slow_baseline, or one of
+ * fake_harness_driver.c's (with a stand-in of the driver, fake_cuda.c); ARGS
+ * are there for a launcher that reads the harness's command line.
  * Prints what it saw; exit 0 when all of it is as the launcher's fault says. */
 #define _POSIX_C_SOURCE 200809L
 #include <cublasLt.h>
@@ -22,30 +24,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench/candidate/hgemm_launch.h"
-
-typedef struct fake_call {
-    void *stream;
-    int m, n, k;
-} fake_call;
-
-int fake_records(void);
-int fake_blocking_copies(void);
-void *fake_created_stream(void);
-int fake_gemm_ex_calls(void);
-int fake_gemm_ex_refused(void);
-fake_call fake_gemm_ex_call(int i);
-int fake_lt_matmul_calls(void);
-
-#define TIMED_STREAM ((cudaStream_t)(uintptr_t)0x57AB)
-
-/* One problem: A, B, B_col, C and the reference, host memory, fp16. */
-typedef struct problem {
-    int m, n, k;
-    _Float16 *a, *b, *b_col, *c, *ref;
-    char error[512];
-    struct hgemm_launch_args args;
-} problem;
+#include "tests/broken_launchers_cpu/fake_harness.h"
 
 static uint32_t seed = 12345;
 static int small_random(void) /* in [-3, 3] */
@@ -54,7 +33,7 @@ static int small_random(void) /* in [-3, 3] */
     return (int)((seed >> 16) % 7) - 3;
 }
 
-static void reference(problem *p)
+void reference(problem *p)
 {
     for (int r = 0; r < p->m; r++)
         for (int j = 0; j < p->n; j++) {
@@ -66,7 +45,7 @@ static void reference(problem *p)
 }
 
 /* New inputs (values in [-3, 3] / 4), the reference, and C poisoned (0xFFFF). */
-static void fresh_inputs(problem *p)
+void fresh_inputs(problem *p)
 {
     for (int i = 0; i < p->m * p->k; i++)
         p->a[i] = (_Float16)(small_random() / 4.0f);
@@ -77,7 +56,7 @@ static void fresh_inputs(problem *p)
     memset(p->c, 0xFF, sizeof(_Float16) * p->m * p->n);
 }
 
-static void make_problem(problem *p, int m, int n, int k)
+void make_problem(problem *p, int m, int n, int k)
 {
     p->m = m, p->n = n, p->k = k;
     p->a = calloc((size_t)m * k, sizeof *p->a);
@@ -95,7 +74,7 @@ static void make_problem(problem *p, int m, int n, int k)
 }
 
 /* 1 when C is the reference, bit for bit; 0 when it is not; -1 when C is all poison. */
-static int c_state(const problem *p)
+int c_state(const problem *p)
 {
     if (!memcmp(p->c, p->ref, sizeof(_Float16) * p->m * p->n))
         return 1;
@@ -108,7 +87,7 @@ static int c_state(const problem *p)
     return -1;
 }
 
-static int launch_ok(hgemm_launch_fn launch, problem *p)
+int launch_ok(hgemm_launch_fn launch, problem *p)
 {
     int rc = launch(&p->args);
     if (rc)
@@ -258,7 +237,7 @@ static int rewrite_timer(void *lib, hgemm_launch_fn launch)
            after == 4.0f && fake_records() == 6;
 }
 
-static double now_us(void)
+double now_us(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -295,10 +274,11 @@ static int slow_baseline(void *lib, hgemm_launch_fn launch)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: fake_harness LAUNCHER.so MODE\n");
+    if (argc < 3) { /* the words after MODE are for the launcher, which reads the command line */
+        fprintf(stderr, "usage: fake_harness LAUNCHER.so MODE [ARGS...]\n");
         return 2;
     }
+    driver_attack_prepare();
     void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
     hgemm_launch_fn launch = lib ? (hgemm_launch_fn)dlsym(lib, "hgemm_launch") : NULL;
     if (!launch) {
@@ -321,7 +301,7 @@ int main(int argc, char **argv)
         ok = rewrite_timer(lib, launch);
     else if (!strcmp(mode, "slow_baseline"))
         ok = slow_baseline(lib, launch);
-    else {
+    else if (!driver_attack_mode(mode, lib, launch, &ok)) {
         fprintf(stderr, "fake_harness: unknown mode %s\n", mode);
         return 2;
     }
