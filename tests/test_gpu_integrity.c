@@ -2,7 +2,8 @@
  * faster than the peak is implausible (exit 10), a cubin that can keep a
  * result between calls is refused (incorrect, module-state, exit 6) and a
  * kernel that skips a call is caught by the per-call output scan
- * (incorrect, unwritten-output, exit 6).  Each test skips (and is counted as
+ * (incorrect, unwritten-output, exit 6); a passing run has had every page
+ * of its code sealed and checked.  Each test skips (and is counted as
  * skipped) when no CUDA GPU is usable. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <glob.h>
@@ -96,6 +97,13 @@ static void test_gpu_gate_implausible_with_tiny_peak(void **state)
     }
     assert_true(hb_test_csv_number(summary, "candidate", 256, "module_global_bytes") == 0);
     assert_true(hb_test_csv_number(summary, "candidate", 256, "device_malloc") == 0);
+    /* every page of code sealed (libcublasLt's code alone is over 100 MB) and
+     * found unchanged five times: once loaded, before timing, after the
+     * warm-up, after the timed window, after the checks after timing */
+    assert_true(hb_test_csv_number(summary, "candidate", 256, "code_bytes") > 100e6);
+    assert_true(hb_test_csv_number(summary, "candidate", 256, "code_seal_ms") > 0);
+    assert_true(hb_test_csv_number(summary, "candidate", 256, "code_checks") == 5);
+    assert_true(hb_test_csv_number(summary, "candidate", 256, "code_check_ms") > 0);
     hb_test_remove_tree(out);
 }
 

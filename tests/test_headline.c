@@ -133,6 +133,33 @@ static void test_headline_first_failed_check_decides(void **state)
     free_samples();
 }
 
+/* A page of code changed (bench/core/code_pages.h): the verify point ends
+ * the evaluation with it, timer-mismatch with no figure, even fast and
+ * under a gate it would pass; a check that failed before it still decides. */
+static void test_headline_code_integrity(void **state)
+{
+    (void)state;
+    const char *why = "libcuda.so.1's code changed at page +0x1a2000 (0x7f0000001a2000, near cuEventRecord+0x0): "
+                      "its bytes differ from the seal's (found after a timing window)";
+    start(20, 7, 25);
+    f.in.options.gate = 1;
+    f.in.options.min_speedup = -1;
+    hb_check_list_add(&f.checks, HB_CHECK_EXACT_BINARY, HB_OK, "%s", "");
+    hb_check_list_add_ending(&f.checks, HB_ERR_TIMER_MISMATCH, HB_CHECK_CODE_INTEGRITY, why, "");
+    assert_int_equal(decide_all(), HB_ERR_TIMER_MISMATCH);
+    assert_int_equal(f.r.verdict, HB_VERDICT_TIMER_MISMATCH);
+    assert_string_equal(f.r.check, "code-integrity");
+    assert_string_equal(f.r.reason, why);
+    assert_int_equal(f.r.measured, 0);
+
+    start(20, 7, 25);
+    hb_check_list_add(&f.checks, HB_CHECK_DEVIATION, HB_ERR_INCORRECT, "excess 3.1 ulp");
+    hb_check_list_add_ending(&f.checks, HB_ERR_TIMER_MISMATCH, HB_CHECK_CODE_INTEGRITY, why, "");
+    assert_int_equal(decide_all(), HB_ERR_INCORRECT);
+    assert_string_equal(f.r.check, HB_CHECK_DEVIATION);
+    free_samples();
+}
+
 static void test_headline_check_list_keeps_its_first_failure(void **state)
 {
     (void)state;
@@ -404,6 +431,7 @@ hb_test_list hb_headline_tests(void)
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_headline_first_failed_check_decides),
         cmocka_unit_test(test_headline_check_list_keeps_its_first_failure),
+        cmocka_unit_test(test_headline_code_integrity),
         cmocka_unit_test(test_headline_wall_when_work_left_the_stream),
         cmocka_unit_test(test_headline_timers_disagreeing_fail_the_figures),
         cmocka_unit_test(test_headline_implausible_has_no_speedup),

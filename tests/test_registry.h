@@ -37,6 +37,7 @@ hb_test_list hb_verdict_tests(void);
 hb_test_list hb_cli_checks_tests(void);
 hb_test_list hb_helper_tests(void);
 hb_test_list hb_memory_maps_tests(void);
+hb_test_list hb_code_pages_tests(void);
 hb_test_list hb_autotune_cache_tests(void);
 hb_test_list hb_telemetry_tests(void);
 hb_test_list hb_raw_samples_tests(void);

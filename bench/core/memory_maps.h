@@ -1,5 +1,5 @@
 /* The process's memory mappings, as /proc/self/maps lists them.  The code
- * checks (bench/gpu/code_pages.h) hash every executable mapping and the
+ * checks (bench/core/code_pages.h) hash every executable mapping and the
  * sandbox (bench/driver/sandbox.h) seals the code and read-only ones, so
  * both need the same reading of which range is which file at which offset.
  * A line that does not parse is an error, never skipped: a range left out

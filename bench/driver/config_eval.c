@@ -10,6 +10,7 @@
 #include "bench/candidate/cubin_candidate.h"
 #include "bench/candidate/launcher_candidate.h"
 #include "bench/core/clock.h"
+#include "bench/core/code_pages.h"
 #include "bench/core/diag.h"
 #include "bench/core/folders.h"
 #include "bench/core/heartbeat.h"
@@ -43,6 +44,7 @@ typedef struct config_state {
     hb_device_limits limits;
     hb_device_info device;
     hb_sample_timer timer;
+    hb_code_pages *code;    /* every page of code, sealed before the candidate loads (NULL while profiling) */
     hb_participant candidate;
     hb_participant baselines[HB_N_BASELINES];
     hb_participant *parts[1 + HB_N_BASELINES];
@@ -103,10 +105,18 @@ static hb_status verify_timers(config_state *s, const char *when)
     char what[700];
     HB_TRY(hb_entry_points_verify(&changed, what, sizeof what));
     s->result->integrity_checked = 1;
-    if (!changed)
-        return HB_OK;
-    return hb_check_failed(&s->failure, HB_ERR_TIMER_MISMATCH, HB_CHECK_TIMER_INTEGRITY,
-                           "%.440s (found %s): the harness's timers cannot be trusted", what, when);
+    if (changed)
+        return hb_check_failed(&s->failure, HB_ERR_TIMER_MISMATCH, HB_CHECK_TIMER_INTEGRITY,
+                               "%.440s (found %s): the harness's timers cannot be trusted", what, when);
+    if (s->code)
+        HB_TRY(hb_code_pages_verify(s->code, &changed, what, sizeof what));
+    if (changed && s->options->aa) /* no candidate code ever ran */
+        return hb_fail(HB_ERR_INTERNAL, "%.440s (found %s) with no candidate loaded: something in this process "
+                       "(LD_PRELOAD? a debugger or profiler?) rewrites code", what, when);
+    if (changed)
+        return hb_check_failed(&s->failure, HB_ERR_TIMER_MISMATCH, HB_CHECK_CODE_INTEGRITY,
+                               "%.440s (found %s): the timers and baselines cannot be trusted", what, when);
+    return HB_OK;
 }
 
 /* Before any candidate code: a rewrite here is the environment's (LD_PRELOAD, a debugger), not the candidate's. */
@@ -539,6 +549,8 @@ static hb_status set_up(config_state *s)
     HB_TRY(hb_sample_timer_create(&s->timer, s->options->stream));
     if (!s->profiling) /* a profiler injects itself; the profiled calls time nothing */
         HB_TRY(timers_untouched());
+    if (!s->profiling) /* libcuda, CUPTI, cuBLAS are loaded now, the candidate's library is not */
+        HB_TRY(hb_code_pages_seal(&s->code));
     if (!s->options->aa)
         HB_TRY(load_candidate(s)); /* first: a candidate that cannot run costs no autotune search */
     HB_TRY(create_baselines(s));
@@ -567,6 +579,9 @@ static void tear_down(config_state *s)
     hb_monitor_close(s->monitor); /* after the participants: their watcher points into it */
     s->monitor = NULL;
     hb_thread_watch_free(&s->threads);
+    s->result->code_pages = hb_code_pages_cost_of(s->code);
+    hb_code_pages_free(s->code);
+    s->code = NULL;
 }
 
 /* How the evaluation ended, after the calls were judged and the GPU work

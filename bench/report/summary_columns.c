@@ -92,6 +92,7 @@ static int conduct_judged(const hb_row *r)
 static int mma_audited(const hb_row *r) { return candidate(r) && cfg(r)->mma_audited; }
 static int sanitized(const hb_row *r) { return candidate(r) && cfg(r)->sanitize.ran; }
 static int rewarded(const hb_row *r) { return candidate(r) && cfg(r)->reward.earned; }
+static int code_sealed(const hb_row *r) { return candidate(r) && cfg(r)->code_pages.ranges > 0; }
 
 /* --- values that need more than an expression ----------------------------------- */
 
@@ -437,12 +438,22 @@ static hb_cell clock_warning(const hb_row *r)
     X(profile_l2_hit_pct, profile_value(r, HB_PROFILE_L2_HIT_PCT))                                                     \
     X(profile_note, text_if(candidate(r), cfg(r)->profile.note))
 
+/* Every page of code checked (docs/methodology.md, "Every page of code
+ * checked"), on the candidate's row of a configuration whose code was
+ * sealed: the bytes hashed at the seal and at each check, the seal's time,
+ * the checks and their time summed, milliseconds. */
+#define CODE_COLUMNS(X)                                                                                                \
+    X(code_bytes, num_if(code_sealed(r), (double)cfg(r)->code_pages.bytes))                                            \
+    X(code_seal_ms, num_if(code_sealed(r), cfg(r)->code_pages.seal_ms))                                                \
+    X(code_checks, num_if(code_sealed(r), cfg(r)->code_pages.checks))                                                  \
+    X(code_check_ms, num_if(code_sealed(r), cfg(r)->code_pages.check_ms))
+
 /* New columns go at the end of the last group (or in a new group after it). */
 #define SUMMARY_COLUMNS(X)                                                                                             \
     IDENTITY_COLUMNS(X) VERDICT_COLUMNS(X) DESCRIPTION_COLUMNS(X) CHECK_COLUMNS(X) TIME_COLUMNS(X)                     \
     SPEEDUP_COLUMNS(X) BATTERY_COLUMNS(X) MAX_ROW_COLUMNS(X) ALGORITHM_COLUMNS(X) POLICY_COLUMNS(X)                    \
     WINDOW_COLUMNS(X) TELEMETRY_COLUMNS(X) INTEGRITY_COLUMNS(X) PLACEMENT_COLUMNS(X) TRACE_COLUMNS(X)                  \
-    TIMER_COLUMNS(X) AUDIT_COLUMNS(X) REWARD_COLUMNS(X) PROFILE_COLUMNS(X)
+    TIMER_COLUMNS(X) AUDIT_COLUMNS(X) REWARD_COLUMNS(X) PROFILE_COLUMNS(X) CODE_COLUMNS(X)
 
 /* --- the table --------------------------------------------------------------------- */
 

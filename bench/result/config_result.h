@@ -3,6 +3,7 @@
 #ifndef HB_CONFIG_RESULT_H
 #define HB_CONFIG_RESULT_H
 
+#include "bench/core/code_pages.h"
 #include "bench/core/gemm_types.h"
 #include "bench/core/stats.h"
 #include "bench/core/timing_policy.h"
@@ -88,6 +89,7 @@ typedef struct hb_config_result {
     unsigned timer_reasons;          /* HB_TIMER_REASON_* behind a wall headline */
     char timer_why[400];             /* what each reason saw; "" on events */
     int integrity_checked;           /* the timing entry points were verified after every window */
+    hb_code_pages_cost code_pages;   /* every page of code sealed and checked: what it cost (ranges 0: not sealed) */
     hb_reward_record reward;         /* --reward: r and its terms (docs/gate.md, "Reward") */
     hb_decision_record decision;     /* gate --decide: the sequential test's verdict on the threshold (ran 0 without) */
 } hb_config_result;
