@@ -14,6 +14,7 @@
 #include "bench/result/module_state.h"
 #include "bench/result/participant_desc.h"
 #include "bench/result/plausibility_record.h"
+#include "bench/result/reference_record.h"
 #include "bench/result/reward.h"
 #include "bench/result/sanitize_record.h"
 #include "bench/result/telemetry_summary.h"
@@ -35,6 +36,7 @@ typedef struct hb_participant_result {
     hb_speedup_summary speedup_wall;
     hb_kernel_time kernel;           /* kernel-only time from the call monitor (docs/trace.md) */
     hb_timer_agreement timers;       /* its events against CUPTI's reading and the wall clock */
+    hb_ref_medians reference;        /* a baseline's medians in its clean process (bench/result/baseline_reference.h) */
 } hb_participant_result;
 
 /* The run's timing policy, as the results record it on every row. */
@@ -90,6 +92,7 @@ typedef struct hb_config_result {
     int integrity_checked;           /* the timing entry points were verified after every window */
     hb_reward_record reward;         /* --reward: r and its terms (docs/gate.md, "Reward") */
     hb_decision_record decision;     /* gate --decide: the sequential test's verdict on the threshold (ran 0 without) */
+    hb_reference_record baseline_reference; /* the baselines' clean-process reference and its judgement */
 } hb_config_result;
 
 /* The headline speedup of the candidate over `p` (a baseline's row) and p's
