@@ -293,6 +293,9 @@ static void test_reference_judge_another_algorithm(void **state)
     assert_non_null(strstr(judgement.not_held, seen[autotune].name));
     assert_int_equal(judgement.held, HB_N_BASELINES - 1);
     /* whether a cached reference's choice is still the autotune cache's */
+    assert_false(hb_reference_choice_current(&held.reference.baseline[autotune], "id=21 tile=128x256", 1));
+    snprintf(held.reference.baseline[autotune].choice, sizeof held.reference.baseline[0].choice,
+             "id=21 tile=128x256");
     assert_true(hb_reference_choice_current(&held.reference.baseline[autotune], "id=21 tile=128x256", 1));
     assert_false(hb_reference_choice_current(&held.reference.baseline[autotune], "id=6 tile=64x64", 1));
     assert_false(hb_reference_choice_current(&held.reference.baseline[autotune], NULL, 1)); /* a search to come */
@@ -383,6 +386,7 @@ static void test_reference_cache_same_key_reused(void **state)
     reference(&held);
     held.reference.baseline[1].timer[HB_REF_KERNEL] = (hb_ref_spread){0, NAN, NAN, NAN}; /* untimed: null */
     held.reference.baseline[1].traced = 0;
+    snprintf(held.reference.baseline[5].choice, sizeof held.reference.baseline[5].choice, "id=21 tile=128x256");
     hb_reference_key k;
     key(&k, 64);
     static hb_baseline_reference got;
@@ -399,6 +403,7 @@ static void test_reference_cache_same_key_reused(void **state)
         const hb_baseline_figures *a = &got.baseline[i], *b = &held.reference.baseline[i];
         assert_string_equal(a->name, b->name);
         assert_string_equal(a->kernel_name[0], b->kernel_name[0]);
+        assert_string_equal(a->choice, b->choice);
         assert_int_equal(a->kernels_per_call, b->kernels_per_call);
         assert_int_equal(a->traced, b->traced);
         for (int f = 0; f < HB_REF_FIGURES; f++) {

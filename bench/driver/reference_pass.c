@@ -63,30 +63,57 @@ static void key_of(const hb_run_options *o, const hb_device_info *device, size_t
 
 /* --- a cached reference, if it still applies --------------------------------------------- */
 
-/* Each autotune baseline's algorithm in the reference is the one the
- * autotune cache now holds for it (or, with no search, the heuristic's
- * fallback where it holds none): else the candidate's process would run
- * another algorithm than the one the reference measured. */
+/* The autotune cache's entry for registry row `i` now: 1 and its text, 0
+ * where it has none; -1 where the cache cannot be read. */
+static int autotune_entry(const hb_run_options *o, const hb_device_info *device, size_t index, int i, char *text,
+                          size_t size)
+{
+    const hb_mnk *c = &o->configs[index];
+    hb_autotune_key key;
+    hb_autotune_key_make(device, o->acc, hb_baselines[i].b_layout, o->workspace_bytes, c->m, c->n, c->k, &key);
+    hb_autotune_entry entry;
+    int found = 0;
+    if (hb_autotune_cache_lookup(o->autotune_cache, &key, &entry, &found) != HB_OK)
+        return -1;
+    if (found)
+        snprintf(text, size, "%s", entry.algo_text);
+    return found;
+}
+
+/* Each autotune baseline's entry in the autotune cache is the one the
+ * reference was measured with (or, with no search, there is still none and
+ * the heuristic picks): else the candidate's process would run another
+ * algorithm than the one the reference measured. */
 static int choices_current(const hb_run_options *o, const hb_device_info *device, size_t index,
                            const hb_baseline_reference *ref)
 {
     if (!o->autotune_cache)
         return 1; /* no shared choice: an autotune baseline that chose another is not held (the judgement says so) */
-    const hb_mnk *c = &o->configs[index];
     for (int i = 0; i < HB_N_BASELINES; i++) {
         if (hb_baselines[i].kind != HB_KIND_LT_AUTOTUNE)
             continue;
         const hb_baseline_figures *f = hb_reference_find(ref, hb_baselines[i].name);
-        hb_autotune_key key;
-        hb_autotune_key_make(device, o->acc, hb_baselines[i].b_layout, o->workspace_bytes, c->m, c->n, c->k, &key);
-        hb_autotune_entry entry;
-        int found = 0;
-        if (!f || hb_autotune_cache_lookup(o->autotune_cache, &key, &entry, &found) != HB_OK)
-            return 0;
-        if (!hb_reference_choice_current(f, found ? entry.algo_text : NULL, o->autotune_search))
+        char text[sizeof f->choice];
+        const int found = f ? autotune_entry(o, device, index, i, text, sizeof text) : -1;
+        if (found < 0 || !hb_reference_choice_current(f, found ? text : NULL, o->autotune_search))
             return 0;
     }
     return 1;
+}
+
+/* The autotune cache's entries the measured reference ran (the clean process stored them). */
+static void record_choices(const hb_run_options *o, const hb_device_info *device, size_t index,
+                           hb_baseline_reference *ref)
+{
+    if (!o->autotune_cache)
+        return;
+    for (size_t j = 0; j < ref->count; j++) {
+        hb_baseline_figures *f = &ref->baseline[j];
+        const hb_baseline_entry *row = hb_baseline_find(f->name);
+        if (row && row->kind == HB_KIND_LT_AUTOTUNE &&
+            autotune_entry(o, device, index, (int)(row - hb_baselines), f->choice, sizeof f->choice) != 1)
+            f->choice[0] = '\0';
+    }
 }
 
 static int from_cache(const hb_run_options *o, const hb_device_info *device, size_t index, const char *path,
@@ -210,6 +237,7 @@ hb_status hb_reference_prepare(const hb_run_options *o, const hb_device_info *de
     HB_TRY(measure(o, index, &pass->held.reference, r, cut));
     if (*cut)
         return HB_OK;
+    record_choices(o, device, index, &pass->held.reference);
     pass->record.source = HB_REF_MEASURED;
     pass->record.seconds = pass->held.reference.seconds;
     pass->have = 1;

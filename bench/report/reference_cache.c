@@ -45,9 +45,9 @@ static json_t *figures_json(const hb_baseline_figures *f)
     json_t *names = json_array();
     for (int k = 0; k < f->kernel_names; k++)
         json_array_append_new(names, json_string(f->kernel_name[k]));
-    json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:i, s:o, s:i}", "name", f->name, "algo", f->algo, "algo_source",
-                          f->algo_source, "traced", f->traced, "kernels_per_call", f->kernels_per_call, "kernel_names",
-                          names, "more_kernel_names", f->more_kernel_names);
+    json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:b, s:i, s:o, s:i}", "name", f->name, "algo", f->algo,
+                          "algo_source", f->algo_source, "choice", f->choice, "traced", f->traced, "kernels_per_call",
+                          f->kernels_per_call, "kernel_names", names, "more_kernel_names", f->more_kernel_names);
     for (int t = 0; o && t < HB_REF_FIGURES; t++)
         json_object_set_new(o, hb_ref_figure_name((hb_ref_figure)t), spread_json(&f->timer[t]));
     return o;
@@ -130,7 +130,8 @@ static int read_figures(const json_t *o, hb_baseline_figures *f, char *why, size
     const json_t *traced = json_object_get(o, "traced");
     if (!json_is_object(o) || !read_text(o, "name", f->name, sizeof f->name) ||
         !read_text(o, "algo", f->algo, sizeof f->algo) ||
-        !read_text(o, "algo_source", f->algo_source, sizeof f->algo_source) || !json_is_boolean(traced) ||
+        !read_text(o, "algo_source", f->algo_source, sizeof f->algo_source) ||
+        !read_text(o, "choice", f->choice, sizeof f->choice) || !json_is_boolean(traced) ||
         !read_count(o, "kernels_per_call", HB_TRACE_MAX_KERNELS * 1000LL, &per_call) ||
         !read_count(o, "more_kernel_names", 1LL << 30, &more) ||
         !read_kernel_names(json_object_get(o, "kernel_names"), f)) {

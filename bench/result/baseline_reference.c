@@ -93,7 +93,7 @@ int hb_reference_complete(const hb_baseline_reference *ref, char *why, size_t wh
 int hb_reference_choice_current(const hb_baseline_figures *f, const char *cached_algo, int search)
 {
     if (cached_algo)
-        return !strcmp(f->algo, cached_algo);
+        return f->choice[0] && !strcmp(f->choice, cached_algo);
     return !search && !strcmp(f->algo_source, "fallback");
 }
 

@@ -35,6 +35,8 @@ typedef struct hb_baseline_figures {
     char name[64];
     char algo[192];              /* a cuBLASLt baseline's algorithm (hb_algo_text); "" for the others */
     char algo_source[16];        /* how it was chosen: "heuristic", "search", "cache", "fallback"; "" */
+    char choice[192];            /* an autotune baseline's entry in the autotune cache when the reference was
+                                    measured (its algo_text); "" where it had none */
     hb_ref_spread timer[HB_REF_FIGURES]; /* the timed window's medians and spread, microseconds */
     int traced;                  /* 1: the call monitor saw its calls (the kernels below are known) */
     int kernel_names, more_kernel_names; /* distinct names kept, and those past HB_REF_KERNEL_NAMES */
@@ -86,8 +88,9 @@ const hb_baseline_figures *hb_reference_find(const hb_baseline_reference *ref, c
 int hb_reference_complete(const hb_baseline_reference *ref, char *why, size_t why_size);
 
 /* Whether a cached reference still describes what an autotune baseline will
- * run: `cached_algo` is the autotune cache's choice now (NULL: none there),
- * `search` whether a miss searches (0: the heuristic's pick, "fallback"). */
+ * run: `cached_algo` is the autotune cache's entry now (its algo_text; NULL:
+ * none there), the same as when the reference was measured (f->choice); or,
+ * with no entry and no search (`search` 0), the heuristic's pick, as then. */
 int hb_reference_choice_current(const hb_baseline_figures *f, const char *cached_algo, int search);
 
 /* Judges the baselines' figures in the candidate's process (`seen`, the
