@@ -46,6 +46,7 @@ static void baseline(hb_baseline_figures *f, const char *name, double event_us, 
     f->kernel_names = 1;
     snprintf(f->kernel_name[0], sizeof f->kernel_name[0], "%s", GEMM_KERNEL);
     f->kernels_per_call = 1;
+    f->copies_per_call = 0.5; /* a set in every other call: the copies are judged by their rate */
 }
 
 /* Every baseline of the registry, torch at 10/14/6 us and the others a little slower. */
@@ -202,6 +203,17 @@ static void test_reference_judge_more_kernels_per_call(void **state)
     assert_string_equal(judgement.check, HB_CHECK_BASELINE_KERNELS);
     assert_non_null(strstr(judgement.reason, "torch ran 2 kernels in one call"));
     assert_non_null(strstr(judgement.reason, "1 at most in its clean process"));
+    /* a copy or set in every call that its clean process never made */
+    seen_named(seen, n, "torch")->kernels_per_call = 1;
+    seen_named(seen, n, "cublas-tn")->copies_per_call = 1;
+    hb_judge_baselines(&held, seen, n, &judgement);
+    assert_true(judgement.interfered);
+    assert_string_equal(judgement.check, HB_CHECK_BASELINE_KERNELS);
+    assert_non_null(strstr(judgement.reason, "cublas-tn made 1.000 copies or sets per call"));
+    seen_named(seen, n, "cublas-tn")->copies_per_call = 0.505; /* within the slack of one in a hundred calls */
+    hb_judge_baselines(&held, seen, n, &judgement);
+    assert_false(judgement.interfered);
+    seen_named(seen, n, "torch")->kernels_per_call = 2;
     /* without a trace on either side the kernels are not judged */
     seen_named(seen, n, "torch")->traced = 0;
     hb_judge_baselines(&held, seen, n, &judgement);
@@ -325,6 +337,8 @@ static void test_reference_figures_of_a_participant(void **state)
     snprintf(w.tally.kernel_name[0], sizeof w.tally.kernel_name[0], "%s", GEMM_KERNEL);
     snprintf(w.tally.kernel_name[1], sizeof w.tally.kernel_name[1], "splitKreduce_kernel");
     w.tally.max_kernels = 2;
+    w.tally.calls = 8;
+    w.tally.copies = 2;
     hb_baseline_figures f;
     hb_baseline_figures_of(&p, &w, 4, &f);
     assert_string_equal(f.name, "cublaslt-autotune-nn");
@@ -339,6 +353,7 @@ static void test_reference_figures_of_a_participant(void **state)
     assert_int_equal(f.kernel_names, 2);
     assert_string_equal(f.kernel_name[1], "splitKreduce_kernel");
     assert_int_equal(f.kernels_per_call, 2);
+    assert_true(fabs(f.copies_per_call - 0.25) < 1e-12);
     hb_watched_free(&w);
     /* no monitor: no kernels, no kernel figure */
     hb_baseline_figures_of(&p, NULL, 4, &f);
@@ -404,6 +419,7 @@ static void test_reference_cache_same_key_reused(void **state)
         assert_string_equal(a->name, b->name);
         assert_string_equal(a->kernel_name[0], b->kernel_name[0]);
         assert_string_equal(a->choice, b->choice);
+        assert_true(a->copies_per_call == b->copies_per_call);
         assert_int_equal(a->kernels_per_call, b->kernels_per_call);
         assert_int_equal(a->traced, b->traced);
         for (int f = 0; f < HB_REF_FIGURES; f++) {

@@ -48,6 +48,8 @@ static json_t *figures_json(const hb_baseline_figures *f)
     json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:b, s:i, s:o, s:i}", "name", f->name, "algo", f->algo,
                           "algo_source", f->algo_source, "choice", f->choice, "traced", f->traced, "kernels_per_call",
                           f->kernels_per_call, "kernel_names", names, "more_kernel_names", f->more_kernel_names);
+    if (o)
+        json_object_set_new(o, "copies_per_call", json_real(f->copies_per_call));
     for (int t = 0; o && t < HB_REF_FIGURES; t++)
         json_object_set_new(o, hb_ref_figure_name((hb_ref_figure)t), spread_json(&f->timer[t]));
     return o;
@@ -134,8 +136,9 @@ static int read_figures(const json_t *o, hb_baseline_figures *f, char *why, size
         !read_text(o, "choice", f->choice, sizeof f->choice) || !json_is_boolean(traced) ||
         !read_count(o, "kernels_per_call", HB_TRACE_MAX_KERNELS * 1000LL, &per_call) ||
         !read_count(o, "more_kernel_names", 1LL << 30, &more) ||
+        !read_number(o, "copies_per_call", 0, &f->copies_per_call) || !(f->copies_per_call >= 0) ||
         !read_kernel_names(json_object_get(o, "kernel_names"), f)) {
-        snprintf(why, why_size, "a baseline's name, algorithm or kernels are missing or malformed");
+        snprintf(why, why_size, "a baseline's name, algorithm, kernels or copies are missing or malformed");
         return 0;
     }
     f->traced = json_is_true(traced);

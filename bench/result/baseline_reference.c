@@ -45,6 +45,7 @@ static void kernels_of(const hb_watched *w, size_t rounds, hb_baseline_figures *
     for (int k = 0; k < out->kernel_names; k++)
         snprintf(out->kernel_name[k], sizeof out->kernel_name[k], "%s", t->kernel_name[k]);
     out->kernels_per_call = t->max_kernels;
+    out->copies_per_call = t->calls ? (double)t->copies / t->calls : 0;
 }
 
 void hb_baseline_figures_of(const hb_participant_result *p, const hb_watched *w, size_t rounds,
@@ -133,7 +134,11 @@ static int known_name(const hb_baseline_figures *clean, const char *name)
     return 0;
 }
 
-/* A kernel its clean process never ran, or more of them in one call. */
+/* A baseline makes the same copies and sets in every call: one more in a
+ * hundredth of its calls is not its own. */
+#define COPIES_SLACK 0.01
+
+/* A kernel its clean process never ran, more of them in one call, or more copies and sets. */
 static void judge_kernels(const hb_baseline_figures *clean, const hb_baseline_figures *seen, hb_ref_judgement *out)
 {
     if (!clean->traced || !seen->traced)
@@ -152,6 +157,9 @@ static void judge_kernels(const hb_baseline_figures *clean, const hb_baseline_fi
     else if (seen->kernels_per_call > clean->kernels_per_call)
         interfere(out, HB_CHECK_BASELINE_KERNELS, "%s ran %d kernels in one call in the candidate's process, %d at "
                   "most in its clean process", seen->name, seen->kernels_per_call, clean->kernels_per_call);
+    else if (seen->copies_per_call > clean->copies_per_call + COPIES_SLACK)
+        interfere(out, HB_CHECK_BASELINE_KERNELS, "%s made %.3f copies or sets per call in the candidate's process, "
+                  "%.3f in its clean process", seen->name, seen->copies_per_call, clean->copies_per_call);
 }
 
 /* Each timer's median against the clean one's; the largest ratio kept. */

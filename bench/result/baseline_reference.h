@@ -4,11 +4,12 @@
  * before each of their launches, a host wait before their event records,
  * a thread hammering the driver), below every entry point the harness
  * checks.  So each baseline's reference comes from a process that never
- * loaded candidate code: the kernels it ran (names, the most in one call)
- * and its event, wall and kernel-only medians with their spread, from a
+ * loaded candidate code: the kernels it ran (names, the most in one call),
+ * its copies and sets per call, and its event, wall and kernel-only medians with their spread, from a
  * short window of the baselines alone (bench/driver/reference_eval.h).  In
  * the candidate's process the same figures are judged against it here: a
- * kernel the reference lacks, more kernels in a call, another algorithm
+ * kernel the reference lacks, more kernels in a call, more copies or sets
+ * per call, another algorithm
  * where both processes read the same autotune choice, or a median above the
  * reference's beyond the tolerance (bench/result/reference_tolerance.h) is
  * the verdict `baseline-interference` (exit 16).
@@ -25,7 +26,8 @@
 #include "bench/result/watched_calls.h"
 
 /* Check names (the verdict's `check`). */
-#define HB_CHECK_BASELINE_KERNELS "baseline-kernels" /* a kernel, a kernel count or an algorithm the clean lacks */
+#define HB_CHECK_BASELINE_KERNELS "baseline-kernels" /* a kernel, more kernels or copies, or an algorithm the clean
+                                                        process did not run */
 #define HB_CHECK_BASELINE_TIMES "baseline-times"     /* a median above the clean process's beyond the tolerance */
 
 #define HB_REF_KERNEL_NAMES 16 /* distinct kernel names kept per baseline (the call monitor's tally keeps as many) */
@@ -42,6 +44,7 @@ typedef struct hb_baseline_figures {
     int kernel_names, more_kernel_names; /* distinct names kept, and those past HB_REF_KERNEL_NAMES */
     char kernel_name[HB_REF_KERNEL_NAMES][HB_TRACE_KERNEL_NAME]; /* mangled, as CUPTI names them */
     int kernels_per_call;        /* the most kernels of one call after its first */
+    double copies_per_call;      /* copies and sets per call, over every call (a baseline makes the same each call) */
 } hb_baseline_figures;
 
 /* Every baseline of one configuration in a clean process. */
