@@ -54,8 +54,6 @@ static hb_status evaluate(const hb_run_options *options, const char *run_path, s
     return r->status;
 }
 
-/* A pass cut short by a signal leaves the flag set, and the evaluation's
- * child then ends at once as cut too. */
 /* The baselines' clean-process reference first (bench/driver/reference_pass.h),
  * then the evaluation that holds them to it; the clean process's failure
  * is the configuration's error, and nothing is evaluated. */
@@ -63,12 +61,18 @@ static void evaluate_held(const hb_run_options *options, const hb_device_info *d
                           size_t index, hb_config_result *r, int *cut)
 {
     static hb_reference_pass pass; /* the reference is 30 KB */
-    if (hb_reference_prepare(options, device, index, &pass, r, cut) != HB_OK || *cut)
+    if (hb_reference_prepare(options, device, index, &pass, r, cut) != HB_OK) {
+        hb_reference_settle(&pass, r); /* r holds the clean process's error */
+        return;
+    }
+    if (*cut)
         return;
     evaluate(hb_reference_evaluation_options(options, &pass), run_path, index, pass.have ? &pass.held : NULL, r, cut);
     hb_reference_settle(&pass, r);
 }
 
+/* A pass cut short by a signal leaves the flag set, and the evaluation's
+ * child then ends at once as cut too. */
 hb_status hb_config_run(const hb_run_options *options, const hb_device_info *device, const char *sanitizer,
                         const char *run_path, size_t index, hb_config_result *r, int *cut)
 {

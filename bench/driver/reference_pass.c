@@ -234,9 +234,11 @@ hb_status hb_reference_prepare(const hb_run_options *o, const hb_device_info *de
         pass->have = 1;
         return HB_OK;
     }
+    snprintf(pass->record.why, sizeof pass->record.why, "its clean process failed: see the reason");
     HB_TRY(measure(o, index, &pass->held.reference, r, cut));
     if (*cut)
         return HB_OK;
+    pass->record.why[0] = '\0';
     record_choices(o, device, index, &pass->held.reference);
     pass->record.source = HB_REF_MEASURED;
     pass->record.seconds = pass->held.reference.seconds;
