@@ -505,6 +505,22 @@ hb_status hb_autotune_cache_store(const char *path, const hb_autotune_entry *ent
 
 /* --- keys and paths ------------------------------------------------------------- */
 
+void hb_autotune_key_make(const hb_device_info *device, hb_acc_class acc, hb_b_layout layout, uint64_t workspace_bytes,
+                          long m, long n, long k, hb_autotune_key *key)
+{
+    memset(key, 0, sizeof *key);
+    snprintf(key->gpu_name, sizeof key->gpu_name, "%.127s", device->name);
+    snprintf(key->gpu_id, sizeof key->gpu_id, "%s", device->uuid[0] ? device->uuid : device->pci_bus_id);
+    snprintf(key->driver, sizeof key->driver, "%.31s", device->driver);
+    key->cublaslt_version = device->cublaslt_version;
+    snprintf(key->acc, sizeof key->acc, "%s", hb_acc_class_name(acc));
+    snprintf(key->layout, sizeof key->layout, "%s", layout == HB_B_COL ? "tn" : "nn");
+    key->workspace_bytes = workspace_bytes;
+    key->m = m;
+    key->n = n;
+    key->k = k;
+}
+
 int hb_autotune_key_equal(const hb_autotune_key *a, const hb_autotune_key *b)
 {
     return strncmp(a->gpu_name, b->gpu_name, sizeof a->gpu_name) == 0 &&

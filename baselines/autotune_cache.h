@@ -31,7 +31,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench/core/gemm_types.h"
 #include "bench/core/status.h"
+#include "bench/result/device_info.h"
 
 typedef struct hb_autotune_key {
     char gpu_name[128];    /* e.g. "NVIDIA H200" */
@@ -77,6 +79,12 @@ hb_status hb_autotune_cache_store(const char *path, const hb_autotune_entry *ent
  * string counts as unset (as the XDG spec says of XDG_CACHE_HOME).  HB_ERR_IO if
  * none of the variables is set or the result does not fit in `size` bytes. */
 hb_status hb_autotune_cache_default_path(char *out, size_t size);
+
+/* The key of one cuBLASLt problem on `device`: the one the autotune
+ * baselines look up and store under, and the one the baselines' clean
+ * reference checks its choices against (bench/driver/reference_pass.c). */
+void hb_autotune_key_make(const hb_device_info *device, hb_acc_class acc, hb_b_layout layout, uint64_t workspace_bytes,
+                          long m, long n, long k, hb_autotune_key *key);
 
 /* 1 if two keys are equal in every field, else 0. */
 int hb_autotune_key_equal(const hb_autotune_key *a, const hb_autotune_key *b);

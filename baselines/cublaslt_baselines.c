@@ -40,11 +40,6 @@ static void lt_destroy(hb_participant *self)
 static const hb_participant_ops lt_ops = {hb_baseline_no_op, hb_baseline_poison_output, lt_launch, hb_baseline_no_op,
                                           lt_destroy, NULL};
 
-static const char *layout_suffix(hb_b_layout layout)
-{
-    return layout == HB_B_COL ? "tn" : "nn";
-}
-
 /* Listing 7: the heuristic's top result. */
 static hb_status choose_heuristic(lt_baseline *b, hb_algo_record *record)
 {
@@ -75,17 +70,7 @@ static hb_status heuristic_rank(lt_baseline *b, const cublasLtMatmulAlgo_t *algo
 
 static void make_key(const hb_lt_baseline_spec *spec, const hb_device_info *device, hb_autotune_key *key)
 {
-    memset(key, 0, sizeof *key);
-    snprintf(key->gpu_name, sizeof key->gpu_name, "%.127s", device->name);
-    snprintf(key->gpu_id, sizeof key->gpu_id, "%s", device->uuid[0] ? device->uuid : device->pci_bus_id);
-    snprintf(key->driver, sizeof key->driver, "%.31s", device->driver);
-    key->cublaslt_version = device->cublaslt_version;
-    snprintf(key->acc, sizeof key->acc, "%s", hb_acc_class_name(spec->acc));
-    snprintf(key->layout, sizeof key->layout, "%s", layout_suffix(spec->b_layout));
-    key->workspace_bytes = spec->workspace_bytes;
-    key->m = spec->m;
-    key->n = spec->n;
-    key->k = spec->k;
+    hb_autotune_key_make(device, spec->acc, spec->b_layout, spec->workspace_bytes, spec->m, spec->n, spec->k, key);
 }
 
 /* The cache's answer, if it has one the library still accepts. */

@@ -584,16 +584,16 @@ typedef struct outcome {
  * item of it finished), item i ending as outcomes[i]: its candidate row and
  * journal line say so, through the harness's own writers.  A crash or a
  * timeout leaves the candidate's row alone, as a dead child does. */
-static void make_sweep_of(const char *root, const char *name, const outcome *outcomes, size_t shard_index,
-                          size_t shard_count, char *folder)
+static void make_sweep_of_items(const char *root, const char *name, const outcome *outcomes, size_t items,
+                                size_t shard_index, size_t shard_count, char *folder)
 {
     static hb_fixture fixture;
     const hb_mode modes[] = {HB_MODE_OFFLINE, HB_MODE_SERVER};
     char candidate[PATH];
     candidate_manifest(candidate, sizeof candidate);
     snprintf(folder, PATH, "%s/%s", root, name);
-    assert_int_equal(hb_fixture_make(25, ITEMS / 2, modes, 2, 0.0, &fixture), HB_OK);
-    for (size_t i = 0; i < ITEMS; i++) {
+    assert_int_equal(hb_fixture_make(25, items / 2, modes, 2, 0.0, &fixture), HB_OK);
+    for (size_t i = 0; i < items; i++) {
         hb_config_result *r = fixture.configs[i].result;
         r->verdict = outcomes[i].verdict;
         r->status = outcomes[i].status;
@@ -606,9 +606,15 @@ static void make_sweep_of(const char *root, const char *name, const outcome *out
             r->count = 1;
         assert_int_equal(hb_fixture_rewrite(&fixture.configs[i]), HB_OK);
     }
-    assert_int_equal(hb_fixture_write_sweep(&fixture, folder, candidate, shard_index, shard_count, ITEMS, "Test GPU"),
+    assert_int_equal(hb_fixture_write_sweep(&fixture, folder, candidate, shard_index, shard_count, items, "Test GPU"),
                      HB_OK);
     hb_fixture_free(&fixture);
+}
+
+static void make_sweep_of(const char *root, const char *name, const outcome *outcomes, size_t shard_index,
+                          size_t shard_count, char *folder)
+{
+    make_sweep_of_items(root, name, outcomes, ITEMS, shard_index, shard_count, folder);
 }
 
 /* Sets `key` to `value` (owned) in the journal's line `index` (0-based; -1: every line). */
@@ -668,7 +674,8 @@ static const outcome with_failures[ITEMS] = {
 
 /* verdict.json of `folder`: exit code `code` named `status`, the counts of
  * `outcomes`, and each failed item with its verdict, check and reason. */
-static void expect_verdict_file(const char *folder, const outcome *outcomes, int code, const char *status)
+static void expect_verdict_of(const char *folder, const outcome *outcomes, size_t items, int code,
+                             const char *status)
 {
     char path[PATH];
     path_in(path, folder, "verdict.json");
@@ -678,10 +685,10 @@ static void expect_verdict_file(const char *folder, const outcome *outcomes, int
     assert_true(json_is_true(json_object_get(doc, "complete")));
     json_t *counts = json_object_get(doc, "counts"), *failures = json_object_get(doc, "failures");
     size_t failed = 0;
-    for (size_t i = 0; i < ITEMS; i++) {
+    for (size_t i = 0; i < items; i++) {
         const char *name = hb_verdict_name(outcomes[i].verdict);
         json_int_t expected = 0;
-        for (size_t j = 0; j < ITEMS; j++)
+        for (size_t j = 0; j < items; j++)
             expected += outcomes[j].verdict == outcomes[i].verdict;
         if (json_integer_value(json_object_get(counts, name)) != expected)
             fail_msg("verdict.json counts %lld %s, not %lld", (long long)json_integer_value(json_object_get(counts,
@@ -703,6 +710,11 @@ static void expect_verdict_file(const char *folder, const outcome *outcomes, int
     }
     assert_int_equal(json_array_size(failures), failed);
     json_decref(doc);
+}
+
+static void expect_verdict_file(const char *folder, const outcome *outcomes, int code, const char *status)
+{
+    expect_verdict_of(folder, outcomes, ITEMS, code, status);
 }
 
 /* The issue's case: every journal line set to status 0 and verdict "pass" on
@@ -815,7 +827,8 @@ static void test_damage_honest_failures_make_the_verdict(void **state)
 static void test_damage_every_verdict_reads_back(void **state)
 {
     (void)state;
-    static const outcome every[ITEMS] = {
+    enum { EVERY = 14 }; /* 7 sizes x 2 modes: room for every verdict */
+    static const outcome every[EVERY] = {
         {HB_VERDICT_PASS, HB_OK, ""},
         {HB_VERDICT_TOO_SLOW, HB_ERR_TOO_SLOW, "speedup"},
         {HB_VERDICT_UNSUPPORTED, HB_ERR_UNSUPPORTED, ""},
@@ -828,20 +841,28 @@ static void test_damage_every_verdict_reads_back(void **state)
         {HB_VERDICT_FORBIDDEN, HB_ERR_FORBIDDEN, "conduct"},
         {HB_VERDICT_TIMER_MISMATCH, HB_ERR_TIMER_MISMATCH, "timer-cross-check"},
         {HB_VERDICT_UNDECIDED, HB_ERR_TOO_SLOW, "speedup"},
+        {HB_VERDICT_BASELINE_INTERFERENCE, HB_ERR_BASELINE_INTERFERENCE, "baseline-times"},
+        {HB_VERDICT_PASS, HB_OK, ""},
     };
-    assert_int_equal(HB_VERDICT_COUNT, ITEMS); /* one item per verdict */
+    for (int v = 0; v < HB_VERDICT_COUNT; v++) { /* every verdict has its item */
+        int listed = 0;
+        for (size_t i = 0; i < EVERY; i++)
+            listed |= every[i].verdict == (hb_verdict)v;
+        if (!listed)
+            fail_msg("no item with the verdict %s", hb_verdict_name((hb_verdict)v));
+    }
     char root[PATH], folder[PATH], journal[PATH], args[4 * PATH];
     hb_test_make_temp_dir("hb-damage", root, sizeof root);
-    make_sweep_of(root, "s", every, 0, 1, folder);
+    make_sweep_of_items(root, "s", every, EVERY, 0, 1, folder);
     snprintf(args, sizeof args, "sweep --resume %s --no-progress", folder);
     assert_int_equal(bench(root, args, NULL), 5);
-    expect_verdict_file(folder, every, 5, "cuda-error");
+    expect_verdict_of(folder, every, EVERY, 5, "cuda-error");
     path_in(journal, folder, HB_JOURNAL_NAME);
     char *honest = read_all(journal);
     static hb_plan_file plan;
     static hb_sweep_store store;
     assert_int_equal(hb_plan_file_read(folder, &plan), HB_OK);
-    for (long i = 0; i < ITEMS; i++) {
+    for (long i = 0; i < EVERY; i++) {
         set_journal_field(folder, i, "status", json_integer(every[i].status == HB_OK ? HB_ERR_INCORRECT : HB_OK));
         hb_diag_set_quiet(1);
         assert_int_equal(hb_sweep_store_open(&store, folder, &plan), HB_ERR_BAD_RESULTS);

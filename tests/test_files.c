@@ -114,7 +114,8 @@ static void test_status_names(void **state)
     (void)state;
     const hb_status all[] = {HB_OK,          HB_ERR_INTERNAL, HB_ERR_USAGE, HB_ERR_BAD_INPUT,
                              HB_ERR_UNSUPPORTED, HB_ERR_CUDA, HB_ERR_INCORRECT, HB_ERR_IO,
-                             HB_ERR_CANDIDATE_FAULT, HB_ERR_TOO_SLOW, HB_ERR_IMPLAUSIBLE, HB_ERR_BAD_RESULTS};
+                             HB_ERR_CANDIDATE_FAULT, HB_ERR_TOO_SLOW, HB_ERR_IMPLAUSIBLE, HB_ERR_BAD_RESULTS,
+                             HB_ERR_BASELINE_INTERFERENCE};
     const size_t n = sizeof all / sizeof all[0];
     for (size_t i = 0; i < n; i++) {
         const char *name = hb_status_name(all[i]);
@@ -135,6 +136,8 @@ static void test_status_names(void **state)
     assert_int_equal(HB_ERR_TOO_SLOW, 9);
     assert_int_equal(HB_ERR_IMPLAUSIBLE, 10);
     assert_int_equal(HB_ERR_BAD_RESULTS, 11);
+    assert_int_equal(HB_ERR_BASELINE_INTERFERENCE, 16);
+    assert_string_equal(hb_status_name(HB_ERR_BASELINE_INTERFERENCE), "baseline-interference");
     assert_string_equal(hb_status_name(HB_ERR_IMPLAUSIBLE), "implausible");
     assert_string_equal(hb_status_name(HB_OK), "ok");
     assert_string_equal(hb_status_name(HB_ERR_UNSUPPORTED), "unsupported");
@@ -146,7 +149,8 @@ static void test_status_severity(void **state)
     (void)state;
     const hb_status all[] = {HB_OK,          HB_ERR_INTERNAL, HB_ERR_USAGE, HB_ERR_BAD_INPUT,
                              HB_ERR_UNSUPPORTED, HB_ERR_CUDA, HB_ERR_INCORRECT, HB_ERR_IO,
-                             HB_ERR_CANDIDATE_FAULT, HB_ERR_TOO_SLOW, HB_ERR_IMPLAUSIBLE, HB_ERR_BAD_RESULTS};
+                             HB_ERR_CANDIDATE_FAULT, HB_ERR_TOO_SLOW, HB_ERR_IMPLAUSIBLE, HB_ERR_BAD_RESULTS,
+                             HB_ERR_BASELINE_INTERFERENCE};
     const size_t n = sizeof all / sizeof all[0];
     for (size_t i = 0; i < n; i++) {
         if (all[i] != HB_OK)
@@ -164,6 +168,9 @@ static void test_status_severity(void **state)
     /* a time faster than the hardware outranks the candidate's other verdicts, not the harness's failures */
     assert_true(hb_status_severity(HB_ERR_IMPLAUSIBLE) > hb_status_severity(HB_ERR_CANDIDATE_FAULT));
     assert_true(hb_status_severity(HB_ERR_IMPLAUSIBLE) < hb_status_severity(HB_ERR_BAD_INPUT));
+    /* baselines slowed by the candidate: above an implausible time, below timers that cannot be trusted at all */
+    assert_true(hb_status_severity(HB_ERR_BASELINE_INTERFERENCE) > hb_status_severity(HB_ERR_IMPLAUSIBLE));
+    assert_true(hb_status_severity(HB_ERR_BASELINE_INTERFERENCE) < hb_status_severity(HB_ERR_TIMER_MISMATCH));
     /* an unknown value counts as the worst */
     assert_true(hb_status_severity((hb_status)99) >= hb_status_severity(HB_ERR_INTERNAL));
 }

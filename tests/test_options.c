@@ -45,6 +45,8 @@ static const struct {
     {"nvcc", "/usr/local/cuda-12.8/bin/nvcc"},
     {"report", "r.csv"},         {"repo", "CUDA-L2"},         {"set", "h100"},          {"tables-only", NULL},    {"no-plots", NULL},
     {"verbose", NULL},
+    {"baseline-reference", "/tmp/r.json"}, {"reference-warmup-s", "0.5"}, {"reference-time-s", "2"},
+    {"baseline-tolerance", "3%+0.25us,kernel=2%+0.1us"},
 };
 #define SAMPLE_COUNT (sizeof samples / sizeof samples[0])
 
@@ -106,12 +108,13 @@ static void test_each_command_refuses_flags_it_does_not_take(void **state)
             refused++;
         }
     }
-    /* check refuses the timing flags (14, --profile among them), the reward's (3) and the gate's (6), run the gate's (6); all
+    /* check refuses the timing flags (14, --profile among them), the reward's (3), the baselines' clean reference's
+     * (4) and the gate's (6), run the gate's (6); all
      * three refuse report's and compare's own (--format, --timer, --plots, --published: 12) and the
      * sweep's eleven (33). */
     /* and import's ten own flags (--out has a row of theirs), compare's --noise and --threshold, and
      * reproduce's four (--repo, --set, --tables-only, --no-plots) */
-    assert_int_equal(refused, 41 + 3 * 11 + 3 * 10 + 3 * 2 + 3 * 4);
+    assert_int_equal(refused, 45 + 3 * 11 + 3 * 10 + 3 * 2 + 3 * 4);
     /* The case the issue reported: accepted silently before. */
     expect_usage(WORDS("hgemm-bench", "check", "--candidate", "c", "--mnk", "8,8,8", "--mode", "server"));
     expect_usage(WORDS("hgemm-bench", "check", "--candidate", "c", "--mnk", "8,8,8", "--raw"));

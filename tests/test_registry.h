@@ -39,6 +39,8 @@ hb_test_list hb_helper_tests(void);
 hb_test_list hb_memory_maps_tests(void);
 hb_test_list hb_code_pages_tests(void);
 hb_test_list hb_autotune_cache_tests(void);
+hb_test_list hb_baseline_reference_tests(void);
+hb_test_list hb_gpu_baseline_reference_tests(void);
 hb_test_list hb_telemetry_tests(void);
 hb_test_list hb_raw_samples_tests(void);
 hb_test_list hb_measure_option_tests(void);

@@ -137,6 +137,7 @@ static void test_reward_only_when_every_check_passed(void **state)
     } lost[] = {{HB_ERR_IMPLAUSIBLE, 1, "implausible", "peak-throughput"},
                 {HB_ERR_FORBIDDEN, 1, "forbidden", "conduct"},
                 {HB_ERR_TIMER_MISMATCH, 1, "timer-mismatch", "timer-cross-check"},
+                {HB_ERR_BASELINE_INTERFERENCE, 0, "baseline-interference", "baseline-times"},
                 {HB_ERR_INCORRECT, 0, "incorrect", "deviation"}};
     for (size_t i = 0; i < sizeof lost / sizeof lost[0]; i++) {
         assert_int_equal(hb_reward_compute(&settings, t_ref, t_cand, 2, &checks, &w), HB_OK);

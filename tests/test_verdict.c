@@ -77,6 +77,7 @@ static void test_verdict_names(void **state)
         {HB_VERDICT_BAD_INPUT, "bad-input"}, {HB_VERDICT_ERROR, "error"},
         {HB_VERDICT_IMPLAUSIBLE, "implausible"}, {HB_VERDICT_FORBIDDEN, "forbidden"},
         {HB_VERDICT_TIMER_MISMATCH, "timer-mismatch"}, {HB_VERDICT_UNDECIDED, "undecided"},
+        {HB_VERDICT_BASELINE_INTERFERENCE, "baseline-interference"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         assert_string_equal(hb_verdict_name(cases[i].verdict), cases[i].name);
@@ -142,6 +143,7 @@ static void test_verdict_statuses_of_every_verdict(void **state)
         [HB_VERDICT_FORBIDDEN] = {"forbidden", HB_ERR_FORBIDDEN, {0}},
         [HB_VERDICT_TIMER_MISMATCH] = {"timer-mismatch", HB_ERR_TIMER_MISMATCH, {0}},
         [HB_VERDICT_UNDECIDED] = {"undecided", HB_ERR_TOO_SLOW, {0}},
+        [HB_VERDICT_BASELINE_INTERFERENCE] = {"baseline-interference", HB_ERR_BASELINE_INTERFERENCE, {0}},
     };
     for (int v = 0; v < HB_VERDICT_COUNT; v++) {
         assert_non_null(cases[v].name); /* the table above names every verdict */
@@ -151,7 +153,7 @@ static void test_verdict_statuses_of_every_verdict(void **state)
         assert_int_equal(parsed, v);
         assert_int_equal(hb_verdict_status((hb_verdict)v), cases[v].status);
         /* exactly the statuses listed, among every status there is */
-        for (int s = 0; s <= HB_ERR_BELOW_PUBLISHED; s++) {
+        for (int s = 0; s <= HB_ERR_BASELINE_INTERFERENCE; s++) {
             int listed = s == (int)cases[v].status;
             for (size_t a = 0; a < 4; a++)
                 listed |= cases[v].also[a] != HB_OK && s == (int)cases[v].also[a];
@@ -161,7 +163,7 @@ static void test_verdict_statuses_of_every_verdict(void **state)
         }
     }
     /* every status a configuration can end with has a verdict that admits it; compare's have none */
-    for (int s = 0; s <= HB_ERR_BELOW_PUBLISHED; s++) {
+    for (int s = 0; s <= HB_ERR_BASELINE_INTERFERENCE; s++) {
         const int compares = s == HB_ERR_PUBLISHED_MISMATCH || s == HB_ERR_BELOW_PUBLISHED;
         assert_int_equal(hb_verdict_admits(hb_verdict_of_status((hb_status)s), (hb_status)s), !compares);
     }

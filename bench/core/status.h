@@ -29,8 +29,11 @@ typedef enum hb_status {
                                   be trusted */
     HB_ERR_PUBLISHED_MISMATCH = 14, /* compare: the published file is of another mode than every configuration of
                                        the folders (without --mode), or of another accumulator class */
-    HB_ERR_BELOW_PUBLISHED = 15     /* compare --threshold: a configuration's speedup is below the published one by
+    HB_ERR_BELOW_PUBLISHED = 15,    /* compare --threshold: a configuration's speedup is below the published one by
                                        more than its noise and the threshold */
+    HB_ERR_BASELINE_INTERFERENCE = 16 /* run, gate: a baseline ran in the candidate's process a kernel its clean
+                                         process never ran, or slower than there beyond the tolerance
+                                         (bench/result/baseline_reference.h): no speedup can be trusted */
 } hb_status;
 
 /* Short stable name of a status, for results files ("ok", "usage", ...). */

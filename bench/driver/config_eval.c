@@ -17,6 +17,7 @@
 #include "bench/core/thread_watch.h"
 #include "bench/driver/isolate.h"
 #include "bench/driver/profile_calls.h"
+#include "bench/driver/reference_hold.h"
 #include "bench/gpu/cuda_check.h"
 #include "bench/gpu/device.h"
 #include "bench/gpu/entry_points.h"
@@ -61,6 +62,7 @@ typedef struct config_state {
     hb_config_result *result;
     int profiling;          /* the profiled process of --profile: no timer is read, so none is checked */
     hb_thread_watch threads; /* a launcher's threads left running in the timed window */
+    const hb_held_reference *reference; /* the baselines' clean-process reference; NULL: none */
 } config_state;
 
 uint64_t hb_config_seed(uint64_t run_seed, size_t index)
@@ -447,6 +449,9 @@ static hb_status check_and_measure(config_state *s, hb_participant_samples *samp
         status = hb_monitor_checkpoint(s->monitor); /* the timed calls' kernel spans, for the headline */
     if (status == HB_OK)
         status = headline_figures(s, samples);
+    if (status == HB_OK) /* the baselines held to their clean process (bench/driver/reference_hold.h) */
+        status = hb_hold_baselines(s->reference, r, s->monitor ? hb_monitor_watched(s->monitor, 0) : NULL, s->count,
+                                   &s->failure);
     return status;
 }
 
@@ -613,9 +618,10 @@ static config_state *begin_config(const hb_run_options *options, const char *run
 }
 
 hb_status hb_evaluate_config(const hb_run_options *options, const char *run_path, size_t index,
-                             hb_config_result *out)
+                             const hb_held_reference *reference, hb_config_result *out)
 {
     config_state *s = begin_config(options, run_path, index, out);
+    s->reference = reference;
     s->bootstrap_seed = hb_bootstrap_seed(hb_config_seed(options->seed, index));
     hb_progress_init(&s->progress, options->progress);
     hb_progress_set_label(&s->progress, index, options->n_configs, out->mnk.m, out->mnk.n, out->mnk.k);

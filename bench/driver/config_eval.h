@@ -4,7 +4,8 @@
  * baselines and loads the candidate, runs the correctness battery, times
  * every participant with spot checks, checks the candidate again on fresh
  * inputs, checks the timers after every window, decides the headline timer
- * and summarises; the monitor's kernel times and conduct, and trace.json.  Everything it finds goes into `out`; the
+ * and summarises, holds the baselines to their clean-process reference; the
+ * monitor's kernel times and conduct, and trace.json.  Everything it finds goes into `out`; the
  * return value is the configuration's status (HB_OK: passed, measured). */
 #ifndef HB_CONFIG_EVAL_H
 #define HB_CONFIG_EVAL_H
@@ -12,6 +13,7 @@
 #include <cuda_runtime_api.h>
 
 #include "bench/candidate/participant.h"
+#include "bench/result/baseline_reference.h"
 #include "bench/result/config_result.h"
 #include "bench/result/run_options.h"
 #include "verify/problem.h"
@@ -28,9 +30,11 @@ uint64_t hb_config_seed(uint64_t run_seed, size_t index);
 uint64_t hb_bootstrap_seed(uint64_t config_seed);
 
 /* `run_path`: the run's folder, where trace/<M>_<N>_<K>.<mode>.json goes
- * (NULL: no trace file). */
+ * (NULL: no trace file).  `reference`: the baselines' clean-process
+ * reference they are held to once timed (bench/driver/reference_hold.h);
+ * NULL: none. */
 hb_status hb_evaluate_config(const hb_run_options *options, const char *run_path, size_t index,
-                             hb_config_result *out);
+                             const hb_held_reference *reference, hb_config_result *out);
 
 /* The profiled process of --profile (bench/driver/profile_calls.h): the
  * configuration set up as above (no call monitor: ncu holds the profiling

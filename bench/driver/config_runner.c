@@ -11,6 +11,7 @@
 #include "bench/driver/accumulator_audit.h"
 #include "bench/driver/profile_calls.h"
 #include "bench/driver/profile_pass.h"
+#include "bench/driver/reference_pass.h"
 #include "bench/driver/sanitize_pass.h"
 #include "bench/result/headline.h"
 #include "bench/result/telemetry_summary.h"
@@ -19,24 +20,25 @@ typedef struct config_job {
     const hb_run_options *options;
     const char *run_path;
     size_t index;
+    const hb_held_reference *reference; /* inherited by the forked child */
 } config_job;
 
 static hb_status evaluate_in_child(void *context, void *result, size_t size)
 {
     (void)size;
     const config_job *job = context;
-    return hb_evaluate_config(job->options, job->run_path, job->index, result);
+    return hb_evaluate_config(job->options, job->run_path, job->index, job->reference, result);
 }
 
-static hb_status evaluate(const hb_run_options *options, const char *run_path, size_t index, hb_config_result *r,
-                          int *cut)
+static hb_status evaluate(const hb_run_options *options, const char *run_path, size_t index,
+                          const hb_held_reference *reference, hb_config_result *r, int *cut)
 {
     const char *profile_calls = getenv(HB_PROFILE_CALLS_ENV);
     if (!options->isolate && options->check_only && profile_calls) /* this process is --profile's, under ncu */
         return hb_profile_config_calls(options, index, profile_calls, r);
     if (!options->isolate)
-        return hb_evaluate_config(options, run_path, index, r);
-    config_job job = {options, run_path, index};
+        return hb_evaluate_config(options, run_path, index, reference, r);
+    config_job job = {options, run_path, index, reference};
     hb_config_result_init(r, &options->configs[index]);
     hb_child_outcome outcome;
     hb_status status = hb_run_isolated(evaluate_in_child, &job, r, sizeof *r, options->timeout_s, &outcome);
@@ -52,10 +54,27 @@ static hb_status evaluate(const hb_run_options *options, const char *run_path, s
     return r->status;
 }
 
+/* The baselines' clean-process reference first (bench/driver/reference_pass.h),
+ * then the evaluation that holds them to it; the clean process's failure
+ * is the configuration's error, and nothing is evaluated. */
+static void evaluate_held(const hb_run_options *options, const hb_device_info *device, const char *run_path,
+                          size_t index, hb_config_result *r, int *cut)
+{
+    static hb_reference_pass pass; /* the reference is 30 KB */
+    if (hb_reference_prepare(options, device, index, &pass, r, cut) != HB_OK) {
+        hb_reference_settle(&pass, r); /* r holds the clean process's error */
+        return;
+    }
+    if (*cut)
+        return;
+    evaluate(hb_reference_evaluation_options(options, &pass), run_path, index, pass.have ? &pass.held : NULL, r, cut);
+    hb_reference_settle(&pass, r);
+}
+
 /* A pass cut short by a signal leaves the flag set, and the evaluation's
  * child then ends at once as cut too. */
-hb_status hb_config_run(const hb_run_options *options, const char *sanitizer, const char *run_path, size_t index,
-                        hb_config_result *r, int *cut)
+hb_status hb_config_run(const hb_run_options *options, const hb_device_info *device, const char *sanitizer,
+                        const char *run_path, size_t index, hb_config_result *r, int *cut)
 {
     hb_status status = HB_OK;
     *cut = 0;
@@ -63,7 +82,7 @@ hb_status hb_config_run(const hb_run_options *options, const char *sanitizer, co
         HB_TRY(hb_sanitize_config(options, sanitizer, index, run_path, r, &status));
     if (status == HB_OK) {
         const hb_sanitize_record tools = r->sanitize; /* the evaluation writes r afresh */
-        evaluate(options, run_path, index, r, cut);
+        evaluate_held(options, device, run_path, index, r, cut);
         r->sanitize = tools;
     }
     if (options->profile && !*cut) /* apart from the timed windows, after them: the autotune cache holds their choice */

@@ -13,16 +13,18 @@
 #include "bench/result/device_info.h"
 #include "bench/result/run_options.h"
 
-/* The sanitizer passes (--sanitize [TOOLS], `sanitizer` compute-sanitizer's path), then the
- * evaluation of options->configs[index] in a child of its own (or in this
- * process with --no-isolate), into r; the child writes
+/* The sanitizer passes (--sanitize [TOOLS], `sanitizer` compute-sanitizer's path), the
+ * baselines' clean-process reference on `device` (cached, or measured in a
+ * child of its own: bench/driver/reference_pass.h; none where `device` is
+ * NULL), then the evaluation of options->configs[index] in a child of its
+ * own (or in this process with --no-isolate), into r; the child writes
  * <run_path>/trace/ (bench/driver/config_eval.h).  *cut = 1 when a caught signal
  * killed the child before it reported: r then holds nothing worth
  * recording.  Returns HB_OK when the configuration was evaluated, whatever
  * its verdict (in r); a failure of the sanitize pass itself otherwise, which
  * ends the run. */
-hb_status hb_config_run(const hb_run_options *options, const char *sanitizer, const char *run_path, size_t index,
-                        hb_config_result *r, int *cut);
+hb_status hb_config_run(const hb_run_options *options, const hb_device_info *device, const char *sanitizer,
+                        const char *run_path, size_t index, hb_config_result *r, int *cut);
 
 /* What the parent adds to an evaluated configuration before it is
  * recorded: a trace_note where the call monitor judged no call of the

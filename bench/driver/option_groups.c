@@ -9,6 +9,7 @@
 #include "bench/driver/option_values.h"
 #include "bench/result/baseline_registry.h"
 #include "bench/result/call_trace.h"
+#include "bench/result/reference_tolerance.h"
 #include "bench/result/sanitize_record.h"
 
 /* Seconds lie in 0..86400 (a day); counts are bounded so that a typo cannot
@@ -366,6 +367,21 @@ static int format_reward_clip(const hb_option_row *o, const hb_run_options *run,
     return run->reward.clip && snprintf(out, size, "%.17g,%.17g", run->reward.clip_low, run->reward.clip_high) >= 0;
 }
 
+static hb_status parse_tolerance(const hb_option_row *o, const char *text, hb_run_options *run)
+{
+    char why[200];
+    if (!hb_ref_tolerance_parse(text, &run->baseline_tolerance, why, sizeof why))
+        return hb_fail(HB_ERR_USAGE, "--%s: %s", o->flag, why);
+    return HB_OK;
+}
+
+static int format_tolerance(const hb_option_row *o, const hb_run_options *run, char *out, size_t size)
+{
+    (void)o;
+    hb_ref_tolerance_format(&run->baseline_tolerance, out, size);
+    return 1;
+}
+
 static const hb_option_row timed_rows[] = {
     {.flag = "profile", .section = HB_SECTION_CHECKS, HB_OPT_SWITCH(1), HB_OPTION_FIELD(profile),
      .help = "after each configuration is evaluated, profile one call of the candidate and of the --vs baseline "
@@ -413,6 +429,33 @@ static const hb_option_row timed_rows[] = {
              "> 0)",
      .doc = "with `--reward`: the candidate's source; its size in bytes is the code length L. Required when BETA > "
             "0 (a manifest names no source file); read before the GPU"},
+    {.flag = "baseline-reference", .value = "FILE", .section = HB_SECTION_CHECKS, HB_OPT_TEXT,
+     HB_OPTION_FIELD(baseline_reference),
+     .help = "the baselines' clean-process references: their cache FILE, 'fresh' (measured for every configuration, "
+             "kept nowhere) or 'off' (no reference, no baseline-interference check) (default: baseline-reference.json "
+             "beside the autotune cache)",
+     .doc_default = "see below",
+     .doc = "the cache of the baselines' clean-process references (docs/methodology.md, \"Baselines held to a clean "
+            "process\"), `fresh` to measure the reference of every configuration anew and keep it nowhere, or `off` "
+            "for no reference and no `baseline-interference` check"},
+    {.flag = "reference-warmup-s", .value = "S", .section = HB_SECTION_CHECKS, .fallback = "0.2",
+     HB_OPT_SECONDS(0, 86400), HB_OPTION_FIELD(reference_warmup_s),
+     .help = "the clean process's warm-up window per configuration, seconds",
+     .doc = "the warm-up window of the baselines' clean process, per configuration key, seconds"},
+    {.flag = "reference-time-s", .value = "S", .section = HB_SECTION_CHECKS, .fallback = "1",
+     HB_OPT_SECONDS(0, 86400), HB_OPTION_FIELD(reference_time_s),
+     .help = "the clean process's timed window per configuration, seconds; at least 10 rounds run",
+     .doc = "the timed window of the baselines' clean process, per configuration key, seconds; at least 10 rounds "
+            "run"},
+    {.flag = "baseline-tolerance", .value = "SPEC", .section = HB_SECTION_CHECKS, .fallback = HB_REF_TOLERANCE_DEFAULT,
+     .parse = parse_tolerance, .format = format_tolerance,
+     HB_OPTION_FIELD(baseline_tolerance),
+     .help = "how far a baseline's median may lie above its clean process's: [event=|wall=|kernel=]PCT%+US, "
+             "comma-separated (no timer: every timer), plus 4 standard errors of the medians' noise",
+     .doc = "how far a baseline's event, wall or kernel median in the candidate's process may lie above its clean "
+            "process's before the verdict is `baseline-interference`: comma-separated "
+            "`[event=\\|wall=\\|kernel=]PCT%+US` (a percentage of the clean median plus microseconds; without a "
+            "timer, every timer), on top of 4 standard errors of the two medians' noise (docs/methodology.md)"},
 };
 const hb_option_group hb_timed_options = HB_OPTION_GROUP(timed_rows);
 

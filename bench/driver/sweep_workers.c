@@ -68,7 +68,8 @@ static void set_raw_dir(hb_run_options *o, const char *folder, hb_mode mode)
         o->raw_dir = raw_dir;
 }
 
-static void run_items(hb_run_options *o, const hb_sweep_work *work, int in_fd, int out_fd)
+static void run_items(hb_run_options *o, const hb_device_info *device, const hb_sweep_work *work, int in_fd,
+                      int out_fd)
 {
     static hb_config_result result;
     uint64_t item;
@@ -79,7 +80,7 @@ static void run_items(hb_run_options *o, const hb_sweep_work *work, int in_fd, i
             set_raw_dir(o, work->folder, it.mode);
         int cut = 0;
         hb_config_result_init(&result, &o->configs[it.config]);
-        hb_status status = hb_config_run(o, work->sanitizer, work->folder, it.config, &result, &cut);
+        hb_status status = hb_config_run(o, device, work->sanitizer, work->folder, it.config, &result, &cut);
         if (status != HB_OK) { /* the sanitize pass itself failed: the configuration's error */
             result.status = status;
             result.verdict = hb_verdict_of_status(status);
@@ -103,7 +104,7 @@ static void worker_main(const hb_sweep_work *work, int ordinal, int in_fd, int o
     if (status != HB_OK)
         snprintf(device.name, sizeof device.name, "%s", hb_last_error()); /* why, for the sweep to say */
     if (send_message(out_fd, header, &device) && status == HB_OK)
-        run_items(&options, work, in_fd, out_fd);
+        run_items(&options, &device, work, in_fd, out_fd);
 }
 
 /* --- the sweep's side ---------------------------------------------------------------------- */

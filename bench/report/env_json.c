@@ -82,6 +82,21 @@ static json_t *autotune_object(const hb_run_options *o, const hb_engine_facts *e
     return a;
 }
 
+/* The baselines held to a clean process (docs/methodology.md): the cache as
+ * given (null: the default place), its windows and the tolerance. */
+static json_t *baseline_reference_object(const hb_run_options *o)
+{
+    json_t *b = json_object();
+    char tolerance[200];
+    hb_ref_tolerance_format(&o->baseline_tolerance, tolerance, sizeof tolerance);
+    json_object_set_new(b, "cache", o->baseline_reference ? hb_json_text(o->baseline_reference) : json_null());
+    json_object_set_new(b, "warmup_s", json_real(o->reference_warmup_s));
+    json_object_set_new(b, "time_s", json_real(o->reference_time_s));
+    json_object_set_new(b, "tolerance", json_string(tolerance));
+    json_object_set_new(b, "noise_standard_errors", json_real(HB_REF_NOISE_Z));
+    return b;
+}
+
 static json_t *server_object(const hb_run_options *o)
 {
     if (o->mode != HB_MODE_SERVER)
@@ -210,6 +225,7 @@ static json_t *method_object(const hb_run_record *run)
     json_object_set_new(m, "timeout_s", json_real(o->timeout_s));
     json_object_set_new(m, "torch_acc_class", json_string("fp32 (torch.matmul accumulates fp16 in fp32 in either class)"));
     json_object_set_new(m, "autotune", autotune_object(o, e));
+    json_object_set_new(m, "baseline_reference", baseline_reference_object(o));
     json_object_set_new(m, "integrity", integrity_object(run));
     json_object_set_new(m, "reward", reward_settings_object(&o->reward));
     return m;

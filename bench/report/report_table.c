@@ -144,6 +144,18 @@ static void print_reward(FILE *out, const hb_reward_record *w)
     fprintf(out, "; t_ref: %s on %s, %zu rounds\n", w->vs_participant, w->timer, w->rounds);
 }
 
+/* The baselines against their clean process (docs/methodology.md, "Baselines held to a clean process"). */
+static void print_reference(FILE *out, const hb_reference_record *ref)
+{
+    if (!ref->judged)
+        return;
+    fprintf(out, "  baselines held to a clean process (%s reference): %d held, worst %s at x%.4f of its clean median",
+            hb_ref_source_name(ref->source), ref->held, ref->worst[0] ? ref->worst : "(none)", ref->worst_ratio);
+    if (ref->not_held[0])
+        fprintf(out, "; not held: %s", ref->not_held);
+    fputc('\n', out);
+}
+
 void hb_report_config(FILE *out, const hb_config_result *r)
 {
     print_verdict(out, r);
@@ -156,6 +168,7 @@ void hb_report_config(FILE *out, const hb_config_result *r)
     print_window(out, r);
     print_telemetry(out, &r->telemetry);
     print_peak(out, &r->plausibility);
+    print_reference(out, &r->baseline_reference);
     const int speedups = hb_result_has_speedups(r);
     fprintf(out, "  %-22s %12s %9s %7s %11s %9s %12s  %-19s %9s\n", "participant", "median(us)", "TFLOP/s", "noise",
             "kernel(us)", "kern.spd", "speedup", "95% CI", "paper");

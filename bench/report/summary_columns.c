@@ -17,6 +17,7 @@
 #include "bench/core/timing_policy.h"
 #include "bench/result/deviation_rule.h"
 #include "bench/result/plausibility.h"
+#include "bench/result/reference_record.h"
 #include "bench/result/telemetry_summary.h"
 #include "bench/result/verdict.h"
 
@@ -93,6 +94,9 @@ static int mma_audited(const hb_row *r) { return candidate(r) && cfg(r)->mma_aud
 static int sanitized(const hb_row *r) { return candidate(r) && cfg(r)->sanitize.ran; }
 static int rewarded(const hb_row *r) { return candidate(r) && cfg(r)->reward.earned; }
 static int code_sealed(const hb_row *r) { return candidate(r) && cfg(r)->code_pages.ranges > 0; }
+static const hb_reference_record *ref(const hb_row *r) { return &r->config->baseline_reference; }
+static int ref_judged(const hb_row *r) { return candidate(r) && ref(r)->judged; }
+static int ref_held(const hb_row *r) { return !candidate(r) && part(r)->reference.held; }
 
 /* --- values that need more than an expression ----------------------------------- */
 
@@ -184,6 +188,15 @@ static hb_cell timer_reasons(const hb_row *r)
         return hb_cell_empty();
     hb_cell cell = hb_cell_own_text();
     hb_timer_reason_names(cfg(r)->timer_reasons, cell.own, sizeof cell.own);
+    return cell;
+}
+
+static hb_cell reference_cell(const hb_row *r)
+{
+    if (!candidate(r))
+        return hb_cell_empty();
+    hb_cell cell = hb_cell_own_text();
+    hb_reference_cell(ref(r), cell.own, sizeof cell.own);
     return cell;
 }
 
@@ -447,13 +460,25 @@ static hb_cell clock_warning(const hb_row *r)
     X(code_seal_ms, num_if(code_sealed(r), cfg(r)->code_pages.seal_ms))                                                \
     X(code_checks, num_if(code_sealed(r), cfg(r)->code_pages.checks))                                                  \
     X(code_check_ms, num_if(code_sealed(r), cfg(r)->code_pages.check_ms))
+/* The baselines held to a clean process (docs/methodology.md, "Baselines
+ * held to a clean process"): on the candidate's row, where the reference
+ * came from (measured, cached, off, or none and why) and, once judged, the
+ * largest ratio of a baseline's median to its clean process's and whose it
+ * was ("torch wall"); on a baseline's row, its clean process's medians. */
+#define REFERENCE_COLUMNS(X)                                                                                           \
+    X(baseline_reference, reference_cell(r))                                                                           \
+    X(baseline_reference_ratio, num_if(ref_judged(r), ref(r)->worst_ratio))                                            \
+    X(baseline_reference_worst, text_if(ref_judged(r), ref(r)->worst))                                                 \
+    X(reference_event_median_us, num_if(ref_held(r), part(r)->reference.median_us[HB_REF_EVENT]))                      \
+    X(reference_wall_median_us, num_if(ref_held(r), part(r)->reference.median_us[HB_REF_WALL]))                        \
+    X(reference_kernel_median_us, num_if(ref_held(r), part(r)->reference.median_us[HB_REF_KERNEL]))
 
 /* New columns go at the end of the last group (or in a new group after it). */
 #define SUMMARY_COLUMNS(X)                                                                                             \
     IDENTITY_COLUMNS(X) VERDICT_COLUMNS(X) DESCRIPTION_COLUMNS(X) CHECK_COLUMNS(X) TIME_COLUMNS(X)                     \
     SPEEDUP_COLUMNS(X) BATTERY_COLUMNS(X) MAX_ROW_COLUMNS(X) ALGORITHM_COLUMNS(X) POLICY_COLUMNS(X)                    \
     WINDOW_COLUMNS(X) TELEMETRY_COLUMNS(X) INTEGRITY_COLUMNS(X) PLACEMENT_COLUMNS(X) TRACE_COLUMNS(X)                  \
-    TIMER_COLUMNS(X) AUDIT_COLUMNS(X) REWARD_COLUMNS(X) PROFILE_COLUMNS(X) CODE_COLUMNS(X)
+    TIMER_COLUMNS(X) AUDIT_COLUMNS(X) REWARD_COLUMNS(X) PROFILE_COLUMNS(X) CODE_COLUMNS(X) REFERENCE_COLUMNS(X)
 
 /* --- the table --------------------------------------------------------------------- */
 

@@ -228,6 +228,23 @@ static json_t *reward_object(const hb_reward_record *w)
     return o;
 }
 
+/* The baselines' clean-process reference: where it came from and what the
+ * judgement in the candidate's process found (docs/methodology.md,
+ * "Baselines held to a clean process"). */
+static json_t *reference_object(const hb_reference_record *ref)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "source", json_string(hb_ref_source_name(ref->source)));
+    json_object_set_new(o, "why", ref->source == HB_REF_NONE ? hb_json_text(ref->why) : json_null());
+    json_object_set_new(o, "seconds", ref->source == HB_REF_MEASURED ? hb_json_number(ref->seconds) : json_null());
+    json_object_set_new(o, "judged", json_boolean(ref->judged));
+    json_object_set_new(o, "held", json_integer(ref->held));
+    json_object_set_new(o, "worst_ratio", ref->judged ? hb_json_number(ref->worst_ratio) : json_null());
+    json_object_set_new(o, "worst", ref->judged ? hb_json_text(ref->worst) : json_null());
+    json_object_set_new(o, "not_held", hb_json_text(ref->not_held));
+    return o;
+}
+
 json_t *hb_verdict_config_json(const hb_config_result *r, const char *vs, unsigned forbidden)
 {
     json_t *o = json_object();
@@ -250,6 +267,7 @@ json_t *hb_verdict_config_json(const hb_config_result *r, const char *vs, unsign
         json_object_set_new(o, "reward_note", r->reward.earned ? json_null() : hb_json_text(r->reward.note));
     json_object_set_new(o, "profile", hb_profile_json(&r->profile));
     json_object_set_new(o, "profile_note", hb_json_text(r->profile.note));
+    json_object_set_new(o, "baseline_reference", reference_object(&r->baseline_reference));
     json_object_set_new(o, "seconds", json_real(r->seconds));
     return o;
 }

@@ -15,6 +15,7 @@
 #include "bench/result/module_state.h"
 #include "bench/result/participant_desc.h"
 #include "bench/result/plausibility_record.h"
+#include "bench/result/reference_record.h"
 #include "bench/result/reward.h"
 #include "bench/result/sanitize_record.h"
 #include "bench/result/telemetry_summary.h"
@@ -36,6 +37,7 @@ typedef struct hb_participant_result {
     hb_speedup_summary speedup_wall;
     hb_kernel_time kernel;           /* kernel-only time from the call monitor (docs/trace.md) */
     hb_timer_agreement timers;       /* its events against CUPTI's reading and the wall clock */
+    hb_ref_medians reference;        /* a baseline's medians in its clean process (bench/result/baseline_reference.h) */
 } hb_participant_result;
 
 /* The run's timing policy, as the results record it on every row. */
@@ -92,6 +94,7 @@ typedef struct hb_config_result {
     hb_code_pages_cost code_pages;   /* every page of code sealed and checked: what it cost (ranges 0: not sealed) */
     hb_reward_record reward;         /* --reward: r and its terms (docs/gate.md, "Reward") */
     hb_decision_record decision;     /* gate --decide: the sequential test's verdict on the threshold (ran 0 without) */
+    hb_reference_record baseline_reference; /* the baselines' clean-process reference and its judgement */
 } hb_config_result;
 
 /* The headline speedup of the candidate over `p` (a baseline's row) and p's

@@ -10,6 +10,7 @@
 
 #include "bench/core/gemm_types.h"
 #include "bench/result/deviation_rule.h"
+#include "bench/result/reference_tolerance.h"
 #include "bench/core/timing_policy.h"
 #include "bench/result/report_options.h"
 #include "bench/result/reward.h"
@@ -93,6 +94,12 @@ typedef struct hb_run_options {
     const char *autotune_cache; /* cache file; NULL: the default path; "none": no cache */
     int retune;            /* search again even where the cache has an answer */
     int autotune_search;   /* 0: no search; a cache miss takes the heuristic's pick (default 1) */
+    /* the baselines held to a clean process (docs/methodology.md, "Baselines held to a clean process") */
+    const char *baseline_reference; /* the reference cache; NULL: the default path; "fresh": measured for every
+                                       configuration and kept nowhere; "off": no reference, no check */
+    double reference_warmup_s;      /* the clean process's warm-up window, seconds (default 0.2) */
+    double reference_time_s;        /* its timed window, seconds (default 1) */
+    hb_ref_tolerance baseline_tolerance; /* --baseline-tolerance */
     /* timing (docs/methodology.md) */
     hb_mode mode;          /* offline (default) or server */
     hb_gap_placement gap;  /* server mode: a gap before every call (default) or once per round */

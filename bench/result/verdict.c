@@ -26,6 +26,7 @@ static const struct {
     [HB_VERDICT_FORBIDDEN] = {"forbidden", STATUS_BIT(HB_ERR_FORBIDDEN)},
     [HB_VERDICT_TIMER_MISMATCH] = {"timer-mismatch", STATUS_BIT(HB_ERR_TIMER_MISMATCH)},
     [HB_VERDICT_UNDECIDED] = {"undecided", STATUS_BIT(HB_ERR_TOO_SLOW)},
+    [HB_VERDICT_BASELINE_INTERFERENCE] = {"baseline-interference", STATUS_BIT(HB_ERR_BASELINE_INTERFERENCE)},
 };
 
 static int known(hb_verdict verdict)

@@ -50,12 +50,14 @@ typedef enum hb_verdict {
     HB_VERDICT_TIMER_MISMATCH, /* the timers disagree or were tampered with (bench/result/timer_check.h) */
     HB_VERDICT_UNDECIDED,   /* gate --decide: correct, but the window ended before the speedup's interval left the
                                threshold (exit 9, as too-slow: speed not shown to meet it) */
+    HB_VERDICT_BASELINE_INTERFERENCE, /* a baseline ran, in the candidate's process, a kernel or a time its clean
+                                         process did not (bench/result/baseline_reference.h) */
     HB_VERDICT_COUNT
 } hb_verdict;
 
 /* "pass", "too-slow", "unsupported", "incorrect", "crashed", "timed-out",
  * "bad-input", "error", "implausible", "forbidden", "timer-mismatch",
- * "undecided". */
+ * "undecided", "baseline-interference". */
 const char *hb_verdict_name(hb_verdict verdict);
 
 /* The verdict `name` names, into *out; 0 when it names none. */
