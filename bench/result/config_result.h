@@ -8,6 +8,7 @@
 #include "bench/core/timing_policy.h"
 #include "bench/result/battery_record.h"
 #include "bench/result/conduct.h"
+#include "bench/result/cross_check.h"
 #include "bench/result/decision_record.h"
 #include "bench/result/kernel_profile.h"
 #include "bench/result/mma_audit.h"
@@ -88,6 +89,7 @@ typedef struct hb_config_result {
     unsigned timer_reasons;          /* HB_TIMER_REASON_* behind a wall headline */
     char timer_why[400];             /* what each reason saw; "" on events */
     int integrity_checked;           /* the timing entry points were verified after every window */
+    hb_cross_check cross_check;      /* the timed rounds CUPTI also read the events of (judged once timed) */
     hb_reward_record reward;         /* --reward: r and its terms (docs/gate.md, "Reward") */
     hb_decision_record decision;     /* gate --decide: the sequential test's verdict on the threshold (ran 0 without) */
 } hb_config_result;
