@@ -106,12 +106,12 @@ static void test_each_command_refuses_flags_it_does_not_take(void **state)
             refused++;
         }
     }
-    /* check refuses the timing flags (14, --profile among them), the reward's (3) and the gate's (6), run the gate's (6); all
+    /* check refuses the timing flags (15, --profile and --cross-check-rounds among them), the reward's (3) and the gate's (6), run the gate's (6); all
      * three refuse report's and compare's own (--format, --timer, --plots, --published: 12) and the
      * sweep's eleven (33). */
     /* and import's ten own flags (--out has a row of theirs), compare's --noise and --threshold, and
      * reproduce's four (--repo, --set, --tables-only, --no-plots) */
-    assert_int_equal(refused, 41 + 3 * 11 + 3 * 10 + 3 * 2 + 3 * 4);
+    assert_int_equal(refused, 42 + 3 * 11 + 3 * 10 + 3 * 2 + 3 * 4);
     /* The case the issue reported: accepted silently before. */
     expect_usage(WORDS("hgemm-bench", "check", "--candidate", "c", "--mnk", "8,8,8", "--mode", "server"));
     expect_usage(WORDS("hgemm-bench", "check", "--candidate", "c", "--mnk", "8,8,8", "--raw"));
