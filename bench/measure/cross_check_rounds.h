@@ -8,10 +8,11 @@
  * previous round ended and before anything of the next one runs.  The draw
  * comes from a generator of its own, seeded from the configuration's, and
  * reads nothing of the rounds: not their order, their inputs or any time.
- * Nothing differs in a drawn round until CUPTI's reading itself.  A drawn
- * round is left out of the statistics, every participant's sample of it, so
- * the rounds that remain stay paired; its calls are still scanned and may
- * still be spot-checked. */
+ * Nothing differs in a drawn round but CUPTI's reading itself, which the
+ * call monitor switches on and off around each of its calls, untimed
+ * (bench/trace/call_monitor.h).  A drawn round is left out of the
+ * statistics, every participant's sample of it, so the rounds that remain
+ * stay paired; its calls are still scanned and may still be spot-checked. */
 #ifndef HB_CROSS_CHECK_ROUNDS_H
 #define HB_CROSS_CHECK_ROUNDS_H
 
