@@ -267,6 +267,12 @@ TARGET_CI_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(addprefix bench/measure/,stop
 $(BUILD)/bench-target-ci: $(BUILD)/obj/scripts/bench_target_ci.o $(TARGET_CI_OBJ) $(CUDA_FREE_OBJ)
 	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -l:libnettle.a -lm -lpthread
 
+# scripts/bench_cross_check_power.sh: the timed window's cross-check, its
+# honest spread and power, from an honest run's files; never run by `make
+# test`.  CUDA-free: it reads files.
+$(BUILD)/cross-check-power: $(BUILD)/obj/scripts/cross_check_power.o $(CUDA_FREE_OBJ)
+	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -l:libnettle.a -lm -lpthread
+
 # scripts/bench_output_scan.sh: what the per-call output scan and its
 # per-round read-back cost on this GPU; never run by `make test` (it needs one).
 $(BUILD)/bench-output-scan: $(BUILD)/obj/scripts/bench_output_scan.o $(BUILD)/obj/bench/gpu/output_scan.o \

@@ -33,6 +33,7 @@ static void assert_battery_defaults(const hb_run_options *run)
     assert_int_equal(run->exact_reps, 3);
     assert_true(run->exact_time_s == 10.0);
     assert_int_equal(run->spot_checks, 4);
+    assert_true(run->cross_check_rounds == 0.03);
     assert_int_equal(run->sanitize, 0);
     assert_int_equal(run->isolate, 1);
     assert_true(run->timeout_s == 60.0);
@@ -206,6 +207,10 @@ static void test_cli_bad_option_values(void **state)
     expect_option_usage("check", "--spot-checks", "-1");
     expect_option_usage("check", "--spot-checks", "1001");
     expect_option_usage("check", "--spot-checks", "four");
+    expect_option_usage("run", "--cross-check-rounds", "-1");
+    expect_option_usage("run", "--cross-check-rounds", "51");
+    expect_option_usage("gate", "--cross-check-rounds", "three");
+    expect_option_usage("check", "--cross-check-rounds", "3"); /* check times nothing */
     /* seconds */
     expect_option_usage("gate", "--timeout-s", "0.5");
     expect_option_usage("gate", "--timeout-s", "0");

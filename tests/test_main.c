@@ -45,7 +45,7 @@ int main(void)
                                            hb_option_table_tests, hb_option_message_tests, hb_docs_tests, hb_stop_criterion_tests, hb_sequential_tests,
                                            hb_module_state_tests, hb_plausibility_tests, hb_preflight_tests, hb_json_lines_tests,
                                            hb_interrupted_tests, hb_sweep_tests, hb_older_folder_tests, hb_report_command_tests, hb_trace_tests,
-                                           hb_timer_tests, hb_headline_tests,
+                                           hb_timer_tests, hb_headline_tests, hb_cross_check_tests, hb_gpu_cross_check_tests,
                                            hb_launcher_tests, hb_import_tests, hb_gpu_import_tests,
                                            hb_gpu_tests,     hb_gpu_baseline_tests, hb_gpu_timing_tests,
                                            hb_gpu_integrity_tests, hb_gpu_fault_tests, hb_gpu_sweep_tests,

@@ -26,7 +26,7 @@ static const struct {
 } samples[] = {
     {"candidate", "cands/set"},  {"mnk", "64,96,128"},     {"seed", "99"},           {"out", "o"},
     {"device", "3"},             {"no-progress", NULL},    {"verdict", "v.json"},    {"json", NULL},           {"exact-reps", "5"},
-    {"exact-time-s", "2.5"},     {"spot-checks", "2"},     {"sanitize", "racecheck,synccheck"}, {"timeout-s", "7.25"},
+    {"exact-time-s", "2.5"},     {"spot-checks", "2"},     {"cross-check-rounds", "10"},     {"sanitize", "racecheck,synccheck"}, {"timeout-s", "7.25"},
     {"no-isolate", NULL},        {"acc", "fp16"},          {"workspace", "1MiB"},    {"autotune-cache", "/tmp/c.tsv"},
     {"retune", NULL},            {"no-autotune-search", NULL}, {"warmup-s", "0.1"}, {"time-s", "1e3"},
     {"mode", "server"},          {"qps", "250"},           {"mean-gap-ms", "0.3"},   {"gap", "per-round"},
@@ -108,13 +108,13 @@ static void test_each_command_refuses_flags_it_does_not_take(void **state)
             refused++;
         }
     }
-    /* check refuses the timing flags (14, --profile among them), the reward's (3), the baselines' clean reference's
+    /* check refuses the timing flags (15, --profile and --cross-check-rounds among them), the reward's (3), the baselines' clean reference's
      * (4) and the gate's (6), run the gate's (6); all
      * three refuse report's and compare's own (--format, --timer, --plots, --published: 12) and the
      * sweep's eleven (33). */
     /* and import's ten own flags (--out has a row of theirs), compare's --noise and --threshold, and
      * reproduce's four (--repo, --set, --tables-only, --no-plots) */
-    assert_int_equal(refused, 45 + 3 * 11 + 3 * 10 + 3 * 2 + 3 * 4);
+    assert_int_equal(refused, 46 + 3 * 11 + 3 * 10 + 3 * 2 + 3 * 4);
     /* The case the issue reported: accepted silently before. */
     expect_usage(WORDS("hgemm-bench", "check", "--candidate", "c", "--mnk", "8,8,8", "--mode", "server"));
     expect_usage(WORDS("hgemm-bench", "check", "--candidate", "c", "--mnk", "8,8,8", "--raw"));
@@ -219,6 +219,7 @@ static void test_options_round_trip_through_a_command_line(void **state)
                                  WORDS("hgemm-bench", "run", "--candidate", "cands/set", "--mnk", "64,96,128",
                                        "--seed", "99", "--out", "o", "--device", "3", "--no-progress", "--verdict",
                                        "v.json", "--exact-reps", "5", "--exact-time-s", "2.5", "--spot-checks", "2",
+                                       "--cross-check-rounds", "0",
                                        "--sanitize", "racecheck,synccheck", "--timeout-s", "7.25", "--no-isolate",
                                        "--acc", "fp16",
                                        "--workspace", "1MiB", "--autotune-cache", "/tmp/c.tsv", "--retune",
@@ -238,6 +239,8 @@ static void test_options_round_trip_through_a_command_line(void **state)
     assert_true(child->run.reward.on && child->run.reward.clip && child->run.reward.beta == 1e-3);
     assert_true(child->run.mean_gap_ms == 4.0); /* --qps 250 went as --mean-gap-ms 4 */
     assert_true(child->run.target_ci == parent->run.target_ci);
+    /* 0 is a value, not "unset": a child left without it would cross-check at the default 3 % */
+    assert_true(parent->run.cross_check_rounds == 0 && child->run.cross_check_rounds == 0);
     assert_int_equal(child->run.sanitize_tools, parent->run.sanitize_tools); /* --sanitize's list, as a sweep's plan keeps it */
     assert_int_equal(child->run.sanitize_tools, 6u);
 

@@ -68,6 +68,8 @@ hb_test_list hb_report_header_tests(void);
 hb_test_list hb_trace_tests(void);
 hb_test_list hb_timer_tests(void);
 hb_test_list hb_headline_tests(void);
+hb_test_list hb_cross_check_tests(void);
+hb_test_list hb_gpu_cross_check_tests(void);
 hb_test_list hb_gpu_trace_tests(void);
 hb_test_list hb_launcher_tests(void);
 hb_test_list hb_import_tests(void);

@@ -22,7 +22,8 @@ typedef struct hb_participant hb_participant;
  * kernels, copies and API calls that fall inside.  The timed calls, the
  * checked calls and the spot-checked calls are watched alike: no call can
  * tell it is traced.  `sample` is the timed call's index among its
- * participant's timed samples, -1 for other calls. */
+ * participant's timed samples (a cross-checked call's among the
+ * cross-checked rounds), -1 for other calls. */
 typedef struct hb_call_watcher {
     void (*call_begin)(void *context, const hb_participant *p, hb_call_kind kind, long sample);
     void (*launch_begin)(void *context);

@@ -23,6 +23,7 @@
 #include "bench/gpu/entry_points.h"
 #include "bench/measure/input_policy.h"
 #include "bench/result/baseline_registry.h"
+#include "bench/report/cross_check_file.h"
 #include "bench/report/raw_samples.h"
 #include "bench/report/trace_file.h"
 #include "bench/result/gate.h"
@@ -172,7 +173,8 @@ static hb_status between_rounds(void *context)
 
 /* The event records' device timestamps cost 4 to 12 us inside every event
  * pair on an H100 (docs/trace.md, "What it costs"): CUPTI reads them through
- * the warm-up, not the timed window, so no headline carries that cost. */
+ * the warm-up, not the timed window (but for the calls of its cross-checked
+ * rounds, which the statistics leave out), so no headline carries that cost. */
 static hb_status before_timed(void *context)
 {
     config_state *s = context;
@@ -254,6 +256,31 @@ static void finish_watch(config_state *s, const hb_participant_samples *samples,
                  hb_last_error());
 }
 
+/* The timed rounds CUPTI also read, judged (bench/result/cross_check.h);
+ * with --raw, written beside the samples. */
+static hb_status cross_check_timed(config_state *s)
+{
+    hb_config_result *r = s->result;
+    if (!s->monitor)
+        return HB_OK;
+    const hb_watched *watched[HB_MAX_PARTICIPANTS];
+    for (size_t i = 0; i < s->count; i++)
+        watched[i] = hb_monitor_watched(s->monitor, i);
+    HB_TRY(hb_judge_cross_checked_calls(watched, s->count, r->window.cross_checked_rounds, &r->cross_check));
+    if (s->options->raw && s->options->raw_dir && r->window.cross_checked_rounds > 0) {
+        char path[HB_PATH_MAX + 64];
+        snprintf(path, sizeof path, "%s/%04zu_%ldx%ldx%ld.cross.csv", s->options->raw_dir, s->index, r->mnk.m,
+                 r->mnk.n, r->mnk.k);
+        hb_cross_series series[HB_MAX_PARTICIPANTS];
+        hb_cross_series_of(watched, s->count, series);
+        HB_TRY(hb_cross_check_file_write(path, series, s->count, r->window.cross_checked_rounds));
+    }
+    if (r->cross_check.mismatch)
+        return hb_check_failed(&s->failure, HB_ERR_TIMER_MISMATCH, HB_CHECK_TIMER_CROSS_CHECK, "%s",
+                               r->cross_check.why);
+    return HB_OK;
+}
+
 /* A spot check, after a timed round drawn at random: guards and inputs,
  * then every participant's output of that round against the references of
  * its inputs (docs/methodology.md, "Indistinguishable calls"). */
@@ -319,6 +346,7 @@ static hb_window_options window_options(config_state *s, hb_spot_check *spot)
         .keep_detail = o->raw,
         .telemetry_uuid = s->device.uuid,
         .hooks = {between_rounds, before_timed, after_window, s},
+        .cross_check_fraction = s->monitor ? o->cross_check_rounds : 0, /* the monitor reads their events */
         .failure = &s->failure, /* the output scan's verdict, as the spot checks' */
     };
     return w;
@@ -449,6 +477,8 @@ static hb_status check_and_measure(config_state *s, hb_participant_samples *samp
         status = hb_monitor_checkpoint(s->monitor); /* the timed calls' kernel spans, for the headline */
     if (status == HB_OK)
         status = headline_figures(s, samples);
+    if (status == HB_OK)
+        status = cross_check_timed(s);
     if (status == HB_OK) /* the baselines held to their clean process (bench/driver/reference_hold.h) */
         status = hb_hold_baselines(s->reference, r, s->monitor ? hb_monitor_watched(s->monitor, 0) : NULL, s->count,
                                    &s->failure);

@@ -7,6 +7,7 @@
 #include "bench/analysis/result_set.h"
 #include "bench/core/diag.h"
 #include "bench/driver/option_values.h"
+#include "bench/measure/cross_check_rounds.h"
 #include "bench/result/baseline_registry.h"
 #include "bench/result/call_trace.h"
 #include "bench/result/reference_tolerance.h"
@@ -247,11 +248,34 @@ static int format_l2(const hb_option_row *o, const hb_run_options *run, char *ou
     return snprintf(out, size, "%s", hb_l2_policy_name(run->l2)) >= 0;
 }
 
+/* A percentage in [0, high] into a fraction; 0 is a value (none), so it is
+ * always written on a child's command line (HB_OPT_PERCENT's 0 is "off",
+ * left out, and a child would take the default). */
+static hb_status parse_share(const hb_option_row *o, const char *text, hb_run_options *run)
+{
+    double percent;
+    HB_TRY(hb_opt_range(o, text, 0, "a percentage", &percent));
+    *(double *)hb_opt_field(o, run) = percent / 100.0;
+    return HB_OK;
+}
+
+static int format_share(const hb_option_row *o, const hb_run_options *run, char *out, size_t size)
+{
+    return snprintf(out, size, "%.15g", *(const double *)hb_opt_field_in(o, run) * 100.0) >= 0;
+}
+
 static const hb_option_row timing_rows[] = {
     {.flag = "spot-checks", .value = "N", .section = HB_SECTION_CHECKS, .fallback = "4", HB_OPT_COUNT(0, 1000),
      HB_OPTION_FIELD(spot_checks), .help = "timed calls whose output is checked",
      .doc = "timed calls whose output is checked, 0..1000 (0: none; otherwise at least one, even in a short "
             "window)"},
+    {.flag = "cross-check-rounds", .value = "PCT", .section = HB_SECTION_CHECKS, .fallback = "3", .parse = parse_share,
+     .format = format_share, .low = 0, .high = HB_CROSS_CHECK_MAX_PERCENT, HB_OPTION_FIELD(cross_check_rounds),
+     .help = "percent of timed rounds, drawn at random, on which CUPTI also reads the event pairs and which the "
+             "statistics leave out, 0..50 (0: none)",
+     .doc = "percent of timed rounds, 0..50, drawn at random between rounds, on which CUPTI also reads the device "
+            "timestamps of every call's event pair; they are left out of every statistic and their differences "
+            "judged (docs/methodology.md, \"Timers out of the candidate's reach\"); 0: none"},
     {.flag = "warmup-s", .value = "S", .section = HB_SECTION_TIMING, .fallback = "10", HB_OPT_SECONDS(0, 86400),
      HB_OPTION_FIELD(warmup_s), .help = "warm-up window per configuration, seconds",
      .doc = "warm-up window per configuration, seconds (paper 2.4)"},

@@ -12,6 +12,7 @@
 #include "bench/core/heartbeat.h"
 #include "bench/core/shuffle.h"
 #include "bench/gpu/cuda_check.h"
+#include "bench/measure/cross_check_rounds.h"
 #include "bench/measure/output_watch.h"
 #include "bench/measure/decide_criterion.h"
 #include "bench/measure/stop_criterion.h"
@@ -26,14 +27,17 @@ typedef struct window {
     hb_sample_timer *timer;
     hb_rng *rng;               /* round orders and spot-check draws */
     hb_rng *gap_rng;           /* idle gaps: their own stream, so a seed gives the same orders in both modes */
+    hb_cross_rounds *cross;    /* the timed rounds CUPTI also reads the events of; NULL: none (the warm-up) */
     const hb_window_options *options;
     hb_participant_samples *samples; /* NULL in the warm-up */
     hb_output_watch *watch;    /* every call's output scanned, its counters read after every round */
     hb_check_failure *failure; /* where a candidate's unwritten output is recorded */
     double start_s;            /* window start, hb_now_s() */
-    hb_window_progress now;    /* rounds, gaps so far; elapsed_s as of the last poll */
-    double round_ms[HB_MAX_PARTICIPANTS]; /* this round's event times by participant: what the criteria see */
+    hb_window_progress now;    /* rounds kept, gaps so far; elapsed_s as of the last poll */
+    size_t played;             /* rounds played, cross-checked ones included */
+    hb_round_figures round;    /* this round's figures by participant: what the samples and the criteria get */
     int keep_outputs;          /* a checked round: poison the outputs after its check, not after each call */
+    int crossed;               /* this round is cross-checked: CUPTI reads its events, the statistics leave it out */
 } window;
 
 /* One window's settings beside its criteria. */
@@ -71,17 +75,32 @@ static double idle_gap(window *w)
     return slept;
 }
 
-static hb_status record_sample(window *w, size_t i, size_t slot, double start_s, double gap_s, double event_ms,
-                               double wall_ms)
+/* A call's figures, kept with the round's until it ends (hb_keep_round). */
+static void note_call(window *w, size_t i, size_t slot, double start_s, double gap_s, double event_ms, double wall_ms)
 {
-    hb_participant_samples *s = &w->samples[i];
-    HB_TRY(hb_sample_vec_push(&s->event_ms, event_ms));
-    HB_TRY(hb_sample_vec_push(&s->wall_ms, wall_ms));
-    if (!w->options->keep_detail)
-        return HB_OK;
-    HB_TRY(hb_sample_vec_push(&s->slot, (double)slot));
-    HB_TRY(hb_sample_vec_push(&s->start_s, start_s));
-    return hb_sample_vec_push(&s->gap_ms, gap_s * 1e3);
+    hb_round_figures *r = &w->round;
+    r->event_ms[i] = event_ms;
+    r->wall_ms[i] = wall_ms;
+    r->slot[i] = (double)slot;
+    r->start_s[i] = start_s;
+    r->gap_ms[i] = gap_s * 1e3;
+}
+
+/* What the call monitor is told of a call: its window, and for a timed call
+ * its index among the participant's samples, or, in a cross-checked round,
+ * among the cross-checked rounds (bench/result/watched_calls.h).  A
+ * cross-checked call's kind is what makes the monitor read its events; the
+ * participant's code is called alike. */
+static hb_call_kind call_kind(const window *w)
+{
+    return !w->samples ? HB_CALL_WARMUP : w->crossed ? HB_CALL_CROSS_CHECKED : HB_CALL_TIMED;
+}
+
+static long call_sample(const window *w, size_t i)
+{
+    if (!w->samples)
+        return -1;
+    return w->crossed ? (long)w->cross->drawn - 1 : (long)w->samples[i].event_ms.len;
 }
 
 /* One call: the untimed flush and gap first, then Listing 1. */
@@ -94,22 +113,22 @@ static hb_status time_call(window *w, size_t i, size_t slot, double gap_s)
         gap_s = idle_gap(w);
     double start_s = hb_now_s() - w->start_s;
     double event_ms, wall_ms;
-    const hb_call_kind kind = w->samples ? HB_CALL_TIMED : HB_CALL_WARMUP;
-    const long sample = w->samples ? (long)w->samples[i].event_ms.len : -1;
-    HB_TRY(hb_time_one_call(w->timer, w->participants[i], &w->ios[i], kind, sample, &event_ms, &wall_ms));
-    w->round_ms[i] = event_ms;
+    HB_TRY(hb_time_one_call(w->timer, w->participants[i], &w->ios[i], call_kind(w), call_sample(w, i), &event_ms,
+                            &wall_ms));
+    note_call(w, i, slot, start_s, gap_s, event_ms, wall_ms);
     /* Untimed, both enqueued after the call's synchronize and its wall clock:
      * the scan of its whole output, then the poison for its next call (in
      * this order on one stream).  The next call's leading device synchronize
      * waits for both before its own clock starts. */
     HB_TRY(hb_output_watch_scan(w->watch, i, w->timer->stream));
     if (!w->keep_outputs)
-        HB_TRY(hb_poison_call(w->participants[i], &w->ios[i], w->timer->stream));
-    return w->samples ? record_sample(w, i, slot, start_s, gap_s, event_ms, wall_ms) : HB_OK;
+        return hb_poison_call(w->participants[i], &w->ios[i], w->timer->stream);
+    return HB_OK;
 }
 
 /* Every participant once, in a freshly shuffled order; then, untimed, the
- * round's output scans are read back and judged: a call that left any
+ * round is kept in the samples (all of it, or, cross-checked, none of it)
+ * and its output scans are read back and judged: a call that left any
  * output element poisoned, NaN or Inf ends the window. */
 static hb_status play_round(window *w)
 {
@@ -122,7 +141,9 @@ static hb_status play_round(window *w)
         HB_TRY(time_call(w, order[slot], slot, gap_s));
         gap_s = 0;
     }
-    const hb_watch_round at = {w->samples != NULL, w->now.rounds + 1};
+    if (w->samples)
+        HB_TRY(hb_keep_round(w->samples, w->count, &w->round, w->crossed, w->options->keep_detail));
+    const hb_watch_round at = {w->samples != NULL, w->played + 1};
     return hb_output_watch_after_round(w->watch, w->participants, w->timer->stream, at, w->failure);
 }
 
@@ -157,10 +178,14 @@ static hb_status prepare_round(window *w)
 static hb_status checked_round(window *w, hb_spot_check *spot);
 
 /* Every round is played the same way; whether it is checked is drawn
- * before it and acted on only after it, on the outputs it left. */
+ * before it and acted on only after it, on the outputs it left.  Whether
+ * CUPTI also reads its event pairs is drawn before it too, from the
+ * cross-check's own stream (bench/measure/cross_check_rounds.h), and that
+ * reading, inside each of its calls, is the only thing that differs. */
 static hb_status round_of(window *w, hb_spot_check *spot, double spot_probability)
 {
     const int checked = spot && spot->done < spot->max_checks && hb_rng_uniform(w->rng) < spot_probability;
+    w->crossed = w->cross && hb_cross_rounds_draw(w->cross);
     if (checked)
         return checked_round(w, spot);
     HB_TRY(prepare_round(w));
@@ -196,13 +221,17 @@ static hb_status run_window(window *w, hb_stop_criteria *stop, const phase *ph, 
         hb_progress_update(progress, ph->name, w->now.elapsed_s, ph->length_s, w->now.rounds);
         hb_heartbeat();
         HB_TRY(round_of(w, ph->spot, ph->spot_probability));
-        w->now.rounds++;
+        w->played++;
         if (w->options->hooks.between_rounds)
             HB_TRY(w->options->hooks.between_rounds(w->options->hooks.context));
-        HB_TRY(hb_stop_criteria_add_round(stop, w->round_ms, w->count));
+        if (w->crossed)
+            continue; /* out of the statistics: no criterion judges it */
+        w->now.rounds++;
+        HB_TRY(hb_stop_criteria_add_round(stop, w->round.event_ms, w->count));
     }
     /* A window cut short of its rounds still guarantees one spot check.  Its
      * round comes after the decision's, so the window does not keep it. */
+    w->crossed = 0;
     if (ph->spot && ph->spot->max_checks > 0 && ph->spot->done == 0)
         HB_TRY(checked_round(w, ph->spot));
     if (w->options->hooks.after_window)
@@ -344,6 +373,7 @@ static hb_status timed_window(window *w, hb_progress *progress, double round_s, 
     hb_stop_criteria_destroy(&stop);
     if (status == HB_OK)
         keep_decided_rounds(w, &decision, report);
+    report->cross_checked_rounds = w->cross ? w->cross->drawn : 0;
     return status;
 }
 
@@ -361,8 +391,9 @@ static hb_status warm_up(window *w, hb_progress *progress)
 }
 
 /* Both windows, with the output watch they share. */
-static hb_status both_windows(window *warm, hb_progress *progress, hb_participant_samples *samples,
-                              hb_window_report *report, hb_telemetry_summary *telemetry)
+static hb_status both_windows(window *warm, hb_cross_rounds *cross, hb_progress *progress,
+                              hb_participant_samples *samples, hb_window_report *report,
+                              hb_telemetry_summary *telemetry)
 {
     double start = hb_now_s();
     HB_TRY(warm_up(warm, progress));
@@ -375,6 +406,8 @@ static hb_status both_windows(window *warm, hb_progress *progress, hb_participan
     window timed = *warm;
     timed.samples = samples;
     timed.now = (hb_window_progress){.rounds = 0};
+    timed.played = 0;
+    timed.cross = cross;
     HB_TRY(timed_window(&timed, progress, round_s, report, telemetry));
     hb_progress_done(progress);
     return HB_OK;
@@ -389,14 +422,20 @@ hb_status hb_measure_windows(hb_participant *const *participants, const hb_gemm_
         return hb_fail(HB_ERR_INTERNAL, "%zu participants (1..%d supported)", count, HB_MAX_PARTICIPANTS);
     memset(report, 0, sizeof *report);
     hb_rng gap_rng;
-    hb_rng_seed(&gap_rng, hb_rng_next(rng));
+    const uint64_t gap_seed = hb_rng_next(rng);
+    hb_rng_seed(&gap_rng, gap_seed);
+    /* The cross-check's stream from the same draw, so that no other stream's
+     * draws move with it (an arbitrary constant keeps it apart from the gaps'). */
+    hb_cross_rounds cross;
+    const int crossing = options->cross_check_fraction > 0;
+    hb_cross_rounds_init(&cross, crossing ? options->cross_check_fraction : 0, gap_seed ^ 0xc7055c4ec4ed0a11ULL);
     hb_output_watch watch;
     HB_TRY(hb_output_watch_create(&watch, participants, ios, count));
     hb_check_failure unrecorded = {"", ""}; /* options->failure NULL: the status and the message say it */
     window warm = {.participants = participants, .ios = ios, .count = count, .timer = timer, .rng = rng,
                    .gap_rng = &gap_rng, .options = options, .samples = NULL, .watch = &watch,
                    .failure = options->failure ? options->failure : &unrecorded};
-    hb_status status = both_windows(&warm, progress, samples, report, telemetry);
+    hb_status status = both_windows(&warm, crossing ? &cross : NULL, progress, samples, report, telemetry);
     hb_output_watch_free(&watch);
     if (status == HB_ERR_INCORRECT && warm.failure == &unrecorded && unrecorded.check[0])
         return hb_fail(status, "%s: %s", unrecorded.check, unrecorded.reason);

@@ -11,7 +11,9 @@
  * (bench/measure/output_watch.h), the L2 policy's work (fresh inputs or a
  * stir of them per round, and an L2 flush per call under flush) and, in
  * server mode, an exponential idle gap before every call or round.  NVML is
- * sampled through the timed window. */
+ * sampled through the timed window.  A few timed rounds, drawn at random,
+ * are cross-checked: CUPTI also reads their event pairs, and the samples
+ * leave them out (hb_window_options.cross_check_fraction). */
 #ifndef HB_WINDOWS_H
 #define HB_WINDOWS_H
 
@@ -103,6 +105,13 @@ typedef struct hb_window_options {
     int keep_detail;       /* 1: also keep each call's slot, start and gap (--raw) */
     const char *telemetry_uuid; /* sample NVML through the timed window for this GPU; NULL: no telemetry */
     hb_window_hooks hooks;
+    /* Of the timed rounds, the share drawn at random, one draw between
+     * rounds, whose calls go to the watcher as HB_CALL_CROSS_CHECKED (the
+     * call monitor then reads their event pairs: bench/trace/call_monitor.h):
+     * left out of the samples and of every criterion, every participant's
+     * call of the round alike (bench/measure/cross_check_rounds.h); 0: none
+     * (the evaluation gives 0 where no monitor runs). */
+    double cross_check_fraction;
     hb_check_failure *failure;  /* where a candidate's failed check in the windows goes (the output scan,
                                    bench/measure/output_watch.h); NULL: only the status and message say it */
 } hb_window_options;

@@ -215,6 +215,7 @@ static json_t *method_object(const hb_run_record *run)
     json_object_set_new(m, "exact_reps", json_integer(o->exact_reps));
     json_object_set_new(m, "exact_time_s", json_real(o->exact_time_s));
     json_object_set_new(m, "spot_checks", json_integer(o->spot_checks));
+    json_object_set_new(m, "cross_check_rounds", json_real(o->cross_check_rounds));
     json_object_set_new(m, "sanitize", json_boolean(o->sanitize));
     char tools[64] = "";
     if (o->sanitize)

@@ -64,6 +64,7 @@ static const hb_telemetry_summary *tel(const hb_row *r) { return &r->config->tel
 static const hb_module_state *module(const hb_row *r) { return &r->config->module_state; }
 static const hb_plausibility *plaus(const hb_row *r) { return &r->config->plausibility; }
 static const hb_kernel_time *kern(const hb_row *r) { return &r->participant->kernel; }
+static const hb_cross_check *cross(const hb_row *r) { return &r->config->cross_check; }
 
 /* When a group applies: the candidate's own figures and the baselines'
  * comparisons with it exist only in their rows, and only when timed. */
@@ -472,13 +473,26 @@ static hb_cell clock_warning(const hb_row *r)
     X(reference_event_median_us, num_if(ref_held(r), part(r)->reference.median_us[HB_REF_EVENT]))                      \
     X(reference_wall_median_us, num_if(ref_held(r), part(r)->reference.median_us[HB_REF_WALL]))                        \
     X(reference_kernel_median_us, num_if(ref_held(r), part(r)->reference.median_us[HB_REF_KERNEL]))
+/* The timed window's cross-check (docs/results.md, "Which timer decided";
+ * bench/result/cross_check.h), on the candidate's row of a timed
+ * configuration: the timed rounds CUPTI also read the event pairs of (left
+ * out of `samples`; 0 with --cross-check-rounds 0 or no call monitor), and,
+ * where CUPTI read the candidate's, its median event - CUPTI's reading over
+ * them, the same against the baselines of each round, and the paired sign
+ * test's p-value. */
+#define CROSS_CHECK_COLUMNS(X)                                                                                         \
+    X(cross_checked_rounds, num_if(timed_candidate(r), (double)window(r)->cross_checked_rounds))                       \
+    X(cross_check_median_diff_us, num_if(timed_candidate(r) && cross(r)->compared > 0, cross(r)->median_diff_us))      \
+    X(cross_check_paired_median_us, num_if(timed_candidate(r) && cross(r)->paired > 0, cross(r)->paired_median_us))    \
+    X(cross_check_sign_p, num_if(timed_candidate(r) && cross(r)->paired > 0, cross(r)->p_value))
 
 /* New columns go at the end of the last group (or in a new group after it). */
 #define SUMMARY_COLUMNS(X)                                                                                             \
     IDENTITY_COLUMNS(X) VERDICT_COLUMNS(X) DESCRIPTION_COLUMNS(X) CHECK_COLUMNS(X) TIME_COLUMNS(X)                     \
     SPEEDUP_COLUMNS(X) BATTERY_COLUMNS(X) MAX_ROW_COLUMNS(X) ALGORITHM_COLUMNS(X) POLICY_COLUMNS(X)                    \
     WINDOW_COLUMNS(X) TELEMETRY_COLUMNS(X) INTEGRITY_COLUMNS(X) PLACEMENT_COLUMNS(X) TRACE_COLUMNS(X)                  \
-    TIMER_COLUMNS(X) AUDIT_COLUMNS(X) REWARD_COLUMNS(X) PROFILE_COLUMNS(X) CODE_COLUMNS(X) REFERENCE_COLUMNS(X)
+    TIMER_COLUMNS(X) AUDIT_COLUMNS(X) REWARD_COLUMNS(X) PROFILE_COLUMNS(X) CODE_COLUMNS(X) REFERENCE_COLUMNS(X)      \
+    CROSS_CHECK_COLUMNS(X)
 
 /* --- the table --------------------------------------------------------------------- */
 

@@ -16,6 +16,7 @@ const char *hb_call_kind_name(hb_call_kind kind)
     case HB_CALL_CHECK: return "check";
     case HB_CALL_WARMUP: return "warm-up";
     case HB_CALL_TIMED: return "timed";
+    case HB_CALL_CROSS_CHECKED: return "cross-checked";
     }
     return "?";
 }

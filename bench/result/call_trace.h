@@ -73,10 +73,13 @@ typedef struct hb_traced_api {
 } hb_traced_api;
 
 /* Which of the harness's calls it was: the correctness battery's, the
- * warm-up window's or the timed window's (spot-checked rounds included). */
-typedef enum hb_call_kind { HB_CALL_CHECK, HB_CALL_WARMUP, HB_CALL_TIMED } hb_call_kind;
+ * warm-up window's or the timed window's (spot-checked rounds included),
+ * or one of a timed round CUPTI also read the events of (cross-checked:
+ * left out of the statistics; bench/measure/cross_check_rounds.h).  Only
+ * the harness knows the kind: the participant's code is called alike. */
+typedef enum hb_call_kind { HB_CALL_CHECK, HB_CALL_WARMUP, HB_CALL_TIMED, HB_CALL_CROSS_CHECKED } hb_call_kind;
 
-/* "check", "warm-up", "timed". */
+/* "check", "warm-up", "timed", "cross-checked". */
 const char *hb_call_kind_name(hb_call_kind kind);
 
 /* One call: launch(p, io, timed_stream) and the device work it made.  The
@@ -88,7 +91,8 @@ const char *hb_call_kind_name(hb_call_kind kind);
 typedef struct hb_call_trace {
     int index;                  /* 0: the participant's first call in the process */
     hb_call_kind kind;
-    long sample;                /* a timed call's index among its participant's timed samples; -1 otherwise */
+    long sample;                /* a timed call's index among its participant's timed samples, a cross-checked one's
+                                   among the cross-checked rounds; -1 otherwise */
     double wall_us;             /* window_end - window_start: the call from before its start event to after the
                                    device synchronize */
     uint64_t window_start_ns;   /* CUPTI clock before the start event */

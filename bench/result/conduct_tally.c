@@ -187,7 +187,7 @@ int hb_conduct_tally_add(hb_conduct_tally *t, const hb_call_trace *call)
     fold_streams(t, call);
     fold_api(t, call);
     fold_kernel_names(t, call);
-    t->timed_calls += call->kind == HB_CALL_TIMED;
+    t->timed_calls += call->kind == HB_CALL_TIMED || call->kind == HB_CALL_CROSS_CHECKED;
     t->calls++;
     return 0;
 }

@@ -9,6 +9,7 @@
 #include "bench/core/timing_policy.h"
 #include "bench/result/battery_record.h"
 #include "bench/result/conduct.h"
+#include "bench/result/cross_check.h"
 #include "bench/result/decision_record.h"
 #include "bench/result/kernel_profile.h"
 #include "bench/result/mma_audit.h"
@@ -92,6 +93,7 @@ typedef struct hb_config_result {
     char timer_why[400];             /* what each reason saw; "" on events */
     int integrity_checked;           /* the timing entry points were verified after every window */
     hb_code_pages_cost code_pages;   /* every page of code sealed and checked: what it cost (ranges 0: not sealed) */
+    hb_cross_check cross_check;      /* the timed rounds CUPTI also read the events of (judged once timed) */
     hb_reward_record reward;         /* --reward: r and its terms (docs/gate.md, "Reward") */
     hb_decision_record decision;     /* gate --decide: the sequential test's verdict on the threshold (ran 0 without) */
     hb_reference_record baseline_reference; /* the baselines' clean-process reference and its judgement */

@@ -65,6 +65,7 @@ typedef struct hb_run_options {
     int exact_reps;        /* repetitions of each exact-match check (default 3) */
     double exact_time_s;   /* cap on the time spent repeating them (default 10) */
     int spot_checks;       /* timed calls whose output is checked (default 4) */
+    double cross_check_rounds; /* share of timed rounds whose event pairs CUPTI also reads (default 0.03; 0: none) */
     int deviation_reps;    /* deviation checks before timing, fresh inputs each (default 1) */
     hb_deviation_rule deviation_rule; /* the rule whose verdict counts (default ulp-excess) */
     int sanitize;          /* also run the checks under compute-sanitizer (--sanitize [TOOLS]) */

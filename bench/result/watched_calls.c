@@ -31,6 +31,8 @@ void hb_watched_free(hb_watched *w)
     hb_sample_vec_free(&w->timed_sum_us);
     hb_sample_vec_free(&w->timed_event_device_us);
     hb_sample_vec_free(&w->device_diff_us);
+    hb_sample_vec_free(&w->cross_event_us);
+    hb_sample_vec_free(&w->cross_device_us);
     hb_sample_vec_free(&w->later_span_us);
     hb_sample_vec_free(&w->later_sum_us);
     hb_sample_vec_free(&w->later_wall_us);
@@ -61,6 +63,12 @@ hb_status hb_watched_add(hb_watched *w, const hb_call_trace *call)
         return hb_fail(HB_ERR_INTERNAL, "out of host memory keeping the first call of %s", w->name);
     keep_detail(w, call);
     const double device_us = hb_call_event_device_us(call);
+    if (call->kind == HB_CALL_CROSS_CHECKED) { /* judged on its own, paired by round (bench/result/cross_check.h) */
+        if (call->sample < 0)
+            return HB_OK;
+        HB_TRY(hb_sample_vec_set(&w->cross_event_us, (size_t)call->sample, call->event_us));
+        return hb_sample_vec_set(&w->cross_device_us, (size_t)call->sample, device_us);
+    }
     if (isfinite(device_us) && isfinite(call->event_us))
         HB_TRY(hb_sample_vec_push(&w->device_diff_us, call->event_us - device_us));
     if (call->kind == HB_CALL_TIMED && call->sample >= 0) {

@@ -3,8 +3,10 @@
  * first calls kept whole for trace.json, and per timed call the kernel span,
  * the kernel sum and CUPTI's own reading of the harness's event pair, by the
  * call's index among the participant's timed samples (so they pair with its
- * event and wall samples, round by round).  Plain data, no CUDA: the trace
- * layer folds calls into it, the evaluation reads it. */
+ * event and wall samples, round by round), and per cross-checked round its
+ * event time and CUPTI's reading of the same events, by the round's index
+ * among the cross-checked rounds (so they pair across participants).  Plain
+ * data, no CUDA: the trace layer folds calls into it, the evaluation reads it. */
 #ifndef HB_WATCHED_CALLS_H
 #define HB_WATCHED_CALLS_H
 
@@ -23,7 +25,10 @@ typedef struct hb_watched {
     hb_sample_vec timed_sum_us;
     hb_sample_vec timed_event_device_us; /* NaN: CUPTI did not report both events */
     hb_sample_vec device_diff_us;     /* event - CUPTI's device reading of the same events, every call that has both
-                                         (the warm-up's: the event records are watched there, docs/trace.md) */
+                                         (the warm-up's: the event records are watched there, docs/trace.md), the
+                                         cross-checked rounds' apart */
+    hb_sample_vec cross_event_us;     /* by cross-checked round: the harness's event time of the call */
+    hb_sample_vec cross_device_us;    /* ... and CUPTI's device reading of the same two events; NaN: not both seen */
     hb_sample_vec later_span_us;      /* the untimed calls after the first, in order */
     hb_sample_vec later_sum_us;
     hb_sample_vec later_wall_us;

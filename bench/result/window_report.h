@@ -7,6 +7,8 @@
 
 typedef struct hb_window_report {
     size_t warmup_rounds, timed_rounds; /* timed_rounds: the rounds kept, up to the decision's round */
+    size_t cross_checked_rounds; /* timed rounds whose event pairs CUPTI also read, all of the window's (those after
+                                    the decision's round too); left out of timed_rounds and every statistic */
     double warmup_s, timed_s;   /* wall length of each window, seconds */
     char stopped_by[16];        /* "time", "target-ci", "decided" (gate --decide) or "time-cap" (the target or decision not reached) */
     double final_halfwidth;     /* with --target-ci: the largest speedup_event.ci95_halfwidth of the baselines'

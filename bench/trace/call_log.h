@@ -18,7 +18,8 @@ typedef struct hb_logged_call {
     size_t participant;
     int ordinal;               /* the participant's calls before this one in the process */
     hb_call_kind kind;
-    long sample;               /* timed: its index among the participant's timed samples; else -1 */
+    long sample;               /* timed: its index among the participant's timed samples (cross-checked: among the
+                                  cross-checked rounds); else -1 */
     uint64_t window_start_ns, launch_start_ns, launch_end_ns, window_end_ns; /* CUPTI clock; end 0 while open */
     size_t first_api, n_api;   /* its API calls: log->api[first_api .. first_api + n_api) */
     int open;

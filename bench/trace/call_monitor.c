@@ -77,6 +77,8 @@ struct hb_call_monitor {
     double last_checkpoint_s;
     hb_call_trace *scratch;
     hb_status fold_status;
+    int crossing;               /* the open call is cross-checked: CUPTI reads its events until it ends */
+    hb_status switch_status;    /* the first failure to switch CUPTI's event reading for one (the next checkpoint's) */
 };
 
 static int monitor_is_open; /* one per process: CUPTI's buffers and subscriber are the process's */
@@ -170,11 +172,35 @@ static void CUPTIAPI on_api(void *userdata, CUpti_CallbackDomain domain, CUpti_C
 
 /* --- the watcher ---------------------------------------------------------------------- */
 
+/* A cross-checked call (bench/measure/cross_check_rounds.h): CUPTI's reading
+ * of the events on from before the call's wall clock and start event, and
+ * off once it ended, after the device synchronize and its wall clock, before
+ * the harness reads the event pair or runs anything of the participant's:
+ * a detour of the elapsed-time read finds CUPTI off then in every call, as
+ * in any timed call.  The reading's records are flushed before it goes off,
+ * so that none waits on a kind turned off.  Both are untimed; a failure is
+ * the next checkpoint's. */
+static void switch_reading(hb_call_monitor *m, int on)
+{
+    hb_status status = HB_OK;
+    if (!on)
+        status = m->api->activity_flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED) == CUPTI_SUCCESS
+                     ? HB_OK
+                     : hb_fail(HB_ERR_CUDA, "cuptiActivityFlushAll after a cross-checked call failed");
+    if (status == HB_OK)
+        status = hb_monitor_event_timestamps(m, on);
+    if (m->switch_status == HB_OK)
+        m->switch_status = status;
+}
+
 static void watch_call_begin(void *context, const hb_participant *p, hb_call_kind kind, long sample)
 {
     hb_call_monitor *m = context;
     if (p->index >= m->count)
         return; /* not attached: unwatched */
+    m->crossing = kind == HB_CALL_CROSS_CHECKED;
+    if (m->crossing)
+        switch_reading(m, 1);
     hb_logged_call call = {
         .participant = p->index,
         .ordinal = m->ordinal[p->index]++,
@@ -225,6 +251,9 @@ static void watch_call_end(void *context)
     hb_call_log_close(&m->log, end);
     atomic_store(&m->in_call, 0);
     pthread_mutex_unlock(&m->lock);
+    if (m->crossing)
+        switch_reading(m, 0);
+    m->crossing = 0;
 }
 
 /* --- opening ---------------------------------------------------------------------------- */
@@ -405,7 +434,9 @@ hb_status hb_monitor_checkpoint(hb_call_monitor *m)
     hb_activity_unlock();
     m->calls_since = 0;
     m->last_checkpoint_s = hb_now_s();
-    return m->fold_status;
+    const hb_status switched = m->switch_status;
+    m->switch_status = HB_OK;
+    return m->fold_status != HB_OK ? m->fold_status : switched;
 }
 
 int hb_monitor_due(const hb_call_monitor *m)

@@ -63,7 +63,10 @@ hb_status hb_monitor_checkpoint(hb_call_monitor *m);
  * off; a no-op for a monitor opened without HB_MONITOR_EVENTS.  They cost a
  * few microseconds inside every event pair (docs/trace.md): the evaluation
  * keeps them for the checks and the warm-up and turns them off for the timed
- * window. */
+ * window.  The monitor itself turns them on for each call of a timed round
+ * drawn for the cross-check (kind HB_CALL_CROSS_CHECKED, which the
+ * statistics leave out: bench/measure/cross_check_rounds.h), from its call
+ * begin to its call end, and off again before the harness reads its events. */
 hb_status hb_monitor_event_timestamps(hb_call_monitor *m, int on);
 
 /* What it found of participant `index` (after a checkpoint). */
