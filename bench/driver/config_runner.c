@@ -49,8 +49,10 @@ static hb_status evaluate(const hb_run_options *options, const char *run_path, s
         return status;
     }
     *cut = outcome.end == HB_CHILD_INTERRUPTED;
-    if (outcome.end != HB_CHILD_RETURNED)
-        hb_record_child_end(r, &outcome, "the evaluating process"); /* r holds what init wrote: no bytes arrived */
+    /* Not returned: r holds what init wrote, no bytes arrived.  Returned with a note: a process the candidate
+     * forked, outside the child's group, made a call the sandbox refused. */
+    if (outcome.end != HB_CHILD_RETURNED || outcome.note[0])
+        hb_record_child_end(r, &outcome, "the evaluating process");
     return r->status;
 }
 

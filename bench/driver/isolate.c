@@ -28,6 +28,7 @@ typedef struct child_job {
     hb_child_fn fn;
     void *context, *result;
     size_t result_size;
+    hb_child_note *note; /* shared with the parent */
 } child_job;
 
 /* In the child (its own group, dying with the harness, default signals:
@@ -38,6 +39,7 @@ static int child_main(void *context)
     close(job->parent_fd);
     hb_interrupt_forget_in_child();
     hb_json_lines_forget_in_child(); /* candidate code runs here: it must not reach --json's stdout */
+    hb_child_note_adopt(job->note);
     hb_heartbeat_attach(job->fd);
     int32_t status = (int32_t)job->fn(job->context, job->result, job->result_size);
     char tag = MSG_RESULT;
@@ -156,12 +158,18 @@ hb_status hb_run_isolated(hb_child_fn fn, void *context, void *result, size_t re
 {
     memset(outcome, 0, sizeof *outcome);
     reader r = {malloc(sizeof(int32_t) + result_size), sizeof(int32_t) + result_size, 0, 0, HB_PHASE_SETUP};
+    hb_child_note *note = hb_child_note_map();
+    if (!note) {
+        free(r.payload);
+        return HB_ERR_INTERNAL;
+    }
     int fds[2];
     if (!r.payload || pipe(fds) != 0) {
         free(r.payload);
+        hb_child_note_unmap(note);
         return hb_fail(HB_ERR_INTERNAL, "cannot create a pipe for the child process: %s", strerror(errno));
     }
-    child_job job = {fds[1], fds[0], fn, context, result, result_size};
+    child_job job = {fds[1], fds[0], fn, context, result, result_size, note};
     hb_process child = HB_PROCESS_INIT;
     child.fn = child_main;
     child.context = &job;
@@ -174,6 +182,7 @@ hb_status hb_run_isolated(hb_child_fn fn, void *context, void *result, size_t re
     if (started != HB_OK) {
         close(fds[0]);
         free(r.payload);
+        hb_child_note_unmap(note);
         return started;
     }
     hb_interrupt_guard_child(child.pid);
@@ -192,6 +201,10 @@ hb_status hb_run_isolated(hb_child_fn fn, void *context, void *result, size_t re
         hb_process_wait(&child, REAP_GRACE_S, hb_interrupted, &end);
     outcome->seconds = hb_now_s() - start;
     describe(outcome, &end, how, r.received == r.payload_size, &r, result, result_size, silence_timeout_s);
+    /* After the reap: what the child wrote is there (a process it started that outlives it may still write,
+     * too late to count). */
+    hb_child_note_read(note, outcome->note, sizeof outcome->note, outcome->sandbox, sizeof outcome->sandbox);
+    hb_child_note_unmap(note);
     free(r.payload);
     return HB_OK;
 }

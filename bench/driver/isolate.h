@@ -11,12 +11,17 @@
  * The child dies with the parent (bench/core/parent_watch.h): a harness
  * killed by SIGKILL leaves no worker holding the GPU, even one stuck in a
  * hung kernel.  A signal the harness catches (bench/driver/interrupt.h)
- * kills the child's group at once and ends the watch as HB_CHILD_INTERRUPTED. */
+ * kills the child's group at once and ends the watch as HB_CHILD_INTERRUPTED.
+ *
+ * Each child gets a note (bench/core/child_note.h), a page shared with the
+ * parent, that it and anything it forks can write; the parent copies it into
+ * the outcome once the child is reaped, whatever its end. */
 #ifndef HB_ISOLATE_H
 #define HB_ISOLATE_H
 
 #include <stddef.h>
 
+#include "bench/core/child_note.h"
 #include "bench/core/heartbeat.h"
 #include "bench/core/status.h"
 
@@ -39,11 +44,13 @@ typedef struct hb_child_outcome {
     int exit_code;      /* when EXITED */
     double seconds;     /* wall time of the child */
     char message[256];  /* one line describing the end, for a verdict reason */
+    char note[HB_CHILD_NOTE_TEXT];       /* the child's note: a violation the sandbox refused, "" when none */
+    char sandbox[HB_CHILD_NOTE_SANDBOX]; /* what sandbox the child applied, "" when none */
 } hb_child_outcome;
 
 /* Runs fn(context, result, result_size) in a child.  Returns HB_OK when
  * the child could be run and watched (whatever its end, see `outcome`);
- * HB_ERR_INTERNAL when fork or pipe failed. */
+ * HB_ERR_INTERNAL when fork, pipe or the note's page failed. */
 hb_status hb_run_isolated(hb_child_fn fn, void *context, void *result, size_t result_size,
                           double silence_timeout_s, hb_child_outcome *outcome);
 

@@ -31,6 +31,8 @@
 #define HB_CHECK_TIMER_CROSS_CHECK "timer-cross-check" /* events disagree with CUPTI's reading or the wall clock */
 /* the code (bench/core/code_pages.h) */
 #define HB_CHECK_CODE_INTEGRITY "code-integrity"       /* a page of code present before the candidate loaded changed */
+/* the sandbox (bench/driver/sandbox.h) */
+#define HB_CHECK_SANDBOX "sandbox" /* a call the sandbox refuses (bench/driver/sandbox.h), decided by the parent */
 /* the parent's, on the configuration's figures */
 #define HB_CHECK_PEAK_THROUGHPUT "peak-throughput" /* faster than the GPU's peak (bench/result/plausibility.h) */
 #define HB_CHECK_SPEEDUP "speedup"           /* gate: below --min-speedup, or not shown above it (bench/result/gate.h) */
