@@ -23,7 +23,9 @@ HB_NVFLAGS := $(GENCODE) -I. -Werror all-warnings -Xcompiler -Wall,-Wextra -MMD 
 # then never changes after start, so the timers' check
 # (bench/gpu/entry_points.h) can take any change for a rewrite.
 LDFLAGS    += -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -Wl,-z,relro,-z,now
-LDLIBS     := -lcublasLt -lcublas -lcudart -l:libjansson.a -l:libcsv.a -l:libnettle.a -lstdc++ -lm -ldl -lpthread
+# libseccomp static, as jansson, libcsv and nettle: a GPU host needs no libseccomp.so.2 (the sandbox's call filter).
+LDLIBS     := -lcublasLt -lcublas -lcudart -l:libjansson.a -l:libcsv.a -l:libnettle.a -l:libseccomp.a -lstdc++ -lm -ldl \
+              -lpthread
 
 # The harness library: every layer (docs/architecture.md) but the driver's main.c
 # and hgemm-report's program file (bench/driver/commands.h).

@@ -18,6 +18,7 @@
 #include "bench/driver/isolate.h"
 #include "bench/driver/profile_calls.h"
 #include "bench/driver/reference_hold.h"
+#include "bench/driver/sandbox.h"
 #include "bench/gpu/cuda_check.h"
 #include "bench/gpu/device.h"
 #include "bench/gpu/entry_points.h"
@@ -586,6 +587,8 @@ static hb_status set_up(config_state *s)
         HB_TRY(timers_untouched());
     if (!s->profiling) /* libcuda, CUPTI, cuBLAS are loaded now, the candidate's library is not */
         HB_TRY(hb_code_pages_seal(&s->code));
+    /* The sandbox: after every seal of the harness's own, before any candidate code (bench/driver/sandbox.h). */
+    HB_TRY(hb_sandbox_enter(s->options, s->result->sandbox, sizeof s->result->sandbox));
     if (!s->options->aa)
         HB_TRY(load_candidate(s)); /* first: a candidate that cannot run costs no autotune search */
     HB_TRY(create_baselines(s));

@@ -150,6 +150,20 @@ static int format_stream(const hb_option_row *o, const hb_run_options *run, char
     return snprintf(out, size, "%s", hb_stream_policy_name(run->stream)) >= 0;
 }
 
+static hb_status parse_sandbox(const hb_option_row *o, const char *text, hb_run_options *run)
+{
+    if (strcmp(text, "on") && strcmp(text, "off"))
+        return hb_fail(HB_ERR_USAGE, "--%s expects on or off, got '%s'", o->flag, text);
+    run->sandbox = !strcmp(text, "on");
+    return HB_OK;
+}
+
+static int format_sandbox(const hb_option_row *o, const hb_run_options *run, char *out, size_t size)
+{
+    (void)o;
+    return snprintf(out, size, "%s", run->sandbox ? "on" : "off") >= 0;
+}
+
 static const hb_option_row check_rows[] = {
     {.flag = "no-progress", .section = HB_SECTION_INPUT, HB_OPT_SWITCH(0), HB_OPTION_FIELD(progress),
      .help = "no progress line on stderr",
@@ -187,6 +201,17 @@ static const hb_option_row check_rows[] = {
      .doc = "no CUPTI call monitor: no kernel-only time (`kernel_us`), no conduct findings, no cross-check of the "
             "events against CUPTI's reading (docs/trace.md); the headline timer is then chosen from the events and "
             "the wall clock alone; `--no-isolate` runs no monitor either"},
+    {.flag = "sandbox", .value = "on/off", .section = HB_SECTION_CHECKS, .fallback = "on", .parse = parse_sandbox,
+     .format = format_sandbox, HB_OPTION_FIELD(sandbox),
+     .help = "seal the harness's code and refuse ptrace, /proc/self/mem writes, seccomp filters and dup2 onto its "
+             "descriptors before the candidate loads (docs/methodology.md, \"The sandbox\")",
+     .doc = "before the candidate's library loads, the evaluating process seals every code and read-only mapping "
+            "(`mseal`), refuses `ptrace`, `process_vm_writev`, a seccomp filter of the candidate's, `dup2` onto the "
+            "harness's descriptors, a new `SIGSYS` handler and making sealed code writable (seccomp), and writes to "
+            "`/proc` (Landlock); such a call ends it with `timer-mismatch`, check `sandbox` (exit 13). `off` for a "
+            "launcher that needs one of them, or to see what the code check finds instead. `--no-isolate`, and the "
+            "`--sanitize` and `--profile` passes, run no sandbox; summary.csv's `sandbox` says what applied "
+            "(docs/methodology.md, \"The sandbox\")"},
     {.flag = "trace-calls", .value = "N", .section = HB_SECTION_CHECKS, .fallback = "6",
      HB_OPT_COUNT(2, HB_TRACE_MAX_CALLS), HB_OPTION_FIELD(trace_calls),
      .help = "the first calls of each participant kept whole in trace.json (every call is judged)",

@@ -3,6 +3,7 @@
 #ifndef HB_CONFIG_RESULT_H
 #define HB_CONFIG_RESULT_H
 
+#include "bench/core/child_note.h"
 #include "bench/core/code_pages.h"
 #include "bench/core/gemm_types.h"
 #include "bench/core/stats.h"
@@ -94,6 +95,9 @@ typedef struct hb_config_result {
     int integrity_checked;           /* the timing entry points were verified after every window */
     hb_code_pages_cost code_pages;   /* every page of code sealed and checked: what it cost (ranges 0: not sealed) */
     hb_cross_check cross_check;      /* the timed rounds CUPTI also read the events of (judged once timed) */
+    char sandbox[HB_CHILD_NOTE_SANDBOX]; /* what the evaluating process applied before the candidate loaded
+                                          * (bench/driver/sandbox.h): "mseal+seccomp+landlock7", "off", "none
+                                          * (--no-isolate)", ...; "" when it ended before */
     hb_reward_record reward;         /* --reward: r and its terms (docs/gate.md, "Reward") */
     hb_decision_record decision;     /* gate --decide: the sequential test's verdict on the threshold (ran 0 without) */
     hb_reference_record baseline_reference; /* the baselines' clean-process reference and its judgement */

@@ -73,6 +73,8 @@ typedef struct hb_run_options {
     int profile;           /* --profile: an Nsight Compute pass after each evaluation (docs/gate.md, "Profile") */
     /* isolation (docs/cli.md) */
     int isolate;           /* each configuration in a child process (default 1) */
+    int sandbox;           /* --sandbox on|off: the evaluating child sandboxed before the candidate loads (default 1;
+                              none with --no-isolate; bench/driver/sandbox.h) */
     /* the call monitor (docs/trace.md) */
     int trace;             /* the CUPTI call monitor in the evaluating process (default 1; none with --no-isolate) */
     int trace_calls;       /* the first calls of each participant kept whole in trace.json (default 6) */
