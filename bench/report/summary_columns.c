@@ -486,13 +486,19 @@ static hb_cell clock_warning(const hb_row *r)
     X(cross_check_paired_median_us, num_if(timed_candidate(r) && cross(r)->paired > 0, cross(r)->paired_median_us))    \
     X(cross_check_sign_p, num_if(timed_candidate(r) && cross(r)->paired > 0, cross(r)->p_value))
 
+/* The sandbox the evaluating process applied before the candidate's library
+ * loaded (docs/methodology.md, "The sandbox"): "mseal+seccomp+landlock7",
+ * "seccomp+landlock7" (no mseal), "off", "none (--no-isolate)"; on the
+ * candidate's row, empty where the process ended before it. */
+#define SANDBOX_COLUMNS(X) X(sandbox, text_if(candidate(r), cfg(r)->sandbox))
+
 /* New columns go at the end of the last group (or in a new group after it). */
 #define SUMMARY_COLUMNS(X)                                                                                             \
     IDENTITY_COLUMNS(X) VERDICT_COLUMNS(X) DESCRIPTION_COLUMNS(X) CHECK_COLUMNS(X) TIME_COLUMNS(X)                     \
     SPEEDUP_COLUMNS(X) BATTERY_COLUMNS(X) MAX_ROW_COLUMNS(X) ALGORITHM_COLUMNS(X) POLICY_COLUMNS(X)                    \
     WINDOW_COLUMNS(X) TELEMETRY_COLUMNS(X) INTEGRITY_COLUMNS(X) PLACEMENT_COLUMNS(X) TRACE_COLUMNS(X)                  \
     TIMER_COLUMNS(X) AUDIT_COLUMNS(X) REWARD_COLUMNS(X) PROFILE_COLUMNS(X) CODE_COLUMNS(X) REFERENCE_COLUMNS(X)      \
-    CROSS_CHECK_COLUMNS(X)
+    CROSS_CHECK_COLUMNS(X) SANDBOX_COLUMNS(X)
 
 /* --- the table --------------------------------------------------------------------- */
 

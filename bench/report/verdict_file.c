@@ -258,6 +258,7 @@ json_t *hb_verdict_config_json(const hb_config_result *r, const char *vs, unsign
     json_object_set_new(o, "speedup", speedup_object(r, vs));
     json_object_set_new(o, "decision", decision_object(r));
     json_object_set_new(o, "timers", timers_object(r));
+    json_object_set_new(o, "sandbox", hb_json_text(r->sandbox));
     json_object_set_new(o, "kernel_time", kernel_object(r, vs));
     json_object_set_new(o, "conduct", conduct_object(r, forbidden));
     json_object_set_new(o, "mma_accumulators", mma_value(r));
