@@ -40,7 +40,7 @@ int main(void)
 {
     hb_test_list (*const files[])(void) = {hb_cli_tests,     hb_cli_checks_tests, hb_manifest_tests, hb_stats_tests,
                                            hb_shuffle_tests, hb_report_tests,     hb_files_tests,    hb_helper_tests, hb_memory_maps_tests, hb_code_pages_tests,
-                                           hb_verdict_tests, hb_isolate_tests,    hb_process_tests,    hb_autotune_cache_tests, hb_baseline_option_tests,
+                                           hb_verdict_tests, hb_isolate_tests, hb_sandbox_tests,    hb_process_tests,    hb_autotune_cache_tests, hb_baseline_option_tests,
                                            hb_telemetry_tests, hb_raw_samples_tests, hb_measure_option_tests,
                                            hb_option_table_tests, hb_option_message_tests, hb_docs_tests, hb_stop_criterion_tests, hb_sequential_tests,
                                            hb_module_state_tests, hb_plausibility_tests, hb_preflight_tests, hb_json_lines_tests,
