@@ -296,6 +296,12 @@ $(BUILD)/make-results: $(BUILD)/obj/scripts/make_results.o $(BUILD)/obj/tests/re
 $(BUILD)/bench-sweep-resume: $(BUILD)/obj/scripts/bench_sweep_resume.o $(CUDA_FREE_OBJ)
 	$(CC) -o $@ $^ -l:libjansson.a -l:libcsv.a -l:libnettle.a -lm -lpthread
 
+# scripts/bench_sandbox.sh: what the sandbox costs a system call and a clock
+# read on this CPU; never run by `make test`.  The sandbox is CUDA-free.
+SANDBOX_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(wildcard bench/driver/sandbox*.c))
+$(BUILD)/bench-sandbox: $(BUILD)/obj/scripts/bench_sandbox.o $(SANDBOX_OBJ) $(CUDA_FREE_OBJ)
+	$(CC) -o $@ $^ -l:libseccomp.a -l:libjansson.a -l:libcsv.a -l:libnettle.a -lm -lpthread
+
 # --- fuzzing: damaged inputs under AddressSanitizer and UBSan (tests/fuzz/fuzz.h) ---
 # hgemm-fuzz runs the commands' own code on damaged copies of a corpus the
 # harness writes itself.  `make fuzz` builds everything it runs with the
