@@ -424,7 +424,7 @@ static void test_gpu_broken_launchers_gate(void **state)
         gates++;
     }
     unsetenv("HB_BROKEN_VERBOSE");
-    assert_int_equal(gates, 19);
+    assert_int_equal(gates, 21);
     assert_int_equal(wrong, 0);
     hb_test_remove_tree(out);
 }

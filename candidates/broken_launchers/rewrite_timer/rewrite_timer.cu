@@ -15,11 +15,14 @@
 // prints nothing, unless HB_BROKEN_VERBOSE is set: then one line on stderr
 // says how many slots it rewrote, or why none ("patch not applied");
 // broken_rewrite_timer_patched() returns the same count (-1: failed).
-// What must catch it: timing entry points resolved before any candidate
-// loads and called through the harness's own read-only table, and the
-// dynamic-link slots and the entry points' first code bytes checked after
-// every window (docs/methodology.md, "Timers out of the candidate's reach"): verdict "timer-mismatch", check
-// "timer-integrity" (exit 13), in check at 64^3 and in gate at 1024^3.
+// What must catch it: the sandbox, which traps the mprotect that would make
+// the sealed GOT page or libcudart's code writable (docs/methodology.md, "The
+// sandbox"): verdict "timer-mismatch", check "sandbox" (exit 13), in check at
+// 64^3 and in gate at 1024^3.  With --sandbox off: timing entry points
+// resolved before any candidate loads and called through the harness's own
+// read-only table, and the dynamic-link slots and the entry points' first
+// code bytes checked after every window (docs/methodology.md, "Timers out of
+// the candidate's reach"): check "timer-integrity" (exit 13).
 #include <cstdlib>
 #include <mutex>
 

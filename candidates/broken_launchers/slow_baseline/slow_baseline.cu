@@ -10,11 +10,14 @@
 // cublasGemmEx as torch's) and prints nothing, unless HB_BROKEN_VERBOSE is
 // set: then one line on stderr says how many slots it rewrote, or why none
 // ("patch not applied"); broken_slow_baseline_patched() returns the count.
-// What must catch it: as rewrite_timer, the entry points the harness calls
-// resolved before any candidate loads and called through its own read-only
-// table, and its dynamic-link slots and the entry points' first code bytes
-// checked after every window (docs/methodology.md, "Timers out of the candidate's reach"): verdict
-// "timer-mismatch", check "timer-integrity" (exit 13).
+// What must catch it: as rewrite_timer, the sandbox, which traps the
+// mprotect that would make a sealed page writable (docs/methodology.md, "The
+// sandbox"): verdict "timer-mismatch", check "sandbox" (exit 13); with
+// --sandbox off, the entry points the harness calls resolved before any
+// candidate loads and called through its own read-only table, and its
+// dynamic-link slots and the entry points' first code bytes checked after
+// every window (docs/methodology.md, "Timers out of the candidate's reach"):
+// check "timer-integrity" (exit 13).
 #include <cublasLt.h>
 #include <time.h>
 
