@@ -28,7 +28,8 @@ int hb_landlock_abi(void)
     return abi > 0 ? (int)abi : 0;
 }
 
-/* One "/" entry whose tree stays writable; 0 when it is /proc or cannot be opened (a dangling link). */
+/* One entry of "/" whose tree stays writable; /proc itself (or a link into it) and an entry that cannot be
+ * opened (a dangling link) are left out. */
 static hb_status allow_beneath(int ruleset, const char *name, dev_t proc_dev, uint64_t rights)
 {
     char path[300];
@@ -38,7 +39,6 @@ static hb_status allow_beneath(int ruleset, const char *name, dev_t proc_dev, ui
         return HB_OK;
     struct stat st;
     hb_status status = HB_OK;
-    /* /proc itself, or a link to it: left out */
     if (fstat(fd, &st) == 0 && st.st_dev != proc_dev) {
         struct landlock_path_beneath_attr rule = {.allowed_access = rights, .parent_fd = fd};
         if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) != 0)
@@ -81,8 +81,10 @@ hb_status hb_landlock_apply(int *abi_out)
         return hb_fail(HB_ERR_INTERNAL, "Landlock (ABI %d) refused a ruleset: %s; run with --sandbox off", abi,
                        strerror(errno));
     hb_status status = allow_all_but_proc(ruleset, rights);
+    /* Every thread where the ABI allows it; a kernel that refuses the flag binds this thread and its children. */
     const unsigned flags = abi >= 8 ? LANDLOCK_RESTRICT_SELF_TSYNC : 0;
-    if (status == HB_OK && syscall(SYS_landlock_restrict_self, ruleset, flags) != 0)
+    if (status == HB_OK && syscall(SYS_landlock_restrict_self, ruleset, flags) != 0 &&
+        !(flags && errno == EINVAL && syscall(SYS_landlock_restrict_self, ruleset, 0) == 0))
         status = hb_fail(HB_ERR_INTERNAL, "Landlock (ABI %d) refused to restrict this process: %s; run with "
                          "--sandbox off", abi, strerror(errno));
     close(ruleset);
