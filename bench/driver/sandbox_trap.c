@@ -2,7 +2,6 @@
 #include "bench/driver/sandbox_trap.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/audit.h>
 #include <signal.h>
 #include <stdint.h>
@@ -13,6 +12,7 @@
 
 #include "bench/core/diag.h"
 #include "bench/driver/sandbox_ranges.h"
+#include "bench/driver/sandbox_site.h"
 
 #if defined(__x86_64__)
 #define NATIVE_ARCH AUDIT_ARCH_X86_64
@@ -21,10 +21,6 @@
 #else
 #error "the sandbox's handler reads registers of x86-64 and aarch64 only"
 #endif
-
-#define STACK_SCAN_BYTES (64u << 10) /* above the stack pointer: a few dozen frames of a launcher's host code */
-#define MAPS_BYTES (4u << 20)        /* /proc/self/maps of a process with every CUDA library: ~100 KiB */
-#define MAPS_MAX 16384               /* mappings kept from it: ~1000 in such a process */
 
 /* Set before the filters, read by the handler only. */
 static hb_child_note *trap_note;
@@ -61,141 +57,6 @@ static void put_number(line *l, unsigned long value, unsigned base)
         put(l, "0x");
     while (n)
         put_n(l, &digits[--n], 1);
-}
-
-/* --- the maps, as they are now ----------------------------------------------------------------- */
-
-typedef struct live_map {
-    uintptr_t start, end;
-    unsigned long offset;
-    unsigned path_at, path_len; /* into maps_text */
-    int exec;
-} live_map;
-
-static char maps_text[MAPS_BYTES];
-static live_map live[MAPS_MAX];
-static size_t n_live;
-
-static int hex_digit(char c)
-{
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
-static const char *read_hex(const char *p, const char *end, unsigned long *out)
-{
-    *out = 0;
-    for (int d; p < end && (d = hex_digit(*p)) >= 0; p++)
-        *out = *out * 16 + (unsigned long)d;
-    return p;
-}
-
-/* "start-end perms offset dev inode   path": the fields the handler needs. */
-static void parse_line(const char *p, const char *end)
-{
-    unsigned long start, stop, offset;
-    p = read_hex(p, end, &start);
-    if (p >= end || *p++ != '-')
-        return;
-    p = read_hex(p, end, &stop);
-    if (end - p < 6)
-        return;
-    const int exec = p[3] == 'x';
-    p = read_hex(p + 6, end, &offset);
-    for (int field = 0; field < 2 && p < end; field++) { /* dev, inode */
-        while (p < end && *p == ' ')
-            p++;
-        while (p < end && *p != ' ')
-            p++;
-    }
-    while (p < end && *p == ' ')
-        p++;
-    if (n_live == MAPS_MAX)
-        return;
-    live[n_live++] = (live_map){start, stop, offset, (unsigned)(p - maps_text), (unsigned)(end - p), exec};
-}
-
-static void read_live_maps(void)
-{
-    n_live = 0;
-    int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    size_t len = 0;
-    for (long got; len < sizeof maps_text && (got = syscall(SYS_read, fd, maps_text + len, sizeof maps_text - len)) != 0;)
-        if (got > 0)
-            len += (size_t)got;
-        else if (errno != EINTR)
-            break;
-    syscall(SYS_close, fd);
-    for (const char *p = maps_text, *end = maps_text + len; p < end;) {
-        const char *nl = p;
-        while (nl < end && *nl != '\n')
-            nl++;
-        parse_line(p, nl);
-        p = nl + 1;
-    }
-}
-
-static const live_map *live_find(uintptr_t address)
-{
-    size_t lo = 0, hi = n_live; /* the kernel lists them in address order */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (address < live[mid].start)
-            hi = mid;
-        else if (address >= live[mid].end)
-            lo = mid + 1;
-        else
-            return &live[mid];
-    }
-    return NULL;
-}
-
-/* Code mapped after the seal: the candidate's library and what it loaded. */
-static int candidate_code(const live_map *m)
-{
-    if (!m || !m->exec)
-        return 0;
-    const hb_memory_map *sealed = hb_memory_maps_find(&trap_sealed->maps, m->start);
-    return !(sealed && (sealed->prot & HB_MAP_EXEC) && sealed->start == m->start);
-}
-
-/* "libfoo.so+0x1234", or the bare address where no file holds it. */
-static void put_site(line *l, const live_map *m, uintptr_t address)
-{
-    if (!m) {
-        put_number(l, address, 16);
-        return;
-    }
-    const char *path = maps_text + m->path_at;
-    size_t n = m->path_len, base = 0;
-    for (size_t i = 0; i < n; i++)
-        if (path[i] == '/')
-            base = i + 1;
-    if (n > base)
-        put_n(l, path + base, n - base);
-    else
-        put(l, "anonymous memory");
-    put(l, "+");
-    put_number(l, address - m->start + m->offset, 16);
-}
-
-/* The first word on the stack that points into the candidate's code: the return address of its call. */
-static const live_map *candidate_frame(uintptr_t sp, uintptr_t *address)
-{
-    const live_map *stack = live_find(sp);
-    if (!stack)
-        return NULL;
-    uintptr_t end = stack->end - sp > STACK_SCAN_BYTES ? sp + STACK_SCAN_BYTES : stack->end;
-    for (uintptr_t at = sp & ~(uintptr_t)7; at + sizeof(uintptr_t) <= end; at += sizeof(uintptr_t)) {
-        uintptr_t word = *(const uintptr_t *)at;
-        const live_map *m = live_find(word);
-        if (candidate_code(m)) {
-            *address = word;
-            return m;
-        }
-    }
-    return NULL;
 }
 
 /* --- what was called ----------------------------------------------------------------------------- */
@@ -340,24 +201,31 @@ static void put_call(line *l, const trapped *t)
     }
 }
 
+/* "libfoo.so+0x1234", or the bare address where no file holds it. */
+static void put_site(line *l, const hb_call_site *site)
+{
+    if (!site->path) {
+        put_number(l, site->address, 16);
+        return;
+    }
+    if (site->path_len)
+        put_n(l, site->path, site->path_len);
+    else
+        put(l, "anonymous memory");
+    put(l, "+");
+    put_number(l, site->offset, 16);
+}
+
 /* The whole line: what was called, and from where. */
 static void describe(line *l, const trapped *t)
 {
-    read_live_maps();
-    uintptr_t site = t->call_address;
-    const live_map *from = live_find(site);
-    int candidate = candidate_code(from);
-    if (!candidate) {
-        uintptr_t frame = 0;
-        const live_map *m = candidate_frame(t->sp, &frame);
-        if (m)
-            from = m, site = frame, candidate = 1;
-    }
-    put(l, candidate ? "the candidate called " : "the harness's own code called ");
+    hb_call_site site;
+    hb_call_site_find(&trap_sealed->maps, t->call_address, t->sp, &site);
+    put(l, site.candidate ? "the candidate called " : "the harness's own code called ");
     put_call(l, t);
     put(l, " (from ");
-    put_site(l, from, site);
-    if (!candidate)
+    put_site(l, &site);
+    if (!site.candidate)
         put(l, "; no code loaded after the seal on its stack");
     put(l, ")");
     if ((pid_t)syscall(SYS_getpid) != trap_pid) {

@@ -10,13 +10,8 @@
  * sandbox: bench/driver/child_verdict.h).
  *
  * Async-signal-safe only: system calls, its own formatting, reads of memory
- * set up before the filters.  The call's site is found without the dynamic
- * loader (dladdr is not async-signal-safe): the address of the system call
- * instruction is most often in libc's wrapper, so the handler reads
- * /proc/self/maps and walks the words of the thread's stack (up to 64 KiB
- * above its stack pointer) for the first that points into code loaded after
- * the seal, the candidate's; it names that library and offset, or, with none
- * on the stack, the system call instruction's. */
+ * set up before the filters; where the call came from is
+ * bench/driver/sandbox_site.h's to find. */
 #ifndef HB_SANDBOX_TRAP_H
 #define HB_SANDBOX_TRAP_H
 
