@@ -382,6 +382,7 @@ static void key(hb_reference_key *k, long m)
     k->warmup_s = 0.2;
     k->time_s = 1;
     snprintf(k->monitor, sizeof k->monitor, "all");
+    snprintf(k->sandbox, sizeof k->sandbox, "on");
 }
 
 static void write_text(const char *path, const char *text)
@@ -460,7 +461,7 @@ static void test_reference_cache_key_mismatch_remeasures(void **state)
     key(&k, 64);
     assert_int_equal(hb_reference_cache_store(path, &k, &held.reference), HB_OK);
     static hb_baseline_reference got;
-    for (int field = 0; field < 8; field++) {
+    for (int field = 0; field < 9; field++) {
         hb_reference_key changed = k;
         switch (field) {
         case 0: snprintf(changed.gpu_uuid, sizeof changed.gpu_uuid, "GPU-1111"); break;
@@ -470,7 +471,8 @@ static void test_reference_cache_key_mismatch_remeasures(void **state)
         case 4: changed.mean_gap_ms = 2.5; break;
         case 5: snprintf(changed.l2, sizeof changed.l2, "flush"); break;
         case 6: changed.time_s = 2; break;
-        default: snprintf(changed.monitor, sizeof changed.monitor, "off"); break;
+        case 7: snprintf(changed.monitor, sizeof changed.monitor, "off"); break;
+        default: snprintf(changed.sandbox, sizeof changed.sandbox, "off"); break;
         }
         int found = 1;
         assert_int_equal(hb_reference_cache_lookup(path, &changed, &got, &found), HB_OK);

@@ -59,6 +59,7 @@ static void key_of(const hb_run_options *o, const hb_device_info *device, size_t
     key->time_s = o->reference_time_s;
     const char *parts = getenv(HB_MONITOR_PARTS_ENV); /* a cost measurement runs fewer parts: another cost */
     snprintf(key->monitor, sizeof key->monitor, "%s", !o->trace ? "off" : parts ? parts : "all");
+    snprintf(key->sandbox, sizeof key->sandbox, "%s", o->isolate && o->sandbox ? "on" : "off");
 }
 
 /* --- a cached reference, if it still applies --------------------------------------------- */

@@ -24,12 +24,12 @@
 
 json_t *hb_reference_key_json(const hb_reference_key *k)
 {
-    return json_pack("{s:s, s:s, s:s, s:[I,I,I], s:s, s:s, s:s, s:f, s:s, s:s, s:I, s:f, s:f, s:s}", "gpu_uuid",
+    return json_pack("{s:s, s:s, s:s, s:[I,I,I], s:s, s:s, s:s, s:f, s:s, s:s, s:I, s:f, s:f, s:s, s:s}", "gpu_uuid",
                      k->gpu_uuid, "driver", k->driver, "harness", k->harness, "mnk", (json_int_t)k->m,
                      (json_int_t)k->n, (json_int_t)k->k, "acc", k->acc, "mode", k->mode, "gap", k->gap,
                      "mean_gap_ms", k->mean_gap_ms, "l2", k->l2, "stream", k->stream, "workspace_bytes",
                      (json_int_t)k->workspace_bytes, "warmup_s", k->warmup_s, "time_s", k->time_s, "monitor",
-                     k->monitor);
+                     k->monitor, "sandbox", k->sandbox);
 }
 
 static json_t *spread_json(const hb_ref_spread *s)

@@ -42,6 +42,7 @@ typedef struct hb_reference_key {
     unsigned long long workspace_bytes;
     double warmup_s, time_s;    /* the reference's windows */
     char monitor[64];           /* the call monitor: "all", "off", or the parts HB_MONITOR_PARTS named */
+    char sandbox[8];            /* --sandbox: "on" or "off" ("off" with --no-isolate): its system calls cost more */
 } hb_reference_key;
 
 /* The key as the file holds it (a new reference). */
