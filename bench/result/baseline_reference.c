@@ -196,13 +196,12 @@ static const hb_baseline_figures *clean_of(const hb_held_reference *held, const 
     }
     if (!strcmp(clean->algo, seen->algo))
         return clean;
-    if (held->shared_choices) {
-        interfere(out, HB_CHECK_BASELINE_KERNELS, "%s ran the algorithm %.150s in the candidate's process and %.150s "
-                  "in its clean process, from the same autotune choice", seen->name, seen->algo, clean->algo);
-        return NULL;
-    }
-    append(out->not_held, sizeof out->not_held, "%s%s: another algorithm than in its clean process (each searched on "
-           "its own: no autotune cache)", out->not_held[0] ? "; " : "", seen->name);
+    /* Another algorithm is not held, even from the same autotune choice:
+     * measured on 2 x H200 (2026-11-28), cuBLASLt's autotuned baselines ran
+     * another algorithm in the candidate's process than in its clean one in
+     * honest runs, so a verdict here would fail honest candidates. */
+    append(out->not_held, sizeof out->not_held, "%s%s: another algorithm than in its clean process (%.120s here, "
+           "%.120s there)", out->not_held[0] ? "; " : "", seen->name, seen->algo, clean->algo);
     return NULL;
 }
 
