@@ -27,7 +27,12 @@
 #    /proc/self/mem and put back, mapped over; the sleeping kernel before
 #    every launch; the threads (driver queries, a kernel kept in flight)
 #    started after 16 calls and stopped by dlclose; the ptrace helper; the
-#    seccomp filter; the harness's pipe replaced.
+#    seccomp filter; the harness's pipe replaced.  The stand-in runtime knows a
+#    library's kernels only once nvcc's registration in that library has run
+#    (after the library's own constructors), and keeps a failed call's error
+#    as the thread's last error until cudaGetLastError: the fake harness reads
+#    it once a launcher has loaded and after each call, as hgemm-bench does,
+#    and only leaves_error_at_load and leaves_error_in_call may leave one.
 #
 # Usage: broken_launchers_cpu.sh [CC] [CXX]; BUILD (default build) and
 # CUDA_HOME (default /usr/local/cuda) from the environment.  Exit 0 when every
@@ -72,7 +77,7 @@ case $build in /*) ;; *) build=$root/$build ;; esac
 launchers=$build/candidates/broken_launchers
 modes=(cublas_wrapper off_stream_part off_stream_untraced skip_one_in_n carry_result rewrite_timer slow_baseline
     driver_detour_timed baseline_kernel_detour baseline_kernel_leftover baseline_host_thread proc_mem_patch maps_over
-    ptrace_helper own_seccomp dup_result)
+    ptrace_helper own_seccomp dup_result leaves_error_at_load leaves_error_in_call)
 # The words a mode's launcher reads from the harness's command line: the
 # timed window guessed at [1, 2) s after its first call.
 mode_args() {

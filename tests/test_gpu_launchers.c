@@ -277,7 +277,7 @@ static void test_gpu_broken_launchers_verdicts(void **state)
     snprintf(command, sizeof command, "test $(ls -d %s/candidates/broken_launchers/*/ | wc -l) -eq %d",
              hb_test_build_dir(), launchers);
     assert_int_equal(hb_test_shell(command), 0);
-    assert_int_equal(launchers, 27);
+    assert_int_equal(launchers, 29);
     assert_int_equal(wrong, 0);
     hb_test_remove_tree(out);
 }

@@ -4,7 +4,8 @@
  * the library checks before the GPU (bench/candidate/library_image.c), and
  * the loader (bench/candidate/launcher_library.c) on the fixture libraries of
  * tests/data/launchers/, which make builds as C11 and as C++11 (the header
- * check) and which need no GPU to load or call. */
+ * check) and which need no GPU to load or call, and the verdict on the CUDA
+ * runtime error a launcher leaves (bench/candidate/launcher_left_error.c). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <elf.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "bench/candidate/launch_plan.h"
+#include "bench/candidate/launcher_left_error.h"
 #include "bench/candidate/launcher_library.h"
 #include "bench/candidate/library_image.h"
 #include "bench/candidate/manifest.h"
@@ -438,6 +440,52 @@ static void test_launcher_library_relative_name(void **state)
     free(m);
 }
 
+/* The runtime's last error a launcher leaves (bench/candidate/launcher_left_error.c):
+ * none is no fault; one is the candidate's (crashed, execution), its reason naming
+ * the error, the launcher and where it was left; a device that fails to
+ * synchronize once the library has loaded is the candidate's too, called
+ * sticky. */
+static void test_launcher_left_error_verdict(void **state)
+{
+    (void)state;
+    quiet();
+    assert_int_equal(hb_launcher_left_error_verdict("L", HB_LAUNCHER_AT_LOAD, cudaSuccess, cudaSuccess), HB_OK);
+    assert_int_equal(hb_launcher_left_error_verdict("L", HB_LAUNCHER_AFTER_CALL, cudaSuccess, cudaSuccess), HB_OK);
+
+    assert_int_equal(hb_launcher_left_error_verdict("L", HB_LAUNCHER_AT_LOAD, cudaErrorInvalidValue, cudaSuccess),
+                     HB_ERR_CANDIDATE_FAULT);
+    const char *why = hb_last_error();
+    assert_non_null(strstr(why, "cudaErrorInvalidValue"));
+    assert_non_null(strstr(why, "left by the launcher's constructor"));
+    assert_non_null(strstr(why, "launcher L "));
+    assert_null(strstr(why, "left set after its call"));
+    assert_null(strstr(why, "sticky"));
+
+    assert_int_equal(
+        hb_launcher_left_error_verdict("L", HB_LAUNCHER_AFTER_CALL, cudaErrorInvalidDeviceFunction, cudaSuccess),
+        HB_ERR_CANDIDATE_FAULT);
+    why = hb_last_error();
+    assert_non_null(strstr(why, "cudaErrorInvalidDeviceFunction"));
+    assert_non_null(strstr(why, "left set after its call"));
+    assert_null(strstr(why, "constructor"));
+
+    /* Nothing left set, but the device fails: the constructors' work or a sticky error. */
+    assert_int_equal(hb_launcher_left_error_verdict("L", HB_LAUNCHER_AT_LOAD, cudaSuccess, cudaErrorIllegalAddress),
+                     HB_ERR_CANDIDATE_FAULT);
+    why = hb_last_error();
+    assert_non_null(strstr(why, "cudaErrorIllegalAddress"));
+    assert_non_null(strstr(why, "left by the launcher's constructor"));
+    assert_non_null(strstr(why, "sticky"));
+
+    /* Both: the error left set first, the device's after it. */
+    assert_int_equal(
+        hb_launcher_left_error_verdict("L", HB_LAUNCHER_AT_LOAD, cudaErrorInvalidValue, cudaErrorIllegalAddress),
+        HB_ERR_CANDIDATE_FAULT);
+    why = hb_last_error();
+    const char *left = strstr(why, "cudaErrorInvalidValue"), *device = strstr(why, "cudaErrorIllegalAddress");
+    assert_true(left && device && left < device);
+}
+
 hb_test_list hb_launcher_tests(void)
 {
     static const struct CMUnitTest tests[] = {
@@ -449,6 +497,7 @@ hb_test_list hb_launcher_tests(void)
         cmocka_unit_test(test_launcher_library_open_errors),
         cmocka_unit_test(test_launcher_library_calls),
         cmocka_unit_test(test_launcher_library_relative_name),
+        cmocka_unit_test(test_launcher_left_error_verdict),
     };
     return HB_TEST_LIST(tests);
 }

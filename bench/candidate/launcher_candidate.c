@@ -6,8 +6,10 @@
 #include "bench/candidate/candidate_buffers.h"
 #include "bench/candidate/candidate_row.h"
 #include "bench/candidate/launch_plan.h"
+#include "bench/candidate/launcher_left_error.h"
 #include "bench/candidate/launcher_library.h"
 #include "bench/core/diag.h"
+#include "bench/core/heartbeat.h"
 #include "bench/gpu/device_state.h"
 
 #define ERROR_BYTES 512 /* the launcher's message buffer: a reason line holds about this much */
@@ -72,11 +74,14 @@ static hb_status launcher_launch(hb_participant *self, const hb_gemm_io *io, cud
     return status;
 }
 
-/* Untimed, after every call: what the host code changed is set back; the
- * first change found is what the results say (participant.h). */
+/* Untimed, after every call: the runtime's last error it left set is its
+ * fault (read first: the device-state reads below clear errors of their
+ * own); what the host code changed is set back; the first change found is
+ * what the results say (participant.h). */
 static hb_status launcher_after_call(hb_participant *self)
 {
     launcher_impl *impl = self->impl;
+    HB_TRY(hb_launcher_take_left_error(impl->library.name, HB_LAUNCHER_AFTER_CALL));
     char note[sizeof self->device_state];
     hb_status status = blame_launcher(impl, hb_device_state_restore(&impl->device, impl->strayed_device,
                                                                     impl->stream, note, sizeof note));
@@ -100,6 +105,19 @@ static void launcher_destroy(hb_participant *self)
 static const hb_participant_ops launcher_ops = {hb_candidate_prepare, hb_candidate_poison, launcher_launch,
                                                 hb_candidate_collect, launcher_destroy,    launcher_after_call};
 
+/* What its constructors left: the runtime's last error, and the device
+ * synchronized (launcher_left_error.h).  The synchronize waits on work they
+ * enqueued, so the heartbeat's phase is the candidate's meanwhile: a kernel
+ * of theirs that never ends is the candidate's timeout. */
+static hb_status constructors_left(const launcher_impl *impl)
+{
+    const hb_phase before = hb_heartbeat_current_phase();
+    hb_heartbeat_phase(HB_PHASE_CANDIDATE);
+    const hb_status status = hb_launcher_take_left_error(impl->library.name, HB_LAUNCHER_AT_LOAD);
+    hb_heartbeat_phase(before);
+    return status;
+}
+
 static hb_status setup(launcher_impl *impl, const hb_manifest *manifest, const hb_device_limits *limits,
                        hb_acc_class run_acc, long m, long n, long k)
 {
@@ -108,7 +126,9 @@ static hb_status setup(launcher_impl *impl, const hb_manifest *manifest, const h
     impl->accumulator = manifest->accumulator == HB_ACC_FP16 ? HGEMM_LAUNCH_ACC_FP16 : HGEMM_LAUNCH_ACC_FP32;
     impl->strayed_device = -1;
     HB_TRY(hb_device_state_read(&impl->device));
+    hb_launcher_clear_last_error();
     HB_TRY(hb_launcher_library_open(manifest, limits->sm, &impl->library));
+    HB_TRY(constructors_left(impl));
     return hb_candidate_buffers_create(&plan, &impl->buffers);
 }
 

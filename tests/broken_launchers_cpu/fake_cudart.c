@@ -4,7 +4,12 @@
  * 4 ms; the device is a compute capability 9.0 (every attribute reads 9);
  * copies are memcpy; a stream is a name; a kernel launch (<<<...>>>) is
  * logged, never run; the queries are counted, from any thread; the last
- * cudaHostAlloc is kept, for a test to play the GPU's writes into it.  Loose
+ * cudaHostAlloc is kept, for a test to play the GPU's writes into it.  As
+ * the real runtime, it knows a library's kernels only once the library's
+ * registration (the constructor nvcc adds to each file, __cudaRegisterFunction
+ * per kernel) has run: before that, a lookup, an attribute or a launch of
+ * one fails with cudaErrorInvalidDeviceFunction; and a failed call sets the
+ * calling thread's last error until cudaGetLastError reads it.  Loose
  * prototypes (ints for enums): the callers pass the real ones' arguments. */
 #include <pthread.h>
 #include <stddef.h>
@@ -46,8 +51,9 @@ int __cudaLaunchKernel(const void *kernel, fake_dim3 grid, fake_dim3 block, void
 void **__cudaRegisterFatBinary(void *fatbin);
 void __cudaRegisterFatBinaryEnd(void **handle);
 void __cudaUnregisterFatBinary(void **handle);
-void __cudaRegisterFunction(void);
-int __cudaGetKernel(void);
+void __cudaRegisterFunction(void **handle, const char *host_function, char *device_function, const char *device_name,
+                            int thread_limit, void *tid, void *bid, void *block, void *grid, int *warp_size);
+int __cudaGetKernel(const void **kernel, const void *host_function);
 int fake_records(void);
 long fake_queries(void);
 int fake_kernel_launches(void);
@@ -56,12 +62,36 @@ void *fake_host_memory(void);
 int fake_blocking_copies(void);
 void *fake_created_stream(void);
 
-enum { LOGGED = 16 };
+enum { LOGGED = 16, REGISTERED = 64 };
+enum { INVALID_VALUE = 1, MEMORY_ALLOCATION = 2, INVALID_DEVICE_FUNCTION = 98, INVALID_DEVICE = 101 }; /* cudaError_t's */
+enum { LAST_ATTRIBUTE = 200, MOST_SHARED_BYTES = 227 * 1024 }; /* past any cudaDeviceAttr; an H100's opt-in */
 static int records, blocking_copies, kernel_launches;
+static const void *registered[REGISTERED]; /* the host stubs of the kernels registered so far */
+static int registered_count;
+static __thread int last_error; /* per thread, as the runtime's */
 static long queries; /* cudaStreamQuery and cudaEventQuery calls, from any thread */
 static void *created_stream, *host_memory;
 static fake_kernel_launch pushed, launched[LOGGED]; /* the <<<...>>> configuration, then each launch */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A call's result: a failure is kept as the thread's last error. */
+static int result(int error)
+{
+    if (error)
+        last_error = error;
+    return error;
+}
+
+/* 0 when `host_function` is a registered kernel's stub, else the runtime's error for it. */
+static int known_kernel(const void *host_function)
+{
+    pthread_mutex_lock(&lock);
+    int found = 0;
+    for (int i = 0; i < registered_count && !found; i++)
+        found = registered[i] == host_function;
+    pthread_mutex_unlock(&lock);
+    return found ? 0 : INVALID_DEVICE_FUNCTION;
+}
 
 int cudaEventRecord(void *event, void *stream)
 {
@@ -78,14 +108,16 @@ int cudaEventElapsedTime(float *ms, void *start, void *stop)
 int cudaGetDevice(int *device) { return *device = 0; }
 int cudaDeviceGetAttribute(int *value, int attribute, int device)
 {
-    (void)attribute, (void)device;
+    (void)device;
+    if (attribute < 0 || attribute > LAST_ATTRIBUTE)
+        return result(INVALID_VALUE);
     *value = 9;
     return 0;
 }
 int cudaMalloc(void **pointer, size_t bytes)
 {
     *pointer = calloc(1, bytes);
-    return *pointer ? 0 : 2; /* cudaErrorMemoryAllocation */
+    return result(*pointer ? 0 : MEMORY_ALLOCATION);
 }
 int cudaStreamCreateWithFlags(void **stream, unsigned flags)
 {
@@ -117,8 +149,17 @@ void **__cudaRegisterFatBinary(void *fatbin)
 }
 void __cudaRegisterFatBinaryEnd(void **handle) { (void)handle; }
 void __cudaUnregisterFatBinary(void **handle) { (void)handle; }
-void __cudaRegisterFunction(void) {}
-int cudaSetDevice(int device) { return device == 0 ? 0 : 101; /* cudaErrorInvalidDevice */ }
+void __cudaRegisterFunction(void **handle, const char *host_function, char *device_function, const char *device_name,
+                            int thread_limit, void *tid, void *bid, void *block, void *grid, int *warp_size)
+{
+    (void)handle, (void)device_function, (void)device_name, (void)thread_limit, (void)tid, (void)bid, (void)block;
+    (void)grid, (void)warp_size;
+    pthread_mutex_lock(&lock);
+    if (registered_count < REGISTERED)
+        registered[registered_count++] = host_function;
+    pthread_mutex_unlock(&lock);
+}
+int cudaSetDevice(int device) { return result(device == 0 ? 0 : INVALID_DEVICE); }
 int cudaStreamQuery(void *stream)
 {
     (void)stream;
@@ -136,22 +177,32 @@ int cudaEventCreateWithFlags(void **event, unsigned flags)
 }
 int cudaGetFuncBySymbol(void **function, const void *symbol)
 {
+    if (known_kernel(symbol))
+        return result(INVALID_DEVICE_FUNCTION);
     *function = (void *)symbol; /* the driver's function is the host stub's address here */
     return 0;
 }
 int cudaFuncSetAttribute(const void *function, int attribute, int value)
 {
-    (void)function, (void)attribute, (void)value;
-    return 0;
+    (void)attribute;
+    if (known_kernel(function))
+        return result(INVALID_DEVICE_FUNCTION);
+    return result(value < 0 || value > MOST_SHARED_BYTES ? INVALID_VALUE : 0);
 }
 int cudaHostAlloc(void **pointer, size_t bytes, unsigned flags)
 {
     (void)flags;
     *pointer = host_memory = calloc(1, bytes);
-    return *pointer ? 0 : 2;
+    return result(*pointer ? 0 : MEMORY_ALLOCATION);
 }
-int cudaGetLastError(void) { return 0; }
-/* A kernel launch (<<<...>>>): the configuration pushed, popped by the stub, then launched: logged, never run. */
+int cudaGetLastError(void)
+{
+    const int error = last_error;
+    last_error = 0;
+    return error;
+}
+/* A kernel launch (<<<...>>>): the configuration pushed, popped by the stub,
+ * then launched with the handle __cudaGetKernel gave: logged, never run. */
 unsigned __cudaPushCallConfiguration(fake_dim3 grid, fake_dim3 block, size_t shared, void *stream)
 {
     pushed = (fake_kernel_launch){stream, grid.x, block.x, shared};
@@ -167,7 +218,9 @@ int __cudaPopCallConfiguration(fake_dim3 *grid, fake_dim3 *block, size_t *shared
 }
 int __cudaLaunchKernel(const void *kernel, fake_dim3 grid, fake_dim3 block, void **args, size_t shared, void *stream)
 {
-    (void)kernel, (void)args;
+    (void)args;
+    if (known_kernel(kernel))
+        return result(INVALID_DEVICE_FUNCTION);
     pthread_mutex_lock(&lock);
     if (kernel_launches < LOGGED)
         launched[kernel_launches] = (fake_kernel_launch){stream, grid.x, block.x, shared};
@@ -175,7 +228,14 @@ int __cudaLaunchKernel(const void *kernel, fake_dim3 grid, fake_dim3 block, void
     pthread_mutex_unlock(&lock);
     return 0;
 }
-int __cudaGetKernel(void) { return 1; }
+/* A kernel's handle for the launch stub (its first launch): the host stub's address here. */
+int __cudaGetKernel(const void **kernel, const void *host_function)
+{
+    if (known_kernel(host_function))
+        return result(INVALID_DEVICE_FUNCTION);
+    *kernel = host_function;
+    return 0;
+}
 int fake_records(void) { return records; }
 long fake_queries(void)
 {

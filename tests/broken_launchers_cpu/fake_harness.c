@@ -9,9 +9,13 @@
  * are checked, everything but the GPU.
  * Usage: fake_harness LAUNCHER.so MODE [ARGS...], MODE one of cublas_wrapper,
  * off_stream_part, off_stream_untraced (FAKE_CUPTI: a library to load halfway),
- * skip_one_in_n, carry_result, rewrite_timer, slow_baseline, or one of
+ * skip_one_in_n, carry_result, rewrite_timer, slow_baseline,
+ * leaves_error_at_load, leaves_error_in_call, or one of
  * fake_harness_driver.c's (with a stand-in of the driver, fake_cuda.c); ARGS
- * are there for a launcher that reads the harness's command line.
+ * are there for a launcher that reads the harness's command line.  The
+ * runtime's last error is read once the library has loaded and after every
+ * call, as hgemm-bench reads it: only the two launchers named for it may
+ * leave one set.
  * Prints what it saw; exit 0 when all of it is as the launcher's fault says. */
 #define _POSIX_C_SOURCE 200809L
 #include <cublasLt.h>
@@ -87,11 +91,18 @@ int c_state(const problem *p)
     return -1;
 }
 
+static int calls_leaving_errors, last_left_error; /* calls after which cudaGetLastError was not cudaSuccess */
+
 int launch_ok(hgemm_launch_fn launch, problem *p)
 {
     int rc = launch(&p->args);
     if (rc)
         printf("  launch returned %d: %s\n", rc, p->error);
+    const int left = (int)cudaGetLastError(); /* as hgemm-bench reads it after every call */
+    if (left) {
+        calls_leaving_errors++;
+        last_left_error = left;
+    }
     return rc == 0;
 }
 
@@ -237,6 +248,22 @@ static int rewrite_timer(void *lib, hgemm_launch_fn launch)
            after == 4.0f && fake_records() == 6;
 }
 
+/* The two launchers that leave the runtime's last error set, on purpose:
+ * the error must be there once the library loaded (and then no more after a
+ * call), or after each call (and not before); the value is cudaErrorInvalidValue. */
+static int left_error_mode(const char *mode, hgemm_launch_fn launch, int load_error)
+{
+    problem p;
+    make_problem(&p, 16, 16, 16);
+    const int at_load = !strcmp(mode, "leaves_error_at_load");
+    const int launched = launch_ok(launch, &p) && launch_ok(launch, &p);
+    printf("  the runtime's last error: %d once the library loaded, after %d of its 2 calls (the last %d)\n",
+           load_error, calls_leaving_errors, last_left_error);
+    enum { INVALID_VALUE = 1 };
+    return launched && (at_load ? load_error == INVALID_VALUE && calls_leaving_errors == 0
+                                : load_error == 0 && calls_leaving_errors == 2 && last_left_error == INVALID_VALUE);
+}
+
 double now_us(void)
 {
     struct timespec t;
@@ -279,14 +306,24 @@ int main(int argc, char **argv)
         return 2;
     }
     driver_attack_prepare();
+    (void)cudaGetLastError();
     void *lib = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
     hgemm_launch_fn launch = lib ? (hgemm_launch_fn)dlsym(lib, "hgemm_launch") : NULL;
     if (!launch) {
         printf("FAIL: loading %s: %s\n", argv[1], dlerror());
         return 1;
     }
+    /* What hgemm-bench reads once the library has loaded: an error its
+     * constructors left set (one of its own kernels looked up before the
+     * runtime registered it, say) would reach the harness's next launch. */
+    const int load_error = (int)cudaGetLastError();
     const char *mode = argv[2];
     int ok;
+    if (!strcmp(mode, "leaves_error_at_load") || !strcmp(mode, "leaves_error_in_call")) {
+        ok = left_error_mode(mode, launch, load_error);
+        printf("  %s\n", ok ? "ok" : "FAIL");
+        return ok ? 0 : 1;
+    }
     if (!strcmp(mode, "cublas_wrapper"))
         ok = cublas_wrapper(launch);
     else if (!strcmp(mode, "off_stream_part"))
@@ -305,7 +342,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "fake_harness: unknown mode %s\n", mode);
         return 2;
     }
-    ok = ok && fake_gemm_ex_refused() == 0;
+    const int left = (int)cudaGetLastError();
+    if (load_error || calls_leaving_errors || left)
+        printf("  the runtime's last error left set: by its constructors %d, after %d of its calls (the last %d), at "
+               "the end %d\n",
+               load_error, calls_leaving_errors, last_left_error, left);
+    ok = ok && fake_gemm_ex_refused() == 0 && !load_error && !calls_leaving_errors && !left;
     printf("  %s (%d cublasGemmEx calls refused by the fake)\n", ok ? "ok" : "FAIL", fake_gemm_ex_refused());
     return ok ? 0 : 1;
 }

@@ -187,32 +187,39 @@ static int maps_over(hgemm_launch_fn launch)
            baseline == 4.0f && next == SHORT_MS;
 }
 
+/* A baseline's launch before the launcher's first call goes alone (its
+ * sleeper is looked up in that call: the runtime registers the library's
+ * kernels after its constructor has run); after it, each of theirs, plain
+ * or Ex, on whatever stream, comes after a 5 us sleeper on that stream. */
 static int baseline_kernel_detour(hgemm_launch_fn launch)
 {
     problem p;
     make_problem(&p, 16, 16, 16);
     const void *const theirs = (const void *)(uintptr_t)0xF00D, *const theirs_ex = (const void *)(uintptr_t)0xBEEF;
     void *const other_stream = (void *)(uintptr_t)0x0A0A;
-    cuLaunchKernel(theirs, 1, 1, 1, 32, 1, 1, 0, TIMED_STREAM, NULL, NULL); /* a baseline's launch */
+    cuLaunchKernel(theirs, 1, 1, 1, 32, 1, 1, 0, TIMED_STREAM, NULL, NULL); /* a baseline's launch, before its call */
+    const int launched = launch_ok(launch, &p);
+    cuLaunchKernel(theirs, 1, 1, 1, 32, 1, 1, 0, TIMED_STREAM, NULL, NULL); /* and after it */
     const fake_launch_config config = {{1, 1, 1}, {32, 1, 1}, 0, other_stream};
     cuLaunchKernelEx(&config, theirs_ex, NULL, NULL);
-    const int launched = launch_ok(launch, &p);
+    enum { WANT = 5 };
     const int n = fake_driver_launches();
-    fake_launch l[4] = {{0}};
-    for (int i = 0; i < n && i < 4; i++)
+    fake_launch l[WANT] = {{0}};
+    for (int i = 0; i < n && i < WANT; i++)
         l[i] = fake_driver_launch(i);
     printf("  %d launches reached the driver: ", n);
-    for (int i = 0; i < n && i < 4; i++)
+    for (int i = 0; i < n && i < WANT; i++)
         printf("%s%s on %s (param %llu)", i ? ", " : "",
                l[i].function == theirs ? "theirs" : l[i].function == theirs_ex ? "theirs (Ex)" : "another",
                l[i].stream == (void *)TIMED_STREAM ? "timed" : l[i].stream == other_stream ? "theirs" : "?",
                l[i].first_param);
     printf("\n");
-    const int sleeper_first = l[0].function != theirs && l[0].function == l[2].function &&
-                              l[0].stream == (void *)TIMED_STREAM && l[0].first_param == 5000 &&
-                              l[2].stream == other_stream && l[2].first_param == 5000;
-    return launched && c_state(&p) == 1 && n == 4 && sleeper_first && l[1].function == theirs &&
-           l[1].stream == (void *)TIMED_STREAM && l[3].function == theirs_ex && l[3].stream == other_stream;
+    const int alone_before = l[0].function == theirs && l[0].stream == (void *)TIMED_STREAM;
+    const int sleeper_after = l[1].function != theirs && l[1].function == l[3].function &&
+                              l[1].stream == (void *)TIMED_STREAM && l[1].first_param == 5000 &&
+                              l[3].stream == other_stream && l[3].first_param == 5000;
+    return launched && c_state(&p) == 1 && n == WANT && alone_before && sleeper_after && l[2].function == theirs &&
+           l[2].stream == (void *)TIMED_STREAM && l[4].function == theirs_ex && l[4].stream == other_stream;
 }
 
 /* Its first 16 calls, then the 17th; 1 when all returned 0. */

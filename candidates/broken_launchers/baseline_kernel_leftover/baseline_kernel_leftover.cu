@@ -12,7 +12,13 @@
 // poll), for as long as the launcher is not inside its own call: the
 // participants that run after it in the round, the baselines, share the GPU
 // with it in their timed calls.  It computes honestly (one cublasGemmEx as
-// torch's).  The thread stops in the library's destructor.
+// torch's).  The thread stops in the library's destructor.  The spin's
+// shared-memory limit is raised at its first launch, not in the
+// constructor: a library's constructor runs before the one nvcc adds to the
+// same file to register its kernels with the runtime (both sit in
+// .init_array, in the order the file defines them), so the runtime does not
+// know the kernel there.  A CUDA call of its own that fails leaves no error
+// set for the harness to find (cudaGetLastError()): its call reports it.
 // What must catch it: `check` sees 16 honest calls at most: pass (conduct
 // library-kernel).  In a gate, its first kernel lies on another stream
 // inside its own call (conduct other-stream; its headline moves to the wall
@@ -34,6 +40,7 @@ static cublas_gemm gemm;
 static cudaStream_t own_stream;
 static volatile unsigned *done; // mapped host memory: the sequence number of the last spin ended
 static unsigned launched;       // the sequence number of the last spin launched, under launch_lock
+static bool spin_ready;         // its shared-memory limit raised (at the first spin), under launch_lock
 static std::mutex launch_lock;
 static int device, sms;
 static size_t shared_bytes;
@@ -57,9 +64,20 @@ __global__ void __launch_bounds__(1024) leftover_spin(unsigned long long ns, vol
     }
 }
 
-// The next spin on its own stream; under launch_lock.
+// The next spin on its own stream, the kernel's shared-memory limit raised
+// first the first time; under launch_lock.  A failure is cleared from the
+// runtime's last error (cudaGetLastError) and returned.
 static cudaError_t launch_spin(void)
 {
+    if (!spin_ready) {
+        const cudaError_t err =
+            cudaFuncSetAttribute(leftover_spin, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)shared_bytes);
+        if (err != cudaSuccess) {
+            (void)cudaGetLastError();
+            return err;
+        }
+        spin_ready = true;
+    }
     leftover_spin<<<sms, 1024, shared_bytes, own_stream>>>(kSpinNs, done, ++launched); // FAULT: beside the others
     return cudaGetLastError();
 }
@@ -90,13 +108,13 @@ __attribute__((constructor)) static void set_up(void)
     if (err == cudaSuccess)
         err = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
     if (err == cudaSuccess)
-        err = cudaFuncSetAttribute(leftover_spin, cudaFuncAttributeMaxDynamicSharedMemorySize, optin);
-    if (err == cudaSuccess)
         err = cudaStreamCreateWithFlags(&own_stream, cudaStreamNonBlocking);
     if (err == cudaSuccess)
         err = cudaHostAlloc(&flag, sizeof(unsigned), cudaHostAllocMapped);
-    if (err != cudaSuccess)
+    if (err != cudaSuccess) {
+        (void)cudaGetLastError(); // its calls report the failure; the runtime keeps no error of it
         return cuda_failure_text(failure, sizeof failure, "setting up the spinning kernel", err);
+    }
     done = static_cast<volatile unsigned *>(flag);
     *done = 0;
     shared_bytes = (size_t)optin;
