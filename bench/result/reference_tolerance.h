@@ -16,14 +16,16 @@ typedef enum hb_ref_figure { HB_REF_EVENT, HB_REF_WALL, HB_REF_KERNEL, HB_REF_FI
 /* "event", "wall", "kernel". */
 const char *hb_ref_figure_name(hb_ref_figure figure);
 
-/* The default of --baseline-tolerance: 5 % + 0.5 us on the events and the
- * wall clock, 5 % + 0.2 us on CUPTI's kernel span, a starting point until
- * the process-to-process spread is measured on a GPU by
- * scripts/bench_baseline_spread.sh (A/A: an honest candidate's process
- * against fresh clean processes, 64^3, 1024^3 and 4096^3, both modes;
- * measured: TBD).  Written as the flag takes it, so the flag's default and
- * this are one. */
-#define HB_REF_TOLERANCE_DEFAULT "5%+0.5us,kernel=5%+0.2us"
+/* The default of --baseline-tolerance: 50 % + 5 us on the events and the
+ * wall clock, 10 % + 0.5 us on CUPTI's kernel span.  Measured on 2 x H200
+ * (2026-11-28, 30 CUDA-L2 H100-set launchers, 0.3 s + 0.7 s windows,
+ * offline): the baselines' medians in an honest launcher's process against
+ * their clean process spread from -22 % to +44 % on the events (the larger
+ * at calls of 14 to 34 us, where the launcher's host code between the
+ * baselines' calls lengthens their host path) and from -8 % to +6.7 % on the
+ * kernel span (all baselines together: the GPU's clock).  Written as the
+ * flag takes it, so the flag's default and this are one. */
+#define HB_REF_TOLERANCE_DEFAULT "50%+5us,kernel=10%+0.5us"
 
 /* The medians' sampling noise counts this many standard errors: with 7
  * baselines and 3 timers, 21 one-sided comparisons per configuration, 4
@@ -48,7 +50,7 @@ typedef struct hb_ref_spread {
  * default; PCT in 0..1000, US in 0..1e6.  1, or 0 and why in `why`. */
 int hb_ref_tolerance_parse(const char *text, hb_ref_tolerance *out, char *why, size_t why_size);
 
-/* The tolerance as the flag takes it: "event=5%+0.5us,wall=5%+0.5us,kernel=5%+0.2us". */
+/* The tolerance as the flag takes it: "event=50%+5us,wall=50%+5us,kernel=10%+0.5us". */
 void hb_ref_tolerance_format(const hb_ref_tolerance *t, char *out, size_t size);
 
 /* The default (HB_REF_TOLERANCE_DEFAULT, parsed). */
