@@ -15,6 +15,7 @@
 #include "bench/core/folders.h"
 #include "bench/core/heartbeat.h"
 #include "bench/core/thread_watch.h"
+#include "bench/driver/baseline_context.h"
 #include "bench/driver/isolate.h"
 #include "bench/driver/profile_calls.h"
 #include "bench/driver/reference_hold.h"
@@ -510,22 +511,7 @@ static hb_status load_candidate(config_state *s)
 /* What every baseline of this configuration is created with. */
 static hb_baseline_context baseline_context(config_state *s)
 {
-    const hb_run_options *o = s->options;
-    const hb_mnk *c = &s->result->mnk;
-    hb_baseline_context context = {
-        .acc = o->acc,
-        .m = c->m,
-        .n = c->n,
-        .k = c->k,
-        .workspace_bytes = o->workspace_bytes,
-        .device = &s->device,
-        .autotune_cache = o->autotune_cache,
-        .retune = o->retune,
-        .autotune_search = o->autotune_search,
-        .search_rng = &s->search_rng,
-        .stream = s->timer.stream,
-    };
-    return context;
+    return hb_baseline_context_of(s->options, &s->result->mnk, &s->device, &s->search_rng, s->timer.stream);
 }
 
 /* Every row of the baseline registry, in its order (a cuBLASLt autotune

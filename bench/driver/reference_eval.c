@@ -8,6 +8,7 @@
 #include "bench/core/clock.h"
 #include "bench/core/diag.h"
 #include "bench/core/heartbeat.h"
+#include "bench/driver/baseline_context.h"
 #include "bench/driver/config_eval.h"
 #include "bench/driver/sandbox.h"
 #include "bench/gpu/device.h"
@@ -53,19 +54,7 @@ static hb_status create_baselines(reference_state *s)
 {
     const hb_run_options *o = s->options;
     hb_rng_seed(&s->search_rng, hb_rng_next(&s->rng));
-    hb_baseline_context context = {
-        .acc = o->acc,
-        .m = s->mnk->m,
-        .n = s->mnk->n,
-        .k = s->mnk->k,
-        .workspace_bytes = o->workspace_bytes,
-        .device = &s->device,
-        .autotune_cache = o->autotune_cache,
-        .retune = o->retune,
-        .autotune_search = o->autotune_search,
-        .search_rng = &s->search_rng,
-        .stream = s->timer.stream,
-    };
+    hb_baseline_context context = hb_baseline_context_of(o, s->mnk, &s->device, &s->search_rng, s->timer.stream);
     for (int i = 0; i < HB_N_BASELINES; i++) {
         HB_TRY(hb_baseline_create(&hb_baselines[i], &context, &s->baselines[i]));
         s->parts[i] = &s->baselines[i];
