@@ -9,6 +9,7 @@
 #include "bench/candidate/candidate_set.h"
 #include "bench/candidate/cubin_candidate.h"
 #include "bench/candidate/launcher_candidate.h"
+#include "bench/candidate/replay_candidate.h"
 #include "bench/core/clock.h"
 #include "bench/core/code_pages.h"
 #include "bench/core/diag.h"
@@ -66,6 +67,7 @@ typedef struct config_state {
     int profiling;          /* the profiled process of --profile: no timer is read, so none is checked */
     hb_thread_watch threads; /* a launcher's threads left running in the timed window */
     const hb_held_reference *reference; /* the baselines' clean-process reference; NULL: none */
+    const char *replay_folder;          /* the launcher's replay to time in its place; NULL: none */
 } config_state;
 
 uint64_t hb_config_seed(uint64_t run_seed, size_t index)
@@ -495,7 +497,13 @@ static hb_status load_candidate(config_state *s)
     snprintf(r->manifest_path, sizeof r->manifest_path, "%s", manifest_path);
     static hb_manifest manifest;
     HB_TRY(hb_manifest_load(manifest_path, &manifest));
+    if (manifest.kind == HB_CANDIDATE_LAUNCHER && s->replay_folder) {
+        r->replay.form = HB_FORM_REPLAY; /* its recorded launches, no host code of its own (bench/driver/replay_pass.h) */
+        return hb_replay_participant_create(&manifest, s->replay_folder, &s->limits, s->options->acc, r->mnk.m,
+                                            r->mnk.n, r->mnk.k, &s->candidate);
+    }
     if (manifest.kind == HB_CANDIDATE_LAUNCHER) {
+        r->replay.form = HB_FORM_LAUNCHER;
         HB_TRY(hb_thread_watch_begin(&s->threads)); /* the threads before its library loads are the harness's */
         /* Its module state is not audited (r->module_state stays unscanned):
          * host code can keep anything anywhere, so a launcher is held to the
@@ -503,6 +511,7 @@ static hb_status load_candidate(config_state *s)
         return hb_launcher_participant_create(&manifest, &s->limits, s->options->acc, r->mnk.m, r->mnk.n, r->mnk.k,
                                               &s->candidate);
     }
+    r->replay.form = HB_FORM_CUBIN;
     HB_TRY(hb_candidate_participant_create(&manifest, &s->limits, s->options->acc, r->mnk.m, r->mnk.n, r->mnk.k,
                                            &s->candidate));
     return hb_check_module_state(&manifest, s->limits.sm, &r->module_state, &s->failure); /* before any launch */
@@ -637,10 +646,11 @@ static config_state *begin_config(const hb_run_options *options, const char *run
 }
 
 hb_status hb_evaluate_config(const hb_run_options *options, const char *run_path, size_t index,
-                             const hb_held_reference *reference, hb_config_result *out)
+                             const hb_held_reference *reference, const char *replay_folder, hb_config_result *out)
 {
     config_state *s = begin_config(options, run_path, index, out);
     s->reference = reference;
+    s->replay_folder = replay_folder && replay_folder[0] ? replay_folder : NULL;
     s->bootstrap_seed = hb_bootstrap_seed(hb_config_seed(options->seed, index));
     hb_progress_init(&s->progress, options->progress);
     hb_progress_set_label(&s->progress, index, options->n_configs, out->mnk.m, out->mnk.n, out->mnk.k);

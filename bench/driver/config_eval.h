@@ -32,9 +32,10 @@ uint64_t hb_bootstrap_seed(uint64_t config_seed);
 /* `run_path`: the run's folder, where trace/<M>_<N>_<K>.<mode>.json goes
  * (NULL: no trace file).  `reference`: the baselines' clean-process
  * reference they are held to once timed (bench/driver/reference_hold.h);
- * NULL: none. */
+ * NULL: none.  `replay_folder`: a launcher's replay to time in its place
+ * (bench/driver/replay_pass.h); NULL or "": the candidate as it is. */
 hb_status hb_evaluate_config(const hb_run_options *options, const char *run_path, size_t index,
-                             const hb_held_reference *reference, hb_config_result *out);
+                             const hb_held_reference *reference, const char *replay_folder, hb_config_result *out);
 
 /* The profiled process of --profile (bench/driver/profile_calls.h): the
  * configuration set up as above (no call monitor: ncu holds the profiling

@@ -12,6 +12,7 @@
 #include "bench/driver/profile_calls.h"
 #include "bench/driver/profile_pass.h"
 #include "bench/driver/reference_pass.h"
+#include "bench/driver/replay_pass.h"
 #include "bench/driver/sanitize_pass.h"
 #include "bench/result/headline.h"
 #include "bench/result/telemetry_summary.h"
@@ -21,24 +22,25 @@ typedef struct config_job {
     const char *run_path;
     size_t index;
     const hb_held_reference *reference; /* inherited by the forked child */
+    const char *replay_folder;          /* "" or the launcher's replay (bench/driver/replay_pass.h) */
 } config_job;
 
 static hb_status evaluate_in_child(void *context, void *result, size_t size)
 {
     (void)size;
     const config_job *job = context;
-    return hb_evaluate_config(job->options, job->run_path, job->index, job->reference, result);
+    return hb_evaluate_config(job->options, job->run_path, job->index, job->reference, job->replay_folder, result);
 }
 
 static hb_status evaluate(const hb_run_options *options, const char *run_path, size_t index,
-                          const hb_held_reference *reference, hb_config_result *r, int *cut)
+                          const hb_held_reference *reference, const char *replay_folder, hb_config_result *r, int *cut)
 {
     const char *profile_calls = getenv(HB_PROFILE_CALLS_ENV);
     if (!options->isolate && options->check_only && profile_calls) /* this process is --profile's, under ncu */
         return hb_profile_config_calls(options, index, profile_calls, r);
     if (!options->isolate)
-        return hb_evaluate_config(options, run_path, index, reference, r);
-    config_job job = {options, run_path, index, reference};
+        return hb_evaluate_config(options, run_path, index, reference, replay_folder, r);
+    config_job job = {options, run_path, index, reference, replay_folder};
     hb_config_result_init(r, &options->configs[index]);
     hb_child_outcome outcome;
     hb_status status = hb_run_isolated(evaluate_in_child, &job, r, sizeof *r, options->timeout_s, &outcome);
@@ -56,21 +58,41 @@ static hb_status evaluate(const hb_run_options *options, const char *run_path, s
     return r->status;
 }
 
-/* The baselines' clean-process reference first (bench/driver/reference_pass.h),
- * then the evaluation that holds them to it; the clean process's failure
- * is the configuration's error, and nothing is evaluated. */
+/* The evaluation writes r afresh: what the recording found stays, with the
+ * form the evaluation loaded. */
+static void keep_replay_record(const hb_replay_record *recorded, hb_config_result *r)
+{
+    const hb_candidate_form timed = r->replay.form;
+    r->replay = *recorded;
+    if (timed != HB_FORM_NONE)
+        r->replay.form = timed;
+}
+
+/* A launcher's replay recorded first (bench/driver/replay_pass.h), then the
+ * baselines' clean-process reference (bench/driver/reference_pass.h), then
+ * the evaluation that holds them to it; the clean process's failure is the
+ * configuration's error, and nothing is evaluated. */
 static void evaluate_held(const hb_run_options *options, const hb_device_info *device, const char *run_path,
                           size_t index, hb_config_result *r, int *cut)
 {
     static hb_reference_pass pass; /* the reference is 30 KB */
+    static char replay_folder[4096];
+    if (hb_replay_prepare(options, device, run_path, index, r, replay_folder, sizeof replay_folder, cut) != HB_OK ||
+        *cut)
+        return;
+    static hb_replay_record recorded;
+    recorded = r->replay;
     if (hb_reference_prepare(options, device, index, &pass, r, cut) != HB_OK) {
         hb_reference_settle(&pass, r); /* r holds the clean process's error */
+        keep_replay_record(&recorded, r);
         return;
     }
     if (*cut)
         return;
-    evaluate(hb_reference_evaluation_options(options, &pass), run_path, index, pass.have ? &pass.held : NULL, r, cut);
+    evaluate(hb_reference_evaluation_options(options, &pass), run_path, index, pass.have ? &pass.held : NULL,
+             replay_folder, r, cut);
     hb_reference_settle(&pass, r);
+    keep_replay_record(&recorded, r);
 }
 
 /* A pass cut short by a signal leaves the flag set, and the evaluation's

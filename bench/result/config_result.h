@@ -15,6 +15,7 @@
 #include "bench/result/kernel_profile.h"
 #include "bench/result/mma_audit.h"
 #include "bench/result/module_state.h"
+#include "bench/result/replay_record.h"
 #include "bench/result/participant_desc.h"
 #include "bench/result/plausibility_record.h"
 #include "bench/result/reference_record.h"
@@ -100,6 +101,7 @@ typedef struct hb_config_result {
                                           * (--no-isolate)", ...; "" when it ended before */
     hb_reward_record reward;         /* --reward: r and its terms (docs/gate.md, "Reward") */
     hb_decision_record decision;     /* gate --decide: the sequential test's verdict on the threshold (ran 0 without) */
+    hb_replay_record replay;         /* the candidate's form: cubin, a launcher's replay, or its host code (and why) */
     hb_reference_record baseline_reference; /* the baselines' clean-process reference and its judgement */
 } hb_config_result;
 

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "bench/core/gemm_types.h"
+#include "bench/result/replay_record.h"
 #include "bench/result/deviation_rule.h"
 #include "bench/result/reference_tolerance.h"
 #include "bench/core/timing_policy.h"
@@ -73,6 +74,8 @@ typedef struct hb_run_options {
     int profile;           /* --profile: an Nsight Compute pass after each evaluation (docs/gate.md, "Profile") */
     /* isolation (docs/cli.md) */
     int isolate;           /* each configuration in a child process (default 1) */
+    hb_form_choice form;   /* --form replay|launcher: what a launcher candidate is timed as (default replay;
+                              bench/driver/replay_pass.h) */
     int sandbox;           /* --sandbox on|off: the evaluating child sandboxed before the candidate loads (default 1;
                               none with --no-isolate; bench/driver/sandbox.h) */
     /* the call monitor (docs/trace.md) */

@@ -1,0 +1,32 @@
+/* The replay form's recording (docs/launchers.md, "The replay form"): for a
+ * launcher candidate under --form replay, before the evaluation, a
+ * throwaway child (bench/driver/isolate.h, sandboxed as the evaluation is)
+ * creates the configuration's buffers, opens the launch recorder
+ * (bench/trace/launch_recorder.h), loads the launcher, makes a few calls
+ * (HB_REPLAY_CALLS), and writes the plan (bench/result/replay_analysis.h)
+ * and its cubins to <run>/replay/<M>_<N>_<K>/ (bench/candidate/replay_file.h).
+ * A replay already there for the same library, size and GPU is used again.
+ * The evaluation then loads the replay when it is replayable, and the
+ * launcher, sealed, when it is not; r->replay says which and why. */
+#ifndef HB_REPLAY_PASS_H
+#define HB_REPLAY_PASS_H
+
+#include <stddef.h>
+
+#include "bench/core/status.h"
+#include "bench/result/config_result.h"
+#include "bench/result/device_info.h"
+#include "bench/result/run_options.h"
+
+#define HB_REPLAY_CALLS 4 /* the first, and three to show the steady state */
+
+/* Records configuration `index`'s launcher when the options ask for its
+ * replay; fills r->replay (form, refusal, reason, folder).  `folder` gets
+ * the replay folder to evaluate ("" when the launcher itself is timed: a
+ * cubin candidate, --form launcher, --aa, or no replay).  A recording that
+ * fails is a refusal (HB_REFUSE_FAILED), never the configuration's error;
+ * *cut is set when a signal cut it short. */
+hb_status hb_replay_prepare(const hb_run_options *options, const hb_device_info *device, const char *run_path,
+                            size_t index, hb_config_result *r, char *folder, size_t size, int *cut);
+
+#endif
