@@ -33,7 +33,8 @@ static reader inside(const reader *r, const char *key, long i)
     /* The deepest path ("ops[63].relocs[31].to.") is far shorter than where[]. */
     int length = i >= 0 ? snprintf(in.where, sizeof in.where, "%s%s[%ld].", r->where, key, i)
                         : snprintf(in.where, sizeof in.where, "%s%s.", r->where, key);
-    (void)length;
+    if (length < 0 || (size_t)length >= sizeof in.where)
+        snprintf(in.where, sizeof in.where, "(deep).");
     return in;
 }
 
@@ -73,7 +74,7 @@ static hb_status get_u64(const reader *r, const json_t *o, const char *key, uint
 
 static hb_status get_u32(const reader *r, const json_t *o, const char *key, uint32_t min, uint32_t max, uint32_t *out)
 {
-    uint64_t value;
+    uint64_t value = 0;
     HB_TRY(get_u64(r, o, key, min, max, &value));
     *out = (uint32_t)value;
     return HB_OK;
@@ -156,7 +157,7 @@ static hb_status get_u64s(const reader *r, const json_t *o, const char *key, siz
 static hb_status get_u32s(const reader *r, const json_t *o, const char *key, size_t n, uint32_t min, uint32_t max,
                           uint32_t *out)
 {
-    uint64_t values[8];
+    uint64_t values[8] = {0};
     HB_TRY(get_u64s(r, o, key, n, min, max, values));
     for (size_t i = 0; i < n; i++)
         out[i] = (uint32_t)values[i];

@@ -159,7 +159,9 @@ static int find_relocs(const hb_relocator *r, const hb_capture_op *op, int call,
                                  kernel_name(r, k, name, sizeof name), HB_REPLAY_MAX_RELOCS);
                 return 0;
             }
-            k->relocs[k->n_relocs++] = (hb_replay_reloc){.at = at, .to = to};
+            /* Field by field: the struct's padding stays the zero memset put there (a plan is compared whole). */
+            k->relocs[k->n_relocs].at = at;
+            k->relocs[k->n_relocs++].to = to;
         } else if (device_word(op, at)) {
             hb_replay_refuse(r->plan, HB_REFUSE_UNKNOWN_POINTER,
                              "call %d, op %u (%s): the parameter word at byte %u is the device address 0x%llx, in "
