@@ -381,3 +381,49 @@ hb_status hb_cubin_module_state(const char *path, hb_module_state *out)
     out->scanned = status == HB_OK;
     return status;
 }
+
+/* --- a kernel by name -------------------------------------------------------------------- */
+
+/* A kernel's symbol: code (STT_FUNC) in a section of the file, not a reference to another module's. */
+static int defines_symbol(const elf_view *v, const Elf64_Sym *sym)
+{
+    return ELF64_ST_TYPE(sym->st_info) == STT_FUNC && sym->st_shndx != SHN_UNDEF && sym->st_shndx < v->header.e_shnum;
+}
+
+static hb_status find_in_table(const elf_view *v, const Elf64_Shdr *symtab, const char *name, int *defines)
+{
+    HB_TRY(check_contents(v, symtab, "symbol table"));
+    if (symtab->sh_entsize != sizeof(Elf64_Sym) || symtab->sh_link >= v->header.e_shnum)
+        return hb_fail(HB_ERR_BAD_INPUT, "%s is corrupt: a symbol table has %llu-byte entries and string table %u",
+                       v->path, (unsigned long long)symtab->sh_entsize, (unsigned)symtab->sh_link);
+    const Elf64_Shdr strings = section_at(v, symtab->sh_link);
+    HB_TRY(check_contents(v, &strings, "symbol string table"));
+    for (uint64_t k = 1; k < symtab->sh_size / sizeof(Elf64_Sym) && !*defines; k++) {
+        Elf64_Sym sym;
+        memcpy(&sym, v->data + symtab->sh_offset + k * sizeof sym, sizeof sym);
+        const char *symbol = string_at(v, &strings, sym.st_name);
+        *defines = symbol && defines_symbol(v, &sym) && !strcmp(symbol, name);
+    }
+    return HB_OK;
+}
+
+hb_status hb_cubin_defines_function(const void *data, size_t size, const char *label, const char *name,
+                                    int *defines)
+{
+    *defines = 0;
+    elf_view v = {.path = label, .data = data, .size = size};
+    HB_TRY(check_header(&v));
+    unsigned tables = 0;
+    for (size_t i = 0; i < v.header.e_shnum && !*defines; i++) {
+        const char *section;
+        HB_TRY(section_name(&v, i, &section));
+        const Elf64_Shdr sh = section_at(&v, i);
+        if (sh.sh_type != SHT_SYMTAB && strcmp(canonical_name(section), ".symtab"))
+            continue;
+        if (++tables > MAX_SYMBOL_TABLES)
+            return hb_fail(HB_ERR_BAD_INPUT, "%s is corrupt: it declares more than %d symbol tables", v.path,
+                           MAX_SYMBOL_TABLES);
+        HB_TRY(find_in_table(&v, &sh, name, defines));
+    }
+    return HB_OK;
+}

@@ -25,4 +25,13 @@ hb_status hb_cubin_module_state(const char *path, hb_module_state *out);
  * ELF at all. */
 hb_status hb_cubin_elf_check(const char *path, const char *label);
 
+/* Whether the cubin image `data` (`size` bytes, in memory: a module as the
+ * launch recorder copied it, bench/trace/launch_recorder.h) defines the
+ * kernel `name` (mangled): a function symbol of that name with a section of
+ * its own, in .symtab or its sm_100 mirror.  *defines 1 or 0;
+ * HB_ERR_UNSUPPORTED when the image is not ELF, HB_ERR_BAD_INPUT when it is
+ * corrupt, each naming `label`. */
+hb_status hb_cubin_defines_function(const void *data, size_t size, const char *label, const char *name,
+                                    int *defines);
+
 #endif

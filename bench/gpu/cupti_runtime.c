@@ -91,6 +91,7 @@ static const char *resolve(hb_cupti_api *api)
     *(void **)&api->subscribe = symbol(l, "cuptiSubscribe", &missing);
     *(void **)&api->unsubscribe = symbol(l, "cuptiUnsubscribe", &missing);
     *(void **)&api->enable_callback = symbol(l, "cuptiEnableCallback", &missing);
+    *(void **)&api->enable_domain = symbol(l, "cuptiEnableDomain", &missing);
     /* Since CUDA 12.8: without it the event cross-check has no device timestamps and says so. */
     *(void **)&api->enable_event_device_timestamps = dlsym(l, "cuptiActivityEnableCudaEventDeviceTimestamps");
     return missing;

@@ -36,6 +36,8 @@ typedef struct hb_cupti_api {
     CUptiResult (*unsubscribe)(CUpti_SubscriberHandle subscriber);
     CUptiResult (*enable_callback)(uint32_t enable, CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain,
                                    CUpti_CallbackId cbid);
+    /* Every callback of a domain (the launch recorder's runtime domain, bench/trace/launch_recorder.h). */
+    CUptiResult (*enable_domain)(uint32_t enable, CUpti_SubscriberHandle subscriber, CUpti_CallbackDomain domain);
     /* Optional (NULL where this CUPTI lacks it): device timestamps in CUDA_EVENT records. */
     CUptiResult (*enable_event_device_timestamps)(uint8_t enable);
 } hb_cupti_api;

@@ -28,6 +28,9 @@ static const struct {
     {"cuLaunchKernel", offsetof(hb_driver_api, launch_kernel), 12000, 1},
     {"cuGetErrorName", offsetof(hb_driver_api, get_error_name), 12000, 1},
     {"cuGetErrorString", offsetof(hb_driver_api, get_error_string), 12000, 1},
+    {"cuFuncGetName", offsetof(hb_driver_api, func_get_name), 12030, 0},
+    {"cuKernelGetFunction", offsetof(hb_driver_api, kernel_get_function), 12000, 0},
+    {"cuPointerGetAttribute", offsetof(hb_driver_api, pointer_get_attribute), 12000, 0},
 };
 
 static hb_status lookup(const char *symbol, void **fn, int abi_version, int required)

@@ -21,6 +21,10 @@ typedef struct hb_driver_api {
                               unsigned, CUstream, void **, void **);
     CUresult (*get_error_name)(CUresult, const char **);
     CUresult (*get_error_string)(CUresult, const char **);
+    /* The launch recorder's (bench/trace/launch_recorder.h); NULL where the driver lacks them. */
+    CUresult (*func_get_name)(const char **, CUfunction);                /* CUDA 12.3 */
+    CUresult (*kernel_get_function)(CUfunction *, CUkernel);             /* CUDA 12.0 */
+    CUresult (*pointer_get_attribute)(void *, CUpointer_attribute, CUdeviceptr);
 } hb_driver_api;
 
 /* The driver version (cudaDriverGetVersion's, 12040 = 12.4) from which

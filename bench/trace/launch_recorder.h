@@ -31,6 +31,14 @@ hb_status hb_recorder_open(hb_replay_capture *capture, cudaStream_t given_stream
 void hb_recorder_call_begin(hb_launch_recorder *recorder, int index);
 void hb_recorder_call_end(hb_launch_recorder *recorder);
 
+/* The recording ends: CUPTI's subscription is dropped, and each kernel
+ * launched is given the captured module that defines it (an ELF function of
+ * its name, bench/candidate/cubin_elf.h) and the attributes set on it; the
+ * capture is final after this and the cubins stay until close.  A kernel no
+ * module defines, over a limit, or device work before the first call (state
+ * the replay would not have) refuses the capture.  Close calls it if needed. */
+void hb_recorder_stop(hb_launch_recorder *recorder);
+
 /* Module i's cubin as CUPTI gave it (valid until close). */
 const void *hb_recorder_cubin(const hb_launch_recorder *recorder, uint32_t module, size_t *bytes);
 
