@@ -13,12 +13,26 @@
 
 #include <stddef.h>
 
+#include "bench/candidate/manifest.h"
 #include "bench/core/status.h"
 #include "bench/result/config_result.h"
 #include "bench/result/device_info.h"
 #include "bench/result/run_options.h"
 
 #define HB_REPLAY_CALLS 4 /* the first, and three to show the steady state */
+
+/* What the pass does for a candidate of `kind` under `options`, before any
+ * GPU work (a pure function: tests/test_replay_pass.c). */
+typedef enum hb_replay_decision {
+    HB_REPLAY_SKIP,       /* the candidate itself is timed: a cubin, --form launcher, --aa (nothing recorded) */
+    HB_REPLAY_NO_ISOLATE, /* a launcher under --no-isolate: refused (HB_REFUSE_UNSUPPORTED), its host code timed */
+    HB_REPLAY_RECORD      /* a launcher under --form replay: recorded, or its replay used again */
+} hb_replay_decision;
+
+/* The reason recorded for HB_REPLAY_NO_ISOLATE. */
+#define HB_REPLAY_NO_ISOLATE_REASON "no replay under --no-isolate: the recording needs a process of its own"
+
+hb_replay_decision hb_replay_decide(const hb_run_options *options, hb_candidate_kind kind);
 
 /* Records configuration `index`'s launcher when the options ask for its
  * replay; fills r->replay (form, refusal, reason, folder).  `folder` gets
