@@ -58,7 +58,7 @@ int main(void)
                                            hb_report_header_tests, hb_mma_audit_tests, hb_sanitize_tests,
                                            hb_gpu_sanitize_tests, hb_reward_tests, hb_gpu_reward_tests, hb_gpu_decide_tests,
                                            hb_profile_tests, hb_gpu_profile_tests, hb_thread_watch_tests,
-                                           hb_gpu_l2_persistence_tests, hb_gpu_thread_watch_tests, hb_baseline_reference_tests,
+                                           hb_gpu_l2_persistence_tests, hb_gpu_thread_watch_tests, hb_replay_pass_tests, hb_gpu_replay_record_tests, hb_baseline_reference_tests,
                                            hb_gpu_baseline_reference_tests,
                                            hb_replay_analysis_tests, hb_replay_file_tests};
     size_t total = 0;

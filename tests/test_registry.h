@@ -32,6 +32,8 @@ hb_test_list hb_gpu_tests(void);
 hb_test_list hb_gpu_baseline_tests(void);
 hb_test_list hb_baseline_option_tests(void);
 hb_test_list hb_isolate_tests(void);
+hb_test_list hb_replay_pass_tests(void);
+hb_test_list hb_gpu_replay_record_tests(void);
 hb_test_list hb_sandbox_tests(void);
 hb_test_list hb_process_tests(void);
 hb_test_list hb_verdict_tests(void);
