@@ -338,13 +338,13 @@ static void settle_child(const hb_child_outcome *outcome, hb_replay_record *resu
         *out = *result;
 }
 
-/* Always HB_OK: whatever ends the recording is the record's refusal (HB_REFUSE_FAILED). */
-static hb_status record(const hb_run_options *o, const hb_manifest *manifest, const hb_mnk *mnk, int sm,
+/* Whatever ends the recording badly is the record's refusal (HB_REFUSE_FAILED). */
+static void record(const hb_run_options *o, const hb_manifest *manifest, const hb_mnk *mnk, int sm,
                         const replay_target *t, hb_replay_record *out, int *cut)
 {
     if (hb_make_folders(t->folder, "replay folder") != HB_OK) {
         refuse_record(out, HB_REFUSE_FAILED, "%.240s", hb_last_error());
-        return HB_OK;
+        return;
     }
     static hb_replay_record result;
     memset(&result, 0, sizeof result);
@@ -352,16 +352,15 @@ static hb_status record(const hb_run_options *o, const hb_manifest *manifest, co
     hb_child_outcome outcome;
     if (hb_run_isolated(record_in_child, &job, &result, sizeof result, o->timeout_s, &outcome) != HB_OK) {
         refuse_record(out, HB_REFUSE_FAILED, "the recording process could not be started: %.200s", hb_last_error());
-        return HB_OK;
+        return;
     }
     if (outcome.end == HB_CHILD_INTERRUPTED) {
         *cut = 1;
-        return HB_OK;
+        return;
     }
     settle_child(&outcome, &result, out);
     if (outcome.end != HB_CHILD_RETURNED || outcome.status != HB_OK || outcome.note[0])
         write_refusal(t, mnk, sm, out);
-    return HB_OK;
 }
 
 /* --- the pass ------------------------------------------------------------------------------------ */
@@ -435,7 +434,7 @@ hb_status hb_replay_prepare(const hb_run_options *options, const hb_device_info 
     if (decision == HB_REPLAY_NO_ISOLATE)
         refuse_record(rec, HB_REFUSE_UNSUPPORTED, "%s", HB_REPLAY_NO_ISOLATE_REASON);
     else if (!(reused = reuse(&target, mnk, device->sm, rec)))
-        (void)record(options, &manifest, mnk, device->sm, &target, rec, cut); /* its failure is the record's refusal */
+        record(options, &manifest, mnk, device->sm, &target, rec, cut);
     if (*cut)
         return HB_OK;
     rec->record_s = hb_now_s() - start;
