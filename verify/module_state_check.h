@@ -18,4 +18,11 @@
 hb_status hb_check_module_state(const hb_manifest *manifest, int sm, hb_module_state *record,
                                 hb_check_failure *failure);
 
+/* The same for a launcher's replay (bench/candidate/replay_file.h): every
+ * module of the replay in `folder` read, their figures summed into `record`
+ * (the module-scope memory of all of them, the largest variable among them,
+ * device malloc in any), judged as one cubin is.  A replay has no host code
+ * to keep state in, so its modules are all it could keep a result in. */
+hb_status hb_check_replay_module_state(const char *folder, hb_module_state *record, hb_check_failure *failure);
+
 #endif

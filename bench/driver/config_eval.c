@@ -499,8 +499,10 @@ static hb_status load_candidate(config_state *s)
     HB_TRY(hb_manifest_load(manifest_path, &manifest));
     if (manifest.kind == HB_CANDIDATE_LAUNCHER && s->replay_folder) {
         r->replay.form = HB_FORM_REPLAY; /* its recorded launches, no host code of its own (bench/driver/replay_pass.h) */
-        return hb_replay_participant_create(&manifest, s->replay_folder, &s->limits, s->options->acc, r->mnk.m,
-                                            r->mnk.n, r->mnk.k, &s->candidate);
+        HB_TRY(hb_replay_participant_create(&manifest, s->replay_folder, &s->limits, s->options->acc, r->mnk.m,
+                                            r->mnk.n, r->mnk.k, &s->candidate));
+        /* its cubins are all it can keep state in: audited as a cubin's, before any launch */
+        return hb_check_replay_module_state(s->replay_folder, &r->module_state, &s->failure);
     }
     if (manifest.kind == HB_CANDIDATE_LAUNCHER) {
         r->replay.form = HB_FORM_LAUNCHER;

@@ -31,6 +31,16 @@ static const struct {
     {"cuFuncGetName", offsetof(hb_driver_api, func_get_name), 12030, 0},
     {"cuKernelGetFunction", offsetof(hb_driver_api, kernel_get_function), 12000, 0},
     {"cuPointerGetAttribute", offsetof(hb_driver_api, pointer_get_attribute), 12000, 0},
+    /* the replay's (12000: the _v2 allocation and copy calls, every one in the CUDA 12 driver) */
+    {"cuModuleLoadData", offsetof(hb_driver_api, module_load_data), 12000, 1},
+    {"cuMemAlloc", offsetof(hb_driver_api, mem_alloc), 12000, 1},
+    {"cuMemFree", offsetof(hb_driver_api, mem_free), 12000, 1},
+    {"cuMemsetD8Async", offsetof(hb_driver_api, memset_d8_async), 12000, 1},
+    {"cuMemsetD16Async", offsetof(hb_driver_api, memset_d16_async), 12000, 1},
+    {"cuMemsetD32Async", offsetof(hb_driver_api, memset_d32_async), 12000, 1},
+    {"cuMemcpyDtoDAsync", offsetof(hb_driver_api, memcpy_dtod_async), 12000, 1},
+    {"cuLaunchKernelEx", offsetof(hb_driver_api, launch_kernel_ex), 12000, 1},
+    {"cuTensorMapEncodeTiled", offsetof(hb_driver_api, tensor_map_encode_tiled), 12000, 1},
 };
 
 static hb_status lookup(const char *symbol, void **fn, int abi_version, int required)

@@ -25,6 +25,20 @@ typedef struct hb_driver_api {
     CUresult (*func_get_name)(const char **, CUfunction);                /* CUDA 12.3 */
     CUresult (*kernel_get_function)(CUfunction *, CUkernel);             /* CUDA 12.0 */
     CUresult (*pointer_get_attribute)(void *, CUpointer_attribute, CUdeviceptr);
+    /* A launcher's replay (bench/candidate/replay_candidate.c): its cubins
+     * from memory, its allocations, and its operations as recorded. */
+    CUresult (*module_load_data)(CUmodule *, const void *);
+    CUresult (*mem_alloc)(CUdeviceptr *, size_t);
+    CUresult (*mem_free)(CUdeviceptr);
+    CUresult (*memset_d8_async)(CUdeviceptr, unsigned char, size_t, CUstream);
+    CUresult (*memset_d16_async)(CUdeviceptr, unsigned short, size_t, CUstream);
+    CUresult (*memset_d32_async)(CUdeviceptr, unsigned int, size_t, CUstream);
+    CUresult (*memcpy_dtod_async)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
+    CUresult (*launch_kernel_ex)(const CUlaunchConfig *, CUfunction, void **, void **);
+    CUresult (*tensor_map_encode_tiled)(CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
+                                        const cuuint64_t *, const cuuint32_t *, const cuuint32_t *,
+                                        CUtensorMapInterleave, CUtensorMapSwizzle, CUtensorMapL2promotion,
+                                        CUtensorMapFloatOOBfill);
 } hb_driver_api;
 
 /* The driver version (cudaDriverGetVersion's, 12040 = 12.4) from which
