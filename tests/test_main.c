@@ -60,7 +60,8 @@ int main(void)
                                            hb_profile_tests, hb_gpu_profile_tests, hb_thread_watch_tests,
                                            hb_gpu_l2_persistence_tests, hb_gpu_thread_watch_tests, hb_replay_pass_tests, hb_gpu_replay_record_tests, hb_baseline_reference_tests,
                                            hb_gpu_baseline_reference_tests,
-                                           hb_replay_analysis_tests, hb_replay_file_tests};
+                                           hb_replay_analysis_tests, hb_replay_file_tests,
+                                           hb_replay_patch_tests, hb_gpu_replay_tests};
     size_t total = 0;
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         total += files[i]().count;

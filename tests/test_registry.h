@@ -100,6 +100,8 @@ hb_test_list hb_gpu_l2_persistence_tests(void);
 hb_test_list hb_gpu_thread_watch_tests(void);
 hb_test_list hb_replay_analysis_tests(void);
 hb_test_list hb_replay_file_tests(void);
+hb_test_list hb_replay_patch_tests(void);
+hb_test_list hb_gpu_replay_tests(void);
 
 /* Every skip() in a test comes here (the macro below replaces cmocka's):
  * it counts the skip, then calls cmocka's _skip, which marks the test
