@@ -102,9 +102,11 @@ hb_status hb_candidate_collect(hb_participant *self, const hb_gemm_io *io, cudaS
 
 hb_gemm_io hb_candidate_kernel_io(const hb_participant *candidate, const hb_gemm_io *io)
 {
-    /* Not a candidate of either kind: an A/A run's candidate is a library
-     * baseline (bench/driver/config_eval.c), with no padding of its own. */
-    if (candidate->ops->prepare != hb_candidate_prepare)
+    /* Not a candidate of any kind: an A/A run's candidate is a library
+     * baseline (bench/driver/config_eval.c), with no padding of its own.
+     * Told by poison, which every kind shares (a replay's prepare is its
+     * own: it issues the prologue once). */
+    if (candidate->ops->poison != hb_candidate_poison)
         return *io;
     return hb_candidate_buffers_io(candidate->impl, io);
 }
