@@ -77,10 +77,12 @@ _Static_assert(sizeof(CUdeviceptr) == 8, "a device pointer is not 8 bytes");
 typedef struct loaded_module {
     void *bytes;
     size_t size;
+    CUmodule own;    /* the recorder's own load of it, for a runtime launch's function by name; NULL until needed */
 } loaded_module;
 
 typedef struct pending_attr {
-    char *name;      /* the kernel's */
+    char *name;      /* the kernel's; NULL while only its host stub is known */
+    const void *stub; /* a runtime call's host stub, named by a later launch of it (stub_names) */
     int attribute;   /* CUfunction_attribute */
     int value;
     uint64_t seq;
@@ -103,10 +105,18 @@ struct hb_launch_recorder {
     uint32_t loaded_of[HB_REPLAY_MAX_MODULES]; /* capture module -> loaded module */
     size_t n_pending;
     pending_attr pending[MAX_PENDING_ATTRS];
+    /* Host stub -> device name, from runtime launches (CUPTI names the
+     * symbol launched): what names an attribute set through a stub. */
+    size_t n_stubs;
+    struct {
+        const void *stub;
+        char *name;
+    } stubs[MAX_PENDING_ATTRS];
 };
 
 static int recorder_is_open; /* one CUPTI subscriber per process */
 static _Thread_local int api_depth;
+static _Thread_local const char *api_symbol; /* the callback's symbolName: the launched kernel's device name */
 
 /* --- the capture, under the lock ------------------------------------------------------------- */
 
@@ -296,16 +306,46 @@ static void kernel_of_driver(const hb_launch_recorder *r, CUfunction f, kernel_i
     layout_of(r, k);
 }
 
-/* A runtime launch's host stub. */
-static void kernel_of_runtime(const hb_launch_recorder *r, const void *stub, kernel_info *k)
+/* A function by its device name from the cubins CUPTI gave: the recorder
+ * loads the module that defines it itself.  A runtime launch's host stub
+ * cannot always be turned into its function (cudaGetFuncBySymbol answers
+ * cudaErrorInvalidDeviceFunction from inside the runtime's own callback, as
+ * seen on CUDA 13), but CUPTI names the symbol launched. */
+static CUfunction function_by_name(hb_launch_recorder *r, const char *name)
+{
+    if (!name || !r->driver->module_load_data || !r->driver->module_get_function)
+        return NULL;
+    for (size_t i = 0; i < r->n_loaded; i++) {
+        loaded_module *m = &r->loaded[i];
+        int defines = 0;
+        if (hb_cubin_defines_function(m->bytes, m->size, "a loaded module", name, &defines) != HB_OK || !defines)
+            continue;
+        if (!m->own && r->driver->module_load_data(&m->own, m->bytes) != CUDA_SUCCESS) {
+            m->own = NULL;
+            continue;
+        }
+        CUfunction f = NULL;
+        if (r->driver->module_get_function(&f, m->own, name) == CUDA_SUCCESS && f)
+            return f;
+    }
+    return NULL;
+}
+
+/* A runtime launch's host stub (its device name: api_symbol). */
+static void kernel_of_runtime(hb_launch_recorder *r, const void *stub, kernel_info *k)
 {
     cudaFunction_t f = NULL;
     cudaError_t err = cudaGetFuncBySymbol(&f, stub);
     if (err != cudaSuccess || !f) {
-        memset(k, 0, sizeof *k);
-        snprintf(k->problem, sizeof k->problem, "cudaGetFuncBySymbol of a launched kernel failed: %s",
-                 cudaGetErrorName(err));
         (void)cudaGetLastError(); /* the recorder's failure, not the launcher's left error */
+        CUfunction by_name = function_by_name(r, api_symbol);
+        if (by_name) {
+            kernel_of_driver(r, by_name, k);
+            return;
+        }
+        memset(k, 0, sizeof *k);
+        snprintf(k->problem, sizeof k->problem, "cudaGetFuncBySymbol of a launched kernel failed (%s) and no "
+                 "captured module defines %.60s", cudaGetErrorName(err), api_symbol ? api_symbol : "its symbol");
         return;
     }
     kernel_of_driver(r, (CUfunction)f, k);
@@ -541,9 +581,23 @@ static void record_attribute(hb_launch_recorder *r, const kernel_info *k, int at
         if (!name)
             refuse(r, HB_REFUSE_FAILED, "out of host memory recording a kernel attribute");
         else
-            r->pending[r->n_pending++] = (pending_attr){name, attribute, value, ++r->seq};
+            r->pending[r->n_pending++] = (pending_attr){name, NULL, attribute, value, ++r->seq};
     }
     pthread_mutex_unlock(&r->lock);
+}
+
+/* CuTe launchers encode their descriptors at every call, and an autotuning
+ * first call hundreds of times: the same encoding (arguments, bytes and
+ * address) is kept once, at its latest sequence. */
+static void forget_repeated_map(hb_replay_capture *c)
+{
+    const hb_capture_map *last = &c->maps[c->n_maps - 1];
+    for (size_t i = 0; i + 1 < c->n_maps; i++)
+        if (c->maps[i].address == last->address && !memcmp(&c->maps[i].map, &last->map, sizeof last->map)) {
+            c->maps[i].seq = last->seq;
+            c->n_maps--;
+            return;
+        }
 }
 
 static void record_tensor_map(hb_launch_recorder *r, const cuTensorMapEncodeTiled_params *p)
@@ -574,6 +628,7 @@ static void record_tensor_map(hb_launch_recorder *r, const cuTensorMapEncodeTile
         memcpy(m->map.bytes, p->tensorMap, HB_REPLAY_MAP_BYTES);
         m->address = (uint64_t)(uintptr_t)p->globalAddress;
         m->seq = ++r->seq;
+        forget_repeated_map(c);
     }
     pthread_mutex_unlock(&r->lock);
 }
@@ -605,11 +660,36 @@ static int is_device_work(const char *name)
 
 /* --- the runtime's calls ------------------------------------------------------------------------ */
 
+/* A runtime launch's stub and the device name CUPTI gave it. */
+static void note_stub(hb_launch_recorder *r, const void *stub)
+{
+    if (!api_symbol)
+        return;
+    pthread_mutex_lock(&r->lock);
+    size_t i = 0;
+    while (i < r->n_stubs && r->stubs[i].stub != stub)
+        i++;
+    if (i == r->n_stubs && i < MAX_PENDING_ATTRS && (r->stubs[i].name = strdup(api_symbol)) != NULL) {
+        r->stubs[i].stub = stub;
+        r->n_stubs++;
+    }
+    pthread_mutex_unlock(&r->lock);
+}
+
+static const char *stub_name(const hb_launch_recorder *r, const void *stub)
+{
+    for (size_t i = 0; i < r->n_stubs; i++)
+        if (r->stubs[i].stub == stub)
+            return r->stubs[i].name;
+    return NULL;
+}
+
 static void runtime_launch(hb_launch_recorder *r, const char *api, const void *stub, dim3 grid, dim3 block,
                            size_t smem, cudaStream_t stream, int per_thread, void **args, int cooperative)
 {
     kernel_info k;
     kernel_of_runtime(r, stub, &k);
+    note_stub(r, stub);
     launch l = {.api = api, .grid = {grid.x, grid.y, grid.z}, .block = {block.x, block.y, block.z}, .smem = smem,
                 .stream = canonical_stream(stream, per_thread), .cooperative = cooperative, .params = args};
     record_kernel(r, &k, &l);
@@ -619,6 +699,7 @@ static void runtime_launch_ex(hb_launch_recorder *r, const cudaLaunchKernelExC_v
 {
     kernel_info k;
     kernel_of_runtime(r, p->func, &k);
+    note_stub(r, p->func);
     const cudaLaunchConfig_t *c = p->config;
     launch l = {.api = "cudaLaunchKernelEx", .grid = {c->gridDim.x, c->gridDim.y, c->gridDim.z},
                 .block = {c->blockDim.x, c->blockDim.y, c->blockDim.z}, .smem = c->dynamicSmemBytes,
@@ -629,9 +710,20 @@ static void runtime_launch_ex(hb_launch_recorder *r, const cudaLaunchKernelExC_v
 
 static void runtime_attribute(hb_launch_recorder *r, const cudaFuncSetAttribute_v9000_params *p)
 {
+    cudaFunction_t f = NULL;
     kernel_info k;
-    kernel_of_runtime(r, p->func, &k);
-    record_attribute(r, &k, (int)p->attr, p->value);
+    if (cudaGetFuncBySymbol(&f, p->func) == cudaSuccess && f) {
+        kernel_of_driver(r, (CUfunction)f, &k);
+        record_attribute(r, &k, (int)p->attr, p->value);
+        return;
+    }
+    (void)cudaGetLastError(); /* named at stop by a launch of the same stub (stub_names) */
+    pthread_mutex_lock(&r->lock);
+    if (r->n_pending < MAX_PENDING_ATTRS)
+        r->pending[r->n_pending++] = (pending_attr){NULL, p->func, (int)p->attr, p->value, ++r->seq};
+    else
+        refuse(r, HB_REFUSE_LIMIT, "more than %d kernel attributes set", MAX_PENDING_ATTRS);
+    pthread_mutex_unlock(&r->lock);
 }
 
 /* 1 when the runtime call was one of those recorded here. */
@@ -944,7 +1036,7 @@ static void on_module(hb_launch_recorder *r, const CUpti_ResourceData *data)
     void *copy = NULL;
     if (!known && r->n_loaded < MAX_LOADED_MODULES && (copy = malloc(module->cubinSize)) != NULL) {
         memcpy(copy, module->pCubin, module->cubinSize);
-        r->loaded[r->n_loaded++] = (loaded_module){copy, module->cubinSize};
+        r->loaded[r->n_loaded++] = (loaded_module){copy, module->cubinSize, NULL};
     } else if (!known) {
         refuse(r, HB_REFUSE_LIMIT, "a module of %zu bytes loaded that the recorder could not keep (%zu kept)",
                module->cubinSize, r->n_loaded);
@@ -993,7 +1085,9 @@ static void CUPTIAPI on_callback(void *userdata, CUpti_CallbackDomain domain, CU
     if (!call_succeeded(domain, cb))
         return;
     api_depth++; /* the handler's own CUDA calls are not the launcher's */
+    api_symbol = cb->symbolName;
     handle_call(r, domain, cbid, cb);
+    api_symbol = NULL;
     api_depth--;
 }
 
@@ -1128,8 +1222,11 @@ static void keep_attributes(hb_launch_recorder *r)
     hb_replay_capture *c = r->capture;
     for (size_t i = 0; i < r->n_pending; i++) {
         const pending_attr *a = &r->pending[i];
+        const char *name = a->name ? a->name : stub_name(r, a->stub);
+        if (!name)
+            continue; /* set through a stub never launched */
         uint32_t f = 0;
-        while (f < c->n_functions && strcmp(c->functions[f].name, a->name))
+        while (f < c->n_functions && strcmp(c->functions[f].name, name))
             f++;
         if (f == c->n_functions)
             continue; /* a kernel never launched */
@@ -1184,6 +1281,11 @@ void hb_recorder_close(hb_launch_recorder *recorder)
         free(recorder->loaded[i].bytes);
     for (size_t i = 0; i < recorder->n_pending; i++)
         free(recorder->pending[i].name);
+    for (size_t i = 0; i < recorder->n_stubs; i++)
+        free(recorder->stubs[i].name);
+    for (size_t i = 0; i < recorder->n_loaded; i++)
+        if (recorder->loaded[i].own && recorder->driver->module_unload)
+            recorder->driver->module_unload(recorder->loaded[i].own);
     pthread_mutex_destroy(&recorder->lock);
     free(recorder);
     recorder_is_open = 0;
