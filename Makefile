@@ -31,12 +31,16 @@ LDLIBS     := -lcublasLt -lcublas -lcudart -l:libjansson.a -l:libcsv.a -l:libnet
 # and hgemm-report's program file (bench/driver/commands.h).
 MAIN_C  := bench/driver/main.c
 REPORT_PROGRAM_C := bench/driver/hgemm_report_program.c
-# The importer's own programs and the adapter it compiles into each imported
-# candidate are not part of the library (below: the importer's data).
-IMPORT_PROGRAM_C := bench/import/record_main.c bench/import/record_runtime.c
-IMPORT_ADAPTER   := bench/import/cuda_l2_adapter.cu
-LIB_C   := $(filter-out $(MAIN_C) $(REPORT_PROGRAM_C) $(IMPORT_PROGRAM_C),$(wildcard bench/*/*.c)) $(wildcard verify/*.c) $(wildcard baselines/*.c)
-LIB_CU  := $(filter-out $(IMPORT_ADAPTER),$(wildcard bench/*/*.cu)) $(wildcard verify/*.cu)
+# The importer's own programs are not part of the library (below: the
+# importer's data).  Each import format is a folder, bench/import/<format>/
+# (docs/architecture.md, "Adding an import format"): its C files are part of
+# the library; its other files (the adapter it compiles into each imported
+# candidate, a shim's include folder) are the importer's data.
+IMPORT_PROGRAM_C   := bench/import/record_main.c bench/import/record_runtime.c
+IMPORT_FORMAT_DIRS := $(patsubst %/,%,$(sort $(dir $(wildcard bench/import/*/*.c))))
+LIB_C   := $(filter-out $(MAIN_C) $(REPORT_PROGRAM_C) $(IMPORT_PROGRAM_C),$(wildcard bench/*/*.c)) \
+           $(wildcard $(IMPORT_FORMAT_DIRS:%=%/*.c)) $(wildcard verify/*.c) $(wildcard baselines/*.c)
+LIB_CU  := $(wildcard bench/*/*.cu) $(wildcard verify/*.cu)
 LIB_OBJ := $(LIB_C:%.c=$(BUILD)/obj/%.o) $(LIB_CU:%.cu=$(BUILD)/obj/%.o)
 
 TEST_C   := $(filter-out tests/cuda_free_main.c,$(wildcard tests/*.c))
@@ -82,14 +86,17 @@ $(BUILD)/obj/bench/core/version.o: $(COMMIT_STAMP)
 all: $(BUILD)/hgemm-bench $(BUILD)/hgemm-report candidates import-data
 
 # The importer's data, beside the binary in $(BUILD)/import/ (docs/importer.md;
-# bench/import/toolchain.h finds it there): the torch shim and the adapter
-# compiled into each imported candidate, the public launcher header they
+# bench/import/toolchain.h finds it there): each format's data (CUDA-L2's
+# torch shim and the adapter compiled into each imported candidate), copied
+# from its folder as they are, the public launcher header the adapters
 # include, and the launch recorder with its recording stand-in of the CUDA
 # runtime (a C program and library run on the CPU, never on the GPU).
 IMPORT_DIR  := $(BUILD)/import
-SHIM_FILES  := $(shell find bench/import/torch_shim -type f 2>/dev/null)
-IMPORT_DATA := $(IMPORT_DIR)/hgemm-l2-record $(IMPORT_DIR)/libhb_record_cudart.so $(IMPORT_DIR)/cuda_l2_adapter.cu \
-               $(IMPORT_DIR)/include/bench/candidate/hgemm_launch.h $(SHIM_FILES:bench/import/%=$(IMPORT_DIR)/%)
+# A format folder's data: its .cu files and every file in its subfolders.
+FORMAT_DATA_SRC := $(foreach d,$(IMPORT_FORMAT_DIRS),$(wildcard $(d)/*.cu) $(shell find $(d) -mindepth 2 -type f))
+FORMAT_DATA     := $(foreach d,$(IMPORT_FORMAT_DIRS),$(patsubst $(d)/%,$(IMPORT_DIR)/%,$(filter $(d)/%,$(FORMAT_DATA_SRC))))
+IMPORT_DATA := $(IMPORT_DIR)/hgemm-l2-record $(IMPORT_DIR)/libhb_record_cudart.so \
+               $(IMPORT_DIR)/include/bench/candidate/hgemm_launch.h $(FORMAT_DATA)
 .PHONY: import-data
 import-data: $(IMPORT_DATA)
 RECORD_CFLAGS := -std=c11 -Wall -Wextra -Werror -I. -I$(CUDA_HOME)/include $(CFLAGS)
@@ -101,9 +108,12 @@ $(IMPORT_DIR)/hgemm-l2-record: bench/import/record_main.c bench/import/recording
                                $(IMPORT_DIR)/libhb_record_cudart.so
 	$(CC) $(RECORD_CFLAGS) -o $@ bench/import/record_main.c -L$(IMPORT_DIR) -lhb_record_cudart \
 	    -Wl,-rpath,'$$ORIGIN' -l:libjansson.a -ldl
-$(IMPORT_DIR)/%: bench/import/%
-	@mkdir -p $(dir $@)
-	cp $< $@
+define format_data_rule
+$(IMPORT_DIR)/%: $(1)/%
+	@mkdir -p $$(dir $$@)
+	cp $$< $$@
+endef
+$(foreach d,$(IMPORT_FORMAT_DIRS),$(eval $(call format_data_rule,$(d))))
 $(IMPORT_DIR)/include/bench/candidate/hgemm_launch.h: bench/candidate/hgemm_launch.h
 	@mkdir -p $(dir $@)
 	cp $< $@

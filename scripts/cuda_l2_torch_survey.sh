@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cuda_l2_torch_survey.sh -- what a set of CUDA-L2-style .cu files uses of
-# torch, so that one can see what the torch shim (bench/import/torch_shim/)
+# torch, so that one can see what the torch shim (bench/import/cuda_l2/torch_shim/)
 # must cover before importing a new set.
 #
 #     scripts/cuda_l2_torch_survey.sh [--shim DIR] DIR...
@@ -34,7 +34,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-shim=$here/../bench/import/torch_shim
+shim=$here/../bench/import/cuda_l2/torch_shim
 
 usage() {
     echo "usage: $0 [--shim DIR] DIR..." >&2

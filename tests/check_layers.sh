@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The layering rule of docs/architecture.md, checked on every #include of the
 # harness's C and CUDA sources:
-#   - a file belongs to the layer whose folder holds it (bench/ itself holds
-#     no code: every source file under it is in a layer folder);
+#   - a file belongs to the layer whose folder holds it, at any depth (an
+#     import format's bench/import/<format>/ is the import layer; bench/
+#     itself holds no code: every source file under it is in a layer folder);
 #   - it includes project headers written from the repository root
 #     ("bench/core/stats.h"), and only from its own layer or the layers the
 #     table lets it include;

@@ -58,4 +58,21 @@ make_tree
 mkdir -p "$work/t/bench/newlayer"
 expect fail "a folder under bench/ the table does not list"
 
-echo "check_layers_selftest: ok (7 rule breaks caught)"
+# A subfolder of a layer folder is that layer (an import format's folder,
+# bench/import/<format>/): its files include from the repository root under
+# the layer's rule, and are included as that layer.
+make_tree
+mkdir -p "$work/t/bench/import/format"
+printf '#include "bench/candidate/fixture.h"\n#include "bench/import/fixture.h"\n' > "$work/t/bench/import/format/ok.c"
+printf '/* fixture */\n' > "$work/t/bench/import/format/format.h"
+printf '#include "bench/import/format/format.h"\n' > "$work/t/bench/driver/uses_format.c"
+expect pass "a layer's subfolder, including and included under its layer's rule"
+printf '#include "bench/driver/fixture.h"\n' > "$work/t/bench/import/format/up.c"
+expect fail "a layer's subfolder including upward"
+grep -q 'bench/import/format/up.c:1: #include "bench/driver/fixture.h": layer import may not include layer driver' \
+    "$work/out" || { echo "check_layers_selftest: the subfolder's break is not named as its layer's:"; cat "$work/out"; exit 1; }
+rm "$work/t/bench/import/format/up.c"
+printf '#include "bench/import/format/format.h"\n' > "$work/t/bench/candidate/down.c"
+expect fail "a lower layer including a layer's subfolder"
+
+echo "check_layers_selftest: ok (9 rule breaks caught, a layer's subfolder accepted)"

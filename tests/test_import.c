@@ -15,7 +15,7 @@
 #include "bench/core/input_file.h"
 #include "bench/import/kernel_signature.h"
 #include "bench/import/import_progress.h"
-#include "bench/import/l2_source.h"
+#include "bench/import/cuda_l2/l2_source.h"
 #include "bench/import/launch_recording.h"
 #include "tests/test_registry.h"
 

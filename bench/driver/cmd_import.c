@@ -1,6 +1,7 @@
-/* `import cuda-l2`: the flags into the importer's options, the target and
- * the device the launch recorder describes taken from this GPU when there
- * is one (bench/import/cuda_l2_import.h does the rest). */
+/* `import FORMAT` (`import cuda-l2`): the format looked up in the table
+ * (bench/import/import_formats.h), the flags into the importer's options,
+ * the target and the device the launch recorder describes taken from this
+ * GPU when there is one (bench/import/import_run.h does the rest). */
 #define _POSIX_C_SOURCE 200809L /* sysconf */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,14 +12,13 @@
 #include "bench/driver/commands.h"
 #include "bench/driver/interrupt.h"
 #include "bench/gpu/device.h"
-#include "bench/import/cuda_l2_import.h"
+#include "bench/import/import_formats.h"
+#include "bench/import/import_run.h"
 #include "bench/sweep/plan_source.h"
-
-#define IMPORT_FORMAT "cuda-l2" /* the one published format the importer reads */
 
 /* The target: --arch, else this GPU's.  The recorder describes this GPU when
  * it is of the target's architecture, else the table's GPU for it. */
-static hb_status target(const hb_import_settings *s, int ordinal, hb_l2_import_options *o)
+static hb_status target(const hb_import_settings *s, int ordinal, hb_import_options *o)
 {
     if (s->arch)
         HB_TRY(hb_target_arch_parse(s->arch, &o->arch)); /* a bad --arch is named before the GPU is asked */
@@ -59,14 +59,12 @@ hb_status hb_cmd_import(const hb_command_entry *self, hb_cli *cli, const char *c
     (void)self, (void)command_line;
     const hb_run_options *run = &cli->run;
     const hb_import_settings *s = &run->import;
-    if (cli->n_operands != 1 || strcmp(cli->operands[0], IMPORT_FORMAT) != 0)
-        return hb_fail(HB_ERR_USAGE, "import: the one format is %s (import %s --kernels DIR --out SET), got '%s'",
-                       IMPORT_FORMAT, IMPORT_FORMAT, cli->n_operands ? cli->operands[0] : "");
+    const hb_import_format *format = NULL;
+    HB_TRY(hb_import_format_lookup("import", cli->n_operands == 1 ? cli->operands[0] : NULL, &format));
     if (!s->kernels_dir || !s->out_dir)
-        return hb_fail(HB_ERR_USAGE, "import: --kernels DIR (kernels/<gpu>_<class>/ of a CUDA-L2 clone) and --out SET "
-                       "are required");
-    HB_TRY(hb_cuda_l2_import_check_inputs(s->kernels_dir)); /* before the GPU: a missing folder is named as such */
-    hb_l2_import_options o = {.kernels_dir = s->kernels_dir, .out_dir = s->out_dir, .cutlass_dir = s->cutlass_dir,
+        return hb_fail(HB_ERR_USAGE, "import: --kernels DIR (%s) and --out SET are required", format->folder_hint);
+    HB_TRY(hb_import_check_inputs(format, s->kernels_dir)); /* before the GPU: a missing folder is named as such */
+    hb_import_options o = {.kernels_dir = s->kernels_dir, .out_dir = s->out_dir, .cutlass_dir = s->cutlass_dir,
                               .cache_dir = s->cache_dir, .nvcc = s->nvcc, .report_name = s->report_name, .allow_arch_mismatch = s->allow_arch_mismatch,
                               .rebuild = s->rebuild, .build_timeout_s = (int)s->build_timeout_s};
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -87,7 +85,7 @@ hb_status hb_cmd_import(const hb_command_entry *self, hb_cli *cli, const char *c
      * finished with the files not built marked unfinished, exit 128 + the signal. */
     HB_TRY(hb_interrupt_install());
     o.interrupted = hb_interrupted;
-    hb_status status = hb_cuda_l2_import(&o);
+    hb_status status = hb_import_run(format, &o);
     hb_interrupt_restore();
     return status;
 }

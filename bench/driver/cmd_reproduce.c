@@ -1,4 +1,5 @@
-/* `reproduce cuda-l2`: one command from a clone of CUDA-L2 to the tables
+/* `reproduce FORMAT` (`reproduce cuda-l2`): one command from a clone of a
+ * format's published sets (bench/import/import_formats.h) to the tables
  * (docs/reproduce-cuda-l2.md).  Its stages are the commands a user would
  * type, each run as a child of this binary (bench/driver/stage_child.h) into
  * one folder:
@@ -40,8 +41,8 @@
 #include "bench/driver/reproduce_sweep.h"
 #include "bench/driver/stage_child.h"
 #include "bench/gpu/device.h"
+#include "bench/import/import_formats.h"
 
-#define REPRODUCE_FORMAT "cuda-l2"  /* the one published format, as `import` */
 #define REPRODUCE_DEFAULT_SEED 20251201ULL /* the sweep's: shards and reruns draw the same sample */
 /* The rough cost of one sweep item beyond its windows: checks, baselines'
  * set-up and a cold autotune search (measured on an H100: 1.7 s), seconds. */
@@ -50,32 +51,14 @@
  * with 60 builds at once); only for the first estimate. */
 #define IMPORT_FILE_CORE_S 50.0
 
-/* CUDA-L2's kernel sets: the folder under kernels/, the GPU it was tuned on,
- * its accumulator class, and the architecture its files target on that GPU. */
-typedef struct l2_set {
-    const char *name;
-    const char *folder;
-    const char *tuned_for;
-    const char *acc;
-    int sm;
-    const char *native_arch;
-} l2_set;
-
-static const l2_set l2_sets[] = {
-    {"h100", "h100_F32F16F16F32", "H100", "fp32", 90, "sm_90a"},
-    {"a100-fp32", "a100_F32F16F16F32", "A100", "fp32", 80, "sm_80"},
-    {"a100-fp16", "a100_F16F16F16F16", "A100", "fp16", 80, "sm_80"},
-    {"3090", "3090_F32F16F16F32", "RTX 3090", "fp32", 86, "sm_86"},
-};
-#define N_SETS (sizeof l2_sets / sizeof l2_sets[0])
-
 typedef enum stage_id { STAGE_IMPORT, STAGE_MERGE, STAGE_SWEEP, STAGE_REPORT, STAGE_COMPARE, STAGE_PAGE, STAGE_COUNT } stage_id;
 static const char *const stage_names[STAGE_COUNT] = {"import", "merge", "sweep", "report", "compare", "summary"};
 
 typedef struct repro {
     hb_run_options *run;
     const char *command_line;
-    const l2_set *set;
+    const hb_import_format *format; /* the operand's: its sets, their files and published results */
+    const hb_published_set *set;
     hb_shard shard;
     int sharded;
     char arch[16];
@@ -95,30 +78,30 @@ typedef struct repro {
 
 /* --- the set, the folders, the target --------------------------------------------- */
 
-static hb_status find_set(const char *name, const l2_set **out)
+static hb_status find_set(const hb_import_format *format, const char *name, const hb_published_set **out)
 {
     char known[256] = "";
-    for (size_t i = 0; i < N_SETS; i++) {
-        if (!strcmp(name, l2_sets[i].name) || !strcmp(name, l2_sets[i].folder)) {
-            *out = &l2_sets[i];
+    for (size_t i = 0; i < format->n_sets; i++) {
+        const hb_published_set *set = &format->sets[i];
+        if (!strcmp(name, set->name) || !strcmp(name, set->folder)) {
+            *out = set;
             return HB_OK;
         }
         size_t used = strlen(known);
-        snprintf(known + used, sizeof known - used, "%s%s (%s)", i ? ", " : "", l2_sets[i].name, l2_sets[i].folder);
+        snprintf(known + used, sizeof known - used, "%s%s (%s)", i ? ", " : "", set->name, set->folder);
     }
-    return hb_fail(HB_ERR_USAGE, "reproduce: no CUDA-L2 set '%s': the sets are %s", name, known);
+    return hb_fail(HB_ERR_USAGE, "reproduce: no %s set '%s': the sets are %s", format->name, name, known);
 }
 
 static hb_status paths(repro *r)
 {
     const hb_reproduce_settings *s = &r->run->reproduce;
     if (!hb_is_folder(s->repo))
-        return hb_fail(HB_ERR_USAGE, "reproduce: --repo %s is not a folder: give a clone of CUDA-L2 "
-                       "(git clone https://github.com/deepreinforce-ai/CUDA-L2)", s->repo);
-    snprintf(r->kernels, sizeof r->kernels, "%.3000s/kernels/%s", s->repo, r->set->folder);
+        return hb_fail(HB_ERR_USAGE, "reproduce: --repo %s is not a folder: give %s", s->repo, r->format->repo_hint);
+    r->format->set_files_dir(s->repo, r->set, r->kernels, sizeof r->kernels);
     if (!hb_is_folder(r->kernels))
-        return hb_fail(HB_ERR_USAGE, "reproduce: %s is not a folder: is --repo %s a clone of CUDA-L2?", r->kernels,
-                       s->repo);
+        return hb_fail(HB_ERR_USAGE, "reproduce: %s is not a folder: is --repo %s %s?", r->kernels, s->repo,
+                       r->format->repo_hint);
     if (s->out_dir)
         snprintf(r->out, sizeof r->out, "%.2990s", s->out_dir);
     else
@@ -167,7 +150,7 @@ static hb_status target(repro *r)
         r->arch_assumed = 1;
     } else
         return hb_fail(HB_ERR_CUDA, "reproduce: no GPU to sweep on: %s; to import only, on a machine without one, "
-                       "use `hgemm-bench import cuda-l2 ... --arch SM`", why.fact);
+                       "use `hgemm-bench import %s ... --arch SM`", why.fact, r->format->name);
     r->workers = 1;
     const char *d = r->run->devices;
     if (d && !strcmp(d, "all"))
@@ -208,8 +191,8 @@ static void say_assumed_arch(const repro *r)
     fprintf(stderr, "reproduce --dry-run: no GPU found here: the import line is for --arch %s, the %s set's own "
             "target on the %s it was tuned for; for another GPU add its --arch (sm_80: A100, sm_86: RTX 3090, "
             "sm_90: H100 or H200 running a set tuned elsewhere). The sweep needs a GPU: run this command on one, "
-            "or only the import here (`hgemm-bench import cuda-l2 ... --arch SM`)\n",
-            r->arch, r->set->name, r->set->tuned_for);
+            "or only the import here (`hgemm-bench import %s ... --arch SM`)\n",
+            r->arch, r->set->name, r->set->tuned_for, r->format->name);
 }
 
 /* --- --tables-only: what the folder measured ---------------------------------------- */
@@ -248,7 +231,7 @@ static hb_status read_measured(repro *r)
 {
     char measure[8000];
     snprintf(measure, sizeof measure, "hgemm-bench reproduce %s --repo %.3000s --set %s --out %.3000s",
-             REPRODUCE_FORMAT, r->run->reproduce.repo, r->set->name, r->out);
+             r->format->name, r->run->reproduce.repo, r->set->name, r->out);
     HB_TRY(hb_repro_sweep_read(r->out, r->sweep_dir, measure, &r->sweep));
     hb_sweep_plan *plan = &r->plan.plan;
     char held[32], asked[32];
@@ -366,7 +349,7 @@ static hb_status stage_import(repro *r)
                                          "cache", "report", "verbose", NULL};
     hb_argv a;
     begin(&a, "import");
-    hb_argv_add(&a, REPRODUCE_FORMAT);
+    hb_argv_add(&a, r->format->name);
     add_pair(&a, "--kernels", r->kernels);
     add_pair(&a, "--out", r->set_dir);
     add_pair(&a, "--mnk-file", plan);
@@ -458,11 +441,10 @@ static hb_status stage_report(repro *r)
     return run_stage(r, STAGE_REPORT, &a, md, accepted);
 }
 
-/* The published CSV of `mode`: eval_results/cuda_l2_<folder>_speedup_<mode>.csv. */
+/* The published CSV of `mode` (CUDA-L2: eval_results/cuda_l2_<folder>_speedup_<mode>.csv). */
 static void published_path(const repro *r, hb_mode mode, char *out, size_t size)
 {
-    snprintf(out, size, "%.3000s/eval_results/cuda_l2_%s_speedup_%s.csv", r->run->reproduce.repo, r->set->folder,
-             hb_mode_name(mode));
+    r->format->published_results(r->run->reproduce.repo, r->set, hb_mode_name(mode), out, size);
 }
 
 /* OUT/compare-MODE.md of a mode this run compared not (not in the sweep,
@@ -561,11 +543,10 @@ static hb_status stage_page(repro *r)
 static hb_status prepare(repro *r, hb_cli *cli)
 {
     hb_run_options *run = &cli->run;
-    if (cli->n_operands != 1 || strcmp(cli->operands[0], REPRODUCE_FORMAT) != 0)
-        return hb_fail(HB_ERR_USAGE, "reproduce: the one format is %s (reproduce %s --repo DIR --set NAME), got '%s'",
-                       REPRODUCE_FORMAT, REPRODUCE_FORMAT, cli->n_operands ? cli->operands[0] : "");
+    HB_TRY(hb_import_format_lookup("reproduce", cli->n_operands == 1 ? cli->operands[0] : NULL, &r->format));
     if (!run->reproduce.repo || !run->reproduce.set)
-        return hb_fail(HB_ERR_USAGE, "reproduce: --repo DIR (a CUDA-L2 clone) and --set NAME are required");
+        return hb_fail(HB_ERR_USAGE, "reproduce: --repo DIR and --set NAME are required (--repo: %s)",
+                       r->format->repo_hint);
     if (!run->seed_given) { /* fixed, so a rerun and every shard draw the same sample */
         run->seed = REPRODUCE_DEFAULT_SEED;
         run->seed_given = 1;
@@ -575,9 +556,9 @@ static hb_status prepare(repro *r, hb_cli *cli)
     if (run->shard)
         HB_TRY(hb_shard_parse(run->shard, &r->shard));
     r->sharded = r->shard.count > 1;
-    HB_TRY(find_set(run->reproduce.set, &r->set));
+    HB_TRY(find_set(r->format, run->reproduce.set, &r->set));
     HB_TRY(paths(r));
-    HB_TRY(hb_repro_plan_make(run, r->kernels, &r->plan));
+    HB_TRY(hb_repro_plan_make(run, r->format, r->kernels, &r->plan));
     size_t modes = r->plan.plan.n_modes;
     for (size_t c = 0; c < r->plan.plan.n_configs; c++) {
         size_t held = 0;

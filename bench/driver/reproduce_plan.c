@@ -13,15 +13,14 @@
 #include "bench/core/shuffle.h"
 #include "bench/sweep/plan_source.h"
 
-/* M_N_K of a set's file name "M_N_K.cu"; 0 for any other name. */
-static int file_config(const char *name, hb_mnk *out)
+/* The configuration of a set's file, as the format names its files; 0 for
+ * any other name and for sizes past what a plan holds. */
+static int file_config(const hb_import_format *format, const char *name, hb_mnk *out)
 {
-    long m, n, k;
-    int used = 0;
-    if (sscanf(name, "%ld_%ld_%ld.cu%n", &m, &n, &k, &used) != 3 || name[used] != '\0' || m <= 0 || n <= 0 ||
-        k <= 0 || m > HB_MAX_DIM || n > HB_MAX_DIM || k > HB_MAX_DIM)
+    hb_mnk mnk;
+    if (!format->config_of_file(name, &mnk) || mnk.m > HB_MAX_DIM || mnk.n > HB_MAX_DIM || mnk.k > HB_MAX_DIM)
         return 0;
-    *out = (hb_mnk){m, n, k};
+    *out = mnk;
     return 1;
 }
 
@@ -36,7 +35,7 @@ static int by_size_order(const void *a, const void *b)
     return x->k < y->k ? -1 : x->k > y->k;
 }
 
-static hb_status set_files(const char *dir, hb_sweep_plan *files)
+static hb_status set_files(const hb_import_format *format, const char *dir, hb_sweep_plan *files)
 {
     DIR *d = opendir(dir);
     if (!d)
@@ -45,7 +44,7 @@ static hb_status set_files(const char *dir, hb_sweep_plan *files)
     hb_status status = HB_OK;
     hb_mnk mnk;
     while (status == HB_OK && (e = readdir(d)) != NULL)
-        if (file_config(e->d_name, &mnk))
+        if (file_config(format, e->d_name, &mnk))
             status = hb_plan_add(files, mnk, dir);
     closedir(d);
     qsort(files->configs, files->n_configs, sizeof files->configs[0], by_size_order);
@@ -100,16 +99,17 @@ static void describe(const hb_run_options *run, hb_repro_plan *out)
         snprintf(out->source, sizeof out->source, "%s%s", from, plan_flags_given(run) ? ", the configurations with a file in the set" : "");
 }
 
-hb_status hb_repro_plan_make(const hb_run_options *run, const char *kernels_dir, hb_repro_plan *out)
+hb_status hb_repro_plan_make(const hb_run_options *run, const hb_import_format *format, const char *kernels_dir,
+                             hb_repro_plan *out)
 {
     static hb_sweep_plan files; /* large: HB_MAX_CONFIGS configurations */
     memset(&files, 0, sizeof files);
     memset(out, 0, sizeof *out);
-    HB_TRY(set_files(kernels_dir, &files));
+    HB_TRY(set_files(format, kernels_dir, &files));
     out->set_files = files.n_configs;
     if (files.n_configs == 0)
-        return hb_fail(HB_ERR_USAGE, "reproduce: %s holds no M_N_K.cu files: is it kernels/<gpu>_<class>/ of a CUDA-L2 clone?",
-                       kernels_dir);
+        return hb_fail(HB_ERR_USAGE, "reproduce: %s holds no %s files: is it %s?", kernels_dir, format->file_pattern,
+                       format->folder_hint);
     hb_sweep_plan *plan = &out->plan;
     if (plan_flags_given(run)) {
         HB_TRY(hb_plan_from_options(run, "reproduce", plan));

@@ -39,12 +39,12 @@ static void add_pair(words *w, const char *flag, const char *value)
     add(w, value);
 }
 
-/* nvcc with CUDA-L2's flags for the target, and the shim first on the include path. */
+/* nvcc with the format's flags (CUDA-L2's) for the target, and its shim first on the include path. */
 static void nvcc_compile(words *w, const hb_build_settings *s)
 {
     add(w, s->toolchain->nvcc);
-    for (size_t i = 0; hb_cuda_l2_nvcc_flags[i]; i++)
-        add(w, hb_cuda_l2_nvcc_flags[i]);
+    for (size_t i = 0; s->format->nvcc_flags[i]; i++)
+        add(w, s->format->nvcc_flags[i]);
     char gencode[64];
     snprintf(gencode, sizeof gencode, "arch=compute_%d%s,code=sm_%d%s", s->arch.sm, s->arch.specific ? "a" : "",
              s->arch.sm, s->arch.specific ? "a" : "");
@@ -57,8 +57,8 @@ hb_status hb_build_adapter(const hb_build_settings *s, const char *entry_name, c
     words w = {0};
     nvcc_compile(&w, s);
     add_pair(&w, "-I", s->data->include);
-    char define[96];
-    snprintf(define, sizeof define, "-DHB_L2_ENTRY=%s", entry_name);
+    char define[160];
+    snprintf(define, sizeof define, "-D%.60s=%s", s->format->adapter_entry_macro, entry_name);
     add(&w, define);
     add_pair(&w, "-c", s->data->adapter);
     char partial[HB_PATH_MAX + 16];

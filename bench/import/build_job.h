@@ -1,7 +1,7 @@
-/* One CUDA-L2 file built into a cache entry (docs/importer.md): its kernel
- * object compiled with CUDA-L2's flags for the target (nvcc --keep leaves
- * the cubin of that same compile), linked with the adapter into the
- * launcher library, the library's calls recorded on the CPU, and the cubin
+/* One file built into a cache entry (docs/importer.md): its kernel object
+ * compiled with its format's flags and shim for the target (nvcc --keep
+ * leaves the cubin of that same compile), linked with the format's adapter
+ * into the launcher library, the library's calls recorded on the CPU, and the cubin
  * kept when the recording shows one plain launch.  Runs in a child process
  * of the import (bench/import/job_pool.h) and builds into a private folder
  * renamed into place at the end, so an entry is whole or absent.  Its
@@ -11,9 +11,10 @@
 
 #include "bench/candidate/manifest.h"
 #include "bench/core/status.h"
+#include "bench/import/cutlass_locate.h"
+#include "bench/import/import_format.h"
 #include "bench/import/launch_recording.h"
 #include "bench/import/toolchain.h"
-#include "bench/import/cutlass_locate.h"
 
 /* The files of a cache entry. */
 #define HB_ENTRY_LIBRARY "launcher.so"
@@ -26,6 +27,7 @@
 #define HB_DISTINCT_RECORDING_LOG "recording_distinct_sizes.log"
 
 typedef struct hb_build_settings {
+    const hb_import_format *format; /* its flags, shim and adapter */
     const hb_toolchain *toolchain;
     const hb_cutlass *cutlass;
     const hb_import_data *data;

@@ -65,8 +65,8 @@ static json_t *manifest_common(const hb_import_context *ctx, const hb_import_ite
     char name[256], comment[4400];
     snprintf(name, sizeof name, "%s-%s%s", ctx->set_name, item->name, suffix);
     snprintf(comment, sizeof comment,
-             "imported by hgemm-bench import cuda-l2 from %s (sha256 %.16s...) for %s; see %s/record.json",
-             item->source, item->source_sha256, ctx->arch.name, item->name);
+             "imported by hgemm-bench import %s from %s (sha256 %.16s...) for %s; see %s/record.json",
+             ctx->format_name, item->source, item->source_sha256, ctx->arch.name, item->name);
     return json_pack("{s:s, s:s, s:s, s:s}", "format", HB_MANIFEST_FORMAT, "kind", kind, "name", name, "comment",
                      comment);
 }
@@ -151,7 +151,7 @@ static hb_status record_file(const hb_import_context *ctx, const hb_import_item 
         "source", "path", item->source, "sha256", item->source_sha256, "set", ctx->set_name, "config",
         (json_int_t)item->mnk.m, (json_int_t)item->mnk.n, (json_int_t)item->mnk.k,
         "entry", item->scan.entry, "accumulator", hb_acc_class_name(ctx->accumulator), "kind",
-        hb_l2_kind_name(item->scan.kind), "hopper_features", item->scan.hopper,
+        item->scan.kind, "hopper_features", item->scan.features,
         "padding", "tile", (json_int_t)item->scan.tile[0], (json_int_t)item->scan.tile[1], (json_int_t)item->scan.tile[2],
         "padded", (json_int_t)item->padded[0], (json_int_t)item->padded[1], (json_int_t)item->padded[2],
         "cutlass", "version", ctx->cutlass->version, "path", ctx->cutlass->root, "found_by", ctx->cutlass->found_by,

@@ -21,6 +21,7 @@
 
 /* What every candidate of one import shares. */
 typedef struct hb_import_context {
+    const char *format_name;   /* "cuda-l2": the manifests' comment names it */
     const char *out_dir;
     char set_name[128];        /* the kernel folder's name: "h100_F32F16F16F32" */
     hb_acc_class accumulator;  /* from the folder name */

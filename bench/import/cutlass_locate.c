@@ -49,7 +49,7 @@ static hb_status read_version(hb_cutlass *c)
     return HB_OK;
 }
 
-static hb_status use_folder(const char *dir, const char *found_by, hb_cutlass *c)
+static hb_status use_folder(const char *dir, const char *found_by, const char *wanted, hb_cutlass *c)
 {
     if (strlen(dir) >= sizeof c->root)
         return hb_fail(HB_ERR_BAD_INPUT, "%s %s: path too long", found_by, dir);
@@ -60,7 +60,7 @@ static hb_status use_folder(const char *dir, const char *found_by, hb_cutlass *c
         return hb_fail(HB_ERR_BAD_INPUT,
                        "%s %s holds no include/cutlass/version.h: name a CUTLASS checkout (git clone -b v%s "
                        "https://github.com/NVIDIA/cutlass)",
-                       found_by, dir, HB_CUDA_L2_CUTLASS_VERSION);
+                       found_by, dir, wanted);
     return HB_OK;
 }
 
@@ -90,24 +90,24 @@ static int pip_package_dir(char *out, size_t size)
     return out[0] != '\0';
 }
 
-hb_status hb_cutlass_locate(const char *flag_dir, hb_cutlass *out)
+hb_status hb_cutlass_locate(const char *flag_dir, const char *wanted, const char *who, hb_cutlass *out)
 {
     memset(out, 0, sizeof *out);
     if (flag_dir)
-        return use_folder(flag_dir, "--cutlass", out);
+        return use_folder(flag_dir, "--cutlass", wanted, out);
     const char *env = getenv("CUTLASS_DIR");
     if (env && *env)
-        return use_folder(env, "CUTLASS_DIR", out);
+        return use_folder(env, "CUTLASS_DIR", wanted, out);
     char package[HB_PATH_MAX - 16];
     if (pip_package_dir(package, sizeof package)) {
         char source[HB_PATH_MAX];
         snprintf(source, sizeof source, "%s/source", package);
-        if (use_folder(source, "pip nvidia-cutlass", out) == HB_OK)
+        if (use_folder(source, "pip nvidia-cutlass", wanted, out) == HB_OK)
             return HB_OK;
     }
     return hb_fail(HB_ERR_BAD_INPUT,
-                   "no CUTLASS found: CUDA-L2's kernels include CUTLASS/CuTe v%s headers; give --cutlass DIR (a "
+                   "no CUTLASS found: %s include CUTLASS/CuTe v%s headers; give --cutlass DIR (a "
                    "checkout: git clone -b v%s https://github.com/NVIDIA/cutlass), set CUTLASS_DIR, or pip install "
                    "nvidia-cutlass==%s",
-                   HB_CUDA_L2_CUTLASS_VERSION, HB_CUDA_L2_CUTLASS_VERSION, HB_CUDA_L2_CUTLASS_VERSION);
+                   who, wanted, wanted, wanted);
 }

@@ -8,9 +8,6 @@
 #include "bench/candidate/manifest.h"
 #include "bench/core/status.h"
 
-/* The version CUDA-L2's published sets were written against. */
-#define HB_CUDA_L2_CUTLASS_VERSION "4.2.1"
-
 typedef struct hb_cutlass {
     char root[HB_PATH_MAX - 64];    /* holds include/cutlass/version.h */
     char include[HB_PATH_MAX];      /* root/include */
@@ -21,7 +18,8 @@ typedef struct hb_cutlass {
 
 /* HB_ERR_BAD_INPUT when the named folder (flag or variable) holds no
  * include/cutlass/version.h, or when none of the three finds CUTLASS: the
- * message names all three. */
-hb_status hb_cutlass_locate(const char *flag_dir, hb_cutlass *out);
+ * message names all three, and the version `wanted` that `who` ("CUDA-L2's
+ * kernels", an import format's) were written for. */
+hb_status hb_cutlass_locate(const char *flag_dir, const char *wanted, const char *who, hb_cutlass *out);
 
 #endif

@@ -1,7 +1,8 @@
 /* One file of an import, from its selection to its candidate: what its
  * text says, the key of its build, and what came of it.  Plain data shared
- * by the import's steps (cuda_l2_import.c, candidate_files.c,
- * import_report.c). */
+ * by the import's steps (import_run.c, candidate_files.c,
+ * import_report.c); what its text says is its format's reading
+ * (bench/import/import_format.h). */
 #ifndef HB_IMPORT_ITEM_H
 #define HB_IMPORT_ITEM_H
 
@@ -10,13 +11,13 @@
 #include "bench/import/build_job.h"
 #include "bench/import/content_hash.h"
 #include "bench/import/failure_class.h"
-#include "bench/import/l2_source.h"
+#include "bench/import/import_format.h"
 #include "bench/import/launch_recording.h"
 #include "bench/result/mma_audit.h"
 
 typedef enum hb_item_state {
     HB_ITEM_SELECTED, /* not looked at yet */
-    HB_ITEM_SKIPPED, /* not built: no file, not a CUDA-L2 file, or refused for the architecture */
+    HB_ITEM_SKIPPED, /* not built: no file, not a file of the format, or refused for the architecture */
     HB_ITEM_CACHED,  /* its build is in the cache */
     HB_ITEM_BUILT,   /* built by this import */
     HB_ITEM_FAILED,  /* its build failed (this import or a cached outcome) */
@@ -31,7 +32,7 @@ typedef struct hb_import_item {
     char name[64];                      /* "M_N_K" */
     char source[HB_PATH_MAX - 256];
     char source_sha256[HB_SHA256_HEX];
-    hb_l2_source scan;
+    hb_file_facts scan;                 /* what its text says (its format's read_file) */
     long padded[3];                     /* M, N, K rounded up to the tile sizes (the authors' padding) */
     char key[HB_SHA256_HEX];            /* the build cache's key */
     char entry_dir[HB_PATH_MAX - 256];  /* the cache entry */

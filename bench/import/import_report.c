@@ -27,9 +27,9 @@ static void cell_k(const hb_import_item *i, char *o, size_t s) { snprintf(o, s, 
 static void cell_file(const hb_import_item *i, char *o, size_t s) { snprintf(o, s, "%s", i->source); }
 static void cell_kind(const hb_import_item *i, char *o, size_t s)
 {
-    snprintf(o, s, "%s", i->scan.entry[0] ? hb_l2_kind_name(i->scan.kind) : "");
+    snprintf(o, s, "%s", i->scan.entry[0] ? i->scan.kind : "");
 }
-static void cell_hopper(const hb_import_item *i, char *o, size_t s) { snprintf(o, s, "%s", i->scan.hopper); }
+static void cell_hopper(const hb_import_item *i, char *o, size_t s) { snprintf(o, s, "%s", i->scan.features); }
 static void cell_state(const hb_import_item *i, char *o, size_t s) { snprintf(o, s, "%s", hb_item_state_name(i->state)); }
 static void cell_forms(const hb_import_item *i, char *o, size_t s)
 {

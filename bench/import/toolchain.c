@@ -18,17 +18,6 @@
 /* It answers at once; a wrapper that hangs must not hang the import. */
 #define HB_NVCC_VERSION_TIMEOUT_S 60
 
-const char *const hb_cuda_l2_nvcc_flags[] = {
-    "-O3", "-std=c++17",
-    "-U__CUDA_NO_HALF_OPERATORS__", "-U__CUDA_NO_HALF_CONVERSIONS__", "-U__CUDA_NO_HALF2_OPERATORS__",
-    "-U__CUDA_NO_BFLOAT16_CONVERSIONS__",
-    "--expt-relaxed-constexpr", "--expt-extended-lambda", "--use_fast_math",
-    "-diag-suppress", "177",
-    "-DNO_MMA_HGEMM_BIN", "-DNO_WMMA_HGEMM_BIN", "-DNO_CUTE_HGEMM_BIN", "-DNO_CUBLAS_HGEMM_BIN",
-    "-Xcompiler", "-fPIC",
-    NULL,
-};
-
 hb_status hb_target_arch_parse(const char *text, hb_target_arch *out)
 {
     memset(out, 0, sizeof *out);
@@ -140,7 +129,7 @@ static hb_status need(const char *path, const char *what)
     return HB_OK;
 }
 
-hb_status hb_import_data_find(hb_import_data *out)
+hb_status hb_import_data_find(const char *shim, const char *adapter, hb_import_data *out)
 {
     memset(out, 0, sizeof *out);
     const char *env = getenv("HB_IMPORT_DATA");
@@ -154,11 +143,11 @@ hb_status hb_import_data_find(hb_import_data *out)
         self[n] = '\0';
         snprintf(out->root, sizeof out->root, "%.3900s/import", dirname(self));
     }
-    snprintf(out->shim, sizeof out->shim, "%s/torch_shim", out->root);
-    snprintf(out->adapter, sizeof out->adapter, "%s/cuda_l2_adapter.cu", out->root);
+    snprintf(out->shim, sizeof out->shim, "%.3900s/%.60s", out->root, shim);
+    snprintf(out->adapter, sizeof out->adapter, "%.3900s/%.60s", out->root, adapter);
     snprintf(out->include, sizeof out->include, "%s/include", out->root);
     snprintf(out->recorder, sizeof out->recorder, "%s/hgemm-l2-record", out->root);
-    HB_TRY(need(out->shim, "torch shim"));
+    HB_TRY(need(out->shim, "shim"));
     HB_TRY(need(out->adapter, "adapter"));
     HB_TRY(need(out->include, "include folder"));
     return need(out->recorder, "launch recorder");

@@ -1,7 +1,6 @@
 /* What builds an imported candidate: the target architecture, nvcc and
- * cuobjdump with their version, the flags CUDA-L2's own build passes
- * (tools/utils.py, get_build_cuda_cflags, one table here), and the
- * importer's data next to the binary: the torch shim, the adapter, the launch
+ * cuobjdump with their version, and the importer's data next to the binary:
+ * a format's shim and adapter (bench/import/import_format.h), the launch
  * recorder (make copies them into build/import/). */
 #ifndef HB_TOOLCHAIN_H
 #define HB_TOOLCHAIN_H
@@ -35,19 +34,17 @@ typedef struct hb_toolchain {
  * files written for it (CUDA-L2's for CUDA 12). */
 hb_status hb_toolchain_find(const char *nvcc, hb_toolchain *out);
 
-/* The flags of CUDA-L2's build, in its order; NULL-terminated. */
-extern const char *const hb_cuda_l2_nvcc_flags[];
-
 typedef struct hb_import_data {
-    char shim[HB_PATH_MAX - 64];     /* the torch shim's include folder */
-    char adapter[HB_PATH_MAX - 64];  /* cuda_l2_adapter.cu */
+    char shim[HB_PATH_MAX - 64];     /* the format's shim, an include folder (CUDA-L2's torch_shim) */
+    char adapter[HB_PATH_MAX - 64];  /* the format's adapter (cuda_l2_adapter.cu) */
     char include[HB_PATH_MAX - 64];  /* holds bench/candidate/hgemm_launch.h */
     char recorder[HB_PATH_MAX - 64]; /* hgemm-l2-record */
     char root[HB_PATH_MAX - 128];
 } hb_import_data;
 
-/* $HB_IMPORT_DATA, else import/ beside the running binary.  HB_ERR_BAD_INPUT
- * naming what is missing (was make run?). */
-hb_status hb_import_data_find(hb_import_data *out);
+/* $HB_IMPORT_DATA, else import/ beside the running binary, with the
+ * format's `shim` folder and `adapter` file in it.  HB_ERR_BAD_INPUT naming
+ * what is missing (was make run?). */
+hb_status hb_import_data_find(const char *shim, const char *adapter, hb_import_data *out);
 
 #endif

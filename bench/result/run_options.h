@@ -25,7 +25,7 @@
  * end it, so a transient at the window's start cannot. */
 #define HB_DEFAULT_MIN_TIME_S 5.0
 
-/* `import cuda-l2`'s flags as typed (bench/import/cuda_l2_import.h acts on them). */
+/* `import FORMAT`'s flags as typed (bench/import/import_run.h acts on them). */
 typedef struct hb_import_settings {
     const char *kernels_dir;  /* --kernels DIR */
     const char *out_dir;      /* --out SET */

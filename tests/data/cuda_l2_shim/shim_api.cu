@@ -1,15 +1,15 @@
 // shim_api.cu -- a stand-in for one of CUDA-L2's published HGEMM files, in
 // their format (a kernel, the CHECK_TORCH_TENSOR_* macros, a torch entry
 // cuda_l2_<gpu>_<acc>(a, b, b_col_major, c)), whose entry touches every piece
-// of the torch shim (bench/import/torch_shim/) the published files use:
+// of the torch shim (bench/import/cuda_l2/torch_shim/) the published files use:
 // the dtype checks and the std::cout of options, sizes() against an
 // IntArrayRef, TORCH_CHECK and its kin, both getCurrentCUDAStream spellings,
 // torch::empty and torch::zeros, copy_ (same dtype and converting), .to(),
 // data_ptr<T> for each fp16 spelling, unsafeGetTensorImpl.  Built as the
 // importer builds a published file, with the adapter, for sm_80:
-//     nvcc $FLAGS -gencode arch=compute_80,code=sm_80 -I bench/import/torch_shim -c shim_api.cu -o kernel.o
-//     nvcc $FLAGS -gencode arch=compute_80,code=sm_80 -I bench/import/torch_shim -I . \
-//          -DHB_L2_ENTRY=cuda_l2_a100_fp32 -c bench/import/cuda_l2_adapter.cu -o adapter.o
+//     nvcc $FLAGS -gencode arch=compute_80,code=sm_80 -I bench/import/cuda_l2/torch_shim -c shim_api.cu -o kernel.o
+//     nvcc $FLAGS -gencode arch=compute_80,code=sm_80 -I bench/import/cuda_l2/torch_shim -I . \
+//          -DHB_L2_ENTRY=cuda_l2_a100_fp32 -c bench/import/cuda_l2/cuda_l2_adapter.cu -o adapter.o
 //     nvcc -shared -cudart shared -o launcher.so kernel.o adapter.o
 // It computes C = A * B correctly (fp32 accumulation, one thread per element
 // of C, from the column-major copy of B), by way of an fp32 workspace from

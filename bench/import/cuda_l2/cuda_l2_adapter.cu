@@ -1,12 +1,12 @@
 /* cuda_l2_adapter.cu -- the launcher entry point (docs/launchers.md) in
  * front of one of CUDA-L2's published HGEMM files, built with the torch shim
- * (bench/import/torch_shim/) instead of libtorch.  The importer builds each
+ * (bench/import/cuda_l2/torch_shim/) instead of libtorch.  The importer builds each
  * file unmodified into one object and this file into another, and links the
  * two into a launcher library:
  *
- *     nvcc $FLAGS -I bench/import/torch_shim -I $CUTLASS/include ... -c M_N_K.cu -o kernel.o
- *     nvcc $FLAGS -I bench/import/torch_shim -I . -DHB_L2_ENTRY=cuda_l2_h100_fp32 \
- *          -c bench/import/cuda_l2_adapter.cu -o adapter.o
+ *     nvcc $FLAGS -I bench/import/cuda_l2/torch_shim -I $CUTLASS/include ... -c M_N_K.cu -o kernel.o
+ *     nvcc $FLAGS -I bench/import/cuda_l2/torch_shim -I . -DHB_L2_ENTRY=cuda_l2_h100_fp32 \
+ *          -c bench/import/cuda_l2/cuda_l2_adapter.cu -o adapter.o
  *     nvcc -shared -cudart shared -o launcher.so kernel.o adapter.o
  *
  * HB_L2_ENTRY names the file's torch entry, cuda_l2_<gpu>_<fp32|fp16>.  Each

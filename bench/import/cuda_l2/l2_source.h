@@ -5,8 +5,8 @@
  * shared memory, parameters) is never read from the text: it is recorded
  * from the file's own host code (bench/import/launch_recording.h).  No GPU,
  * no allocation. */
-#ifndef HB_L2_SOURCE_H
-#define HB_L2_SOURCE_H
+#ifndef HB_CUDA_L2_SOURCE_H
+#define HB_CUDA_L2_SOURCE_H
 
 #include "bench/core/status.h"
 

@@ -1,4 +1,4 @@
-#include "bench/import/l2_source.h"
+#include "bench/import/cuda_l2/l2_source.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 #define _DEFAULT_SOURCE /* realpath, strdup */
-#include "bench/import/cuda_l2_import.h"
+#include "bench/import/import_run.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -24,14 +24,15 @@
 #include "bench/import/job_pool.h"
 #include "bench/import/sass_audit.h"
 
-/* A CUDA-L2 kernel file is tens of KiB: 16 MiB is far beyond any of them. */
-#define HB_L2_SOURCE_MAX ((size_t)16 << 20)
+/* A kernel file is tens of KiB (CUDA-L2's): 16 MiB is far beyond any of them. */
+#define HB_KERNEL_SOURCE_MAX ((size_t)16 << 20)
 
 /* Bumped when what a build produces changes, so old cache entries are not reused. */
 #define IMPORT_BUILD_VERSION "hgemm-bench-import-build/1"
 
 typedef struct import_run {
-    const hb_l2_import_options *o;
+    const hb_import_format *format;
+    const hb_import_options *o;
     hb_toolchain toolchain;
     hb_cutlass cutlass;
     hb_import_data data;
@@ -53,37 +54,11 @@ typedef struct import_run {
 
 /* --- the set and its selection ------------------------------------------------------- */
 
-/* "h100_F32F16F16F32" -> fp32, "a100_F16F16F16F16" -> fp16. */
 /* The report's file name in the set: import.csv, or --report's (a shard's own,
  * when the shards of one reproduction import into one set). */
-static const char *report_name(const hb_l2_import_options *o)
+static const char *report_name(const hb_import_options *o)
 {
     return o->report_name ? o->report_name : HB_IMPORT_REPORT_FILE;
-}
-
-static hb_status set_class(const char *set_name, hb_acc_class *acc)
-{
-    if (strstr(set_name, "F32F16F16F32"))
-        *acc = HB_ACC_FP32;
-    else if (strstr(set_name, "F16F16F16F16"))
-        *acc = HB_ACC_FP16;
-    else
-        return hb_fail(HB_ERR_BAD_INPUT,
-                       "--kernels %s: the folder's name gives CUDA-L2's accumulator class (..._F32F16F16F32 for fp32, "
-                       "..._F16F16F16F16 for fp16); name one of kernels/<gpu>_<class>/",
-                       set_name);
-    return HB_OK;
-}
-
-/* "4096_1024_64.cu" -> its configuration; 0 for any other name. */
-static int config_of_name(const char *name, hb_mnk *mnk)
-{
-    long m, n, k;
-    char tail[8];
-    if (sscanf(name, "%ld_%ld_%ld%7s", &m, &n, &k, tail) != 4 || strcmp(tail, ".cu") != 0 || m < 1 || n < 1 || k < 1)
-        return 0;
-    *mnk = (hb_mnk){m, n, k};
-    return 1;
 }
 
 static int by_config(const void *a, const void *b)
@@ -103,13 +78,15 @@ static hb_status add_item(import_run *r, hb_mnk mnk)
     item->mnk = mnk;
     snprintf(item->toolkit, sizeof item->toolkit, "%s", r->toolchain.version);
     snprintf(item->name, sizeof item->name, "%ld_%ld_%ld", mnk.m, mnk.n, mnk.k);
-    snprintf(item->source, sizeof item->source, "%.3500s/%s.cu", r->kernels, item->name);
+    char file[128];
+    r->format->file_of_config(mnk, file, sizeof file);
+    snprintf(item->source, sizeof item->source, "%.3500s/%s", r->kernels, file);
     return HB_OK;
 }
 
 static hb_status select_items(import_run *r)
 {
-    const hb_l2_import_options *o = r->o;
+    const hb_import_options *o = r->o;
     if (o->configs) {
         r->items = calloc(o->n_configs ? o->n_configs : 1, sizeof *r->items);
         if (!r->items)
@@ -127,7 +104,7 @@ static hb_status select_items(import_run *r)
     hb_mnk mnk;
     hb_status status = r->items ? HB_OK : hb_fail(HB_ERR_INTERNAL, "out of memory");
     while (status == HB_OK && (e = readdir(dir)) != NULL) {
-        if (!config_of_name(e->d_name, &mnk))
+        if (!r->format->config_of_file(e->d_name, &mnk))
             continue;
         if (r->n_items == capacity) {
             hb_import_item *grown = realloc(r->items, 2 * capacity * sizeof *grown);
@@ -144,7 +121,7 @@ static hb_status select_items(import_run *r)
     if (status == HB_OK)
         qsort(r->items, r->n_items, sizeof *r->items, by_config);
     if (status == HB_OK && r->n_items == 0)
-        status = hb_fail(HB_ERR_BAD_INPUT, "--kernels %s holds no M_N_K.cu files", o->kernels_dir);
+        status = hb_fail(HB_ERR_BAD_INPUT, "--kernels %s holds no %s files", o->kernels_dir, r->format->file_pattern);
     return status;
 }
 
@@ -169,53 +146,21 @@ static void item_key(const import_run *r, hb_import_item *item, const char *text
     hb_content_hash_hex(&h, item->key);
 }
 
-/* The authors' padding: each dimension up to a multiple of its tile size. */
-static void pad(hb_import_item *item)
-{
-    const long dims[3] = {item->mnk.m, item->mnk.n, item->mnk.k};
-    for (int d = 0; d < 3; d++) {
-        long t = item->scan.tile[d];
-        item->padded[d] = t > 0 ? (dims[d] + t - 1) / t * t : dims[d];
-    }
-}
-
-static int entry_matches_class(const char *entry, hb_acc_class acc)
-{
-    const char *suffix = acc == HB_ACC_FP32 ? "_fp32" : "_fp16";
-    size_t n = strlen(entry), s = strlen(suffix);
-    return n > s && strcmp(entry + n - s, suffix) == 0;
-}
-
 static void prepare_item(import_run *r, hb_import_item *item)
 {
     char *text = NULL;
     size_t size = 0;
-    if (hb_input_read(item->source, NULL, HB_L2_SOURCE_MAX, HB_ERR_IO, 1, &text, &size) != HB_OK || !text) {
+    if (hb_input_read(item->source, NULL, HB_KERNEL_SOURCE_MAX, HB_ERR_IO, 1, &text, &size) != HB_OK || !text) {
         skip(item, text ? "cannot read the file" : "no such file in the set");
         free(text);
         return;
     }
     hb_sha256_file_hex(item->source, item->source_sha256);
-    if (hb_l2_source_scan(text, item->source, &item->scan) != HB_OK) {
-        skip(item, "not a CUDA-L2 kernel file: no torch entry cuda_l2_<gpu>_<fp32|fp16>(a, b, b_col_major, c)");
-    } else if (!entry_matches_class(item->scan.entry, r->context.accumulator)) {
-        char why[200];
-        snprintf(why, sizeof why, "its entry %s does not match the folder's class (%s)", item->scan.entry,
-                 hb_acc_class_name(r->context.accumulator));
-        skip(item, why);
-    } else if (item->scan.hopper[0] && strcmp(r->o->arch.name, "sm_90a") != 0 && !r->o->allow_arch_mismatch) {
-        char why[400];
-        snprintf(why, sizeof why,
-                 "uses Hopper-only features (%s) and the target is %s: they need sm_90a (--arch sm_90a on an "
-                 "H100/H200); --allow-arch-mismatch builds it anyway",
-                 item->scan.hopper, r->o->arch.name);
+    const hb_file_rules rules = {r->context.accumulator, r->o->arch, r->o->allow_arch_mismatch};
+    char why[sizeof item->reason];
+    if (!r->format->read_file(text, item->source, item->mnk, &rules, &item->scan, item->padded, why, sizeof why)) {
         skip(item, why);
     } else {
-        if (item->scan.hopper[0] && strcmp(r->o->arch.name, "sm_90a") != 0)
-            hb_warn("%s uses Hopper-only features (%s) but is built for %s (--allow-arch-mismatch): it may compile "
-                    "into code that aborts or lacks its wgmma instructions",
-                    item->source, item->scan.hopper, r->o->arch.name);
-        pad(item);
         item_key(r, item, text, size);
         snprintf(item->entry_dir, sizeof item->entry_dir, "%.3500s/%s", r->cache, item->key);
     }
@@ -247,8 +192,9 @@ static void flags_text(import_run *r)
 {
     char *out = r->context.flags;
     size_t size = sizeof r->context.flags, used = 0;
-    for (size_t i = 0; hb_cuda_l2_nvcc_flags[i] && used < size; i++)
-        used += (size_t)snprintf(out + used, size - used, "%s%s", used ? " " : "", hb_cuda_l2_nvcc_flags[i]);
+    const char *const *flags = r->format->nvcc_flags;
+    for (size_t i = 0; flags[i] && used < size; i++)
+        used += (size_t)snprintf(out + used, size - used, "%s%s", used ? " " : "", flags[i]);
     if (used < size)
         snprintf(out + used, size - used, " -gencode arch=compute_%d%s,code=%s", r->o->arch.sm,
                  r->o->arch.specific ? "a" : "", r->o->arch.name);
@@ -266,39 +212,41 @@ static hb_status absolute(const char *path, char *out, size_t size)
 }
 
 /* The set's name (the folder's last part) and its accumulator class, from --kernels. */
-static hb_status set_of_folder(const char *kernels_dir, char *name, size_t size, hb_acc_class *acc)
+static hb_status set_of_folder(const hb_import_format *format, const char *kernels_dir, char *name, size_t size,
+                               hb_acc_class *acc)
 {
     struct stat st;
     if (stat(kernels_dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return hb_fail(HB_ERR_BAD_INPUT, "--kernels %s: %s (give kernels/<gpu>_<class>/ of a CUDA-L2 clone)",
-                       kernels_dir, stat(kernels_dir, &st) != 0 ? strerror(errno) : "not a folder");
+        return hb_fail(HB_ERR_BAD_INPUT, "--kernels %s: %s (give %s)", kernels_dir,
+                       stat(kernels_dir, &st) != 0 ? strerror(errno) : "not a folder", format->folder_hint);
     char *copy = strdup(kernels_dir);
     if (!copy)
         return hb_fail(HB_ERR_INTERNAL, "out of memory");
     snprintf(name, size, "%s", basename(copy));
     free(copy);
-    return set_class(name, acc);
+    return format->set_class(name, acc);
 }
 
-hb_status hb_cuda_l2_import_check_inputs(const char *kernels_dir)
+hb_status hb_import_check_inputs(const hb_import_format *format, const char *kernels_dir)
 {
     char name[256];
     hb_acc_class acc;
-    return set_of_folder(kernels_dir, name, sizeof name, &acc);
+    return set_of_folder(format, kernels_dir, name, sizeof name, &acc);
 }
 
 static hb_status set_up(import_run *r)
 {
-    const hb_l2_import_options *o = r->o;
-    HB_TRY(set_of_folder(o->kernels_dir, r->context.set_name, sizeof r->context.set_name, &r->context.accumulator));
+    const hb_import_options *o = r->o;
+    const hb_import_format *f = r->format;
+    HB_TRY(set_of_folder(f, o->kernels_dir, r->context.set_name, sizeof r->context.set_name, &r->context.accumulator));
     HB_TRY(hb_toolchain_find(o->nvcc, &r->toolchain));
     fprintf(stderr, "import: nvcc %s (%s)\n", r->toolchain.nvcc, r->toolchain.version);
-    HB_TRY(hb_cutlass_locate(o->cutlass_dir, &r->cutlass));
-    if (strcmp(r->cutlass.version, HB_CUDA_L2_CUTLASS_VERSION) != 0)
-        hb_warn("CUTLASS %s (%s, %s) is not v%s, the version CUDA-L2's kernels were written for: some may not build "
-                "or may build into other code",
-                r->cutlass.version, r->cutlass.root, r->cutlass.found_by, HB_CUDA_L2_CUTLASS_VERSION);
-    HB_TRY(hb_import_data_find(&r->data));
+    HB_TRY(hb_cutlass_locate(o->cutlass_dir, f->cutlass_version, f->kernels_noun, &r->cutlass));
+    if (strcmp(r->cutlass.version, f->cutlass_version) != 0)
+        hb_warn("CUTLASS %s (%s, %s) is not v%s, the version %s were written for: some may not build or may build "
+                "into other code",
+                r->cutlass.version, r->cutlass.root, r->cutlass.found_by, f->cutlass_version, f->kernels_noun);
+    HB_TRY(hb_import_data_find(f->shim, f->adapter, &r->data));
     HB_TRY(hb_make_folders(o->out_dir, "the set's folder"));
     char cache[HB_PATH_MAX];
     snprintf(cache, sizeof cache, "%.3000s%s", o->cache_dir ? o->cache_dir : o->out_dir, o->cache_dir ? "" : "/.cache");
@@ -306,13 +254,14 @@ static hb_status set_up(import_run *r)
     HB_TRY(absolute(o->kernels_dir, r->kernels, sizeof r->kernels));
     HB_TRY(absolute(o->out_dir, r->out, sizeof r->out));
     HB_TRY(absolute(cache, r->cache, sizeof r->cache));
+    r->context.format_name = f->name;
     r->context.out_dir = r->out;
     r->context.arch = o->arch;
     r->context.toolchain = &r->toolchain;
     r->context.cutlass = &r->cutlass;
     r->context.device = o->device;
     flags_text(r);
-    r->settings = (hb_build_settings){&r->toolchain, &r->cutlass, &r->data, o->arch, o->device, o->build_timeout_s, 120};
+    r->settings = (hb_build_settings){f, &r->toolchain, &r->cutlass, &r->data, o->arch, o->device, o->build_timeout_s, 120};
     return base_key(r);
 }
 
@@ -527,11 +476,12 @@ static void print_accumulator_findings(FILE *out, const import_run *r)
                 found, audited, hb_acc_class_name(r->context.accumulator), names, found > 20 ? ", ..." : "");
 }
 
-hb_status hb_cuda_l2_import(const hb_l2_import_options *o)
+hb_status hb_import_run(const hb_import_format *format, const hb_import_options *o)
 {
     import_run *r = calloc(1, sizeof *r);
     if (!r)
         return hb_fail(HB_ERR_INTERNAL, "out of memory");
+    r->format = format;
     r->o = o;
     hb_command_set_stop(o->interrupted); /* an interrupt ends the adapter's build too */
     hb_status status = set_up(r);
