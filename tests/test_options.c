@@ -44,6 +44,7 @@ static const struct {
     {"cache", "cache"},          {"rebuild", NULL},        {"allow-arch-mismatch", NULL}, {"build-timeout", "60"},
     {"nvcc", "/usr/local/cuda-12.8/bin/nvcc"},
     {"report", "r.csv"},         {"repo", "CUDA-L2"},         {"set", "h100"},          {"tables-only", NULL},    {"no-plots", NULL},
+    {"forms", "replay,launcher"}, {"detach", NULL},       {"status", "repro-h100"},
     {"verbose", NULL},
     {"baseline-reference", "/tmp/r.json"}, {"reference-warmup-s", "0.5"}, {"reference-time-s", "2"},
     {"baseline-tolerance", "3%+0.25us,kernel=2%+0.1us"},
@@ -113,8 +114,8 @@ static void test_each_command_refuses_flags_it_does_not_take(void **state)
      * three refuse report's and compare's own (--format, --timer, --plots, --published: 12) and the
      * sweep's eleven (33). */
     /* and import's ten own flags (--out has a row of theirs), compare's --noise and --threshold, and
-     * reproduce's four (--repo, --set, --tables-only, --no-plots) */
-    assert_int_equal(refused, 46 + 3 * 11 + 3 * 10 + 3 * 2 + 3 * 4);
+     * reproduce's seven (--repo, --set, --tables-only, --no-plots, --forms, --detach, --status) */
+    assert_int_equal(refused, 46 + 3 * 11 + 3 * 10 + 3 * 2 + 3 * 7);
     /* The case the issue reported: accepted silently before. */
     expect_usage(WORDS("hgemm-bench", "check", "--candidate", "c", "--mnk", "8,8,8", "--mode", "server"));
     expect_usage(WORDS("hgemm-bench", "check", "--candidate", "c", "--mnk", "8,8,8", "--raw"));

@@ -5,14 +5,21 @@
  * folder written by the sweep's own writers (tests/result_fixture.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "bench/analysis/published_layout.h"
+#include "bench/analysis/reproduction_forms.h"
+#include "bench/core/diag.h"
+#include "bench/core/process_start.h"
 #include "bench/core/md_text.h"
 #include "bench/core/version.h"
+#include "bench/driver/reproduce_state.h"
 #include "bench/result/config_result.h"
 #include "tests/hostile_text.h"
 #include "tests/result_fixture.h"
@@ -634,6 +641,317 @@ static void test_reproduce_dry_run_without_a_gpu_prints_a_runnable_import(void *
     drop_repo(&f);
 }
 
+
+/* --- the forms, --status, --detach ---------------------------------------------------- */
+
+/* --forms: a sweep per form, each passed its --form, into its own folder
+ * (the replay's keeps OUT/sweep, so a folder of before resumes), and a
+ * report per form; a form the harness lacks, or one given twice, is a
+ * usage error before anything is written. */
+static void test_reproduce_forms_sweep_each_form_into_its_folder(void **state)
+{
+    (void)state;
+    fake f;
+    make_repo(&f, 4, 31);
+    char args[PATH * 2], line[PATH];
+    snprintf(args, sizeof args, "--set h100 --arch sm_90a --dry-run --forms replay,launcher --out '%s'", f.out);
+    int rc = bench(&f, args);
+    if (rc != 0)
+        fail_with_log(&f, "reproduce --forms replay,launcher --dry-run", rc);
+    snprintf(line, sizeof line, "--form replay --mnk-file %.1500s/plan.txt", f.out);
+    assert_true(hb_test_file_contains(f.log, line));
+    snprintf(line, sizeof line, "--acc fp32 --out %.1500s/sweep --seed", f.out);
+    assert_true(hb_test_file_contains(f.log, line));
+    snprintf(line, sizeof line, "--form launcher --mnk-file %.1500s/plan.txt", f.out);
+    assert_true(hb_test_file_contains(f.log, line));
+    snprintf(line, sizeof line, "--acc fp32 --out %.1500s/sweep-launcher --seed", f.out);
+    assert_true(hb_test_file_contains(f.log, line));
+    snprintf(line, sizeof line, "report %.900s/sweep-launcher --out %.900s/report-launcher", f.out, f.out);
+    assert_true(hb_test_file_contains(f.log, line));
+    assert_true(hb_test_file_contains(f.log, "the replay,launcher forms"));
+
+    snprintf(args, sizeof args, "--set h100 --arch sm_90a --dry-run --out '%s'", f.out); /* the default: replay */
+    assert_int_equal(bench(&f, args), 0);
+    assert_true(hb_test_file_contains(f.log, "--form replay"));
+    assert_false(hb_test_file_contains(f.log, "--form launcher"));
+    assert_false(hb_test_file_contains(f.log, "sweep-launcher"));
+
+    snprintf(args, sizeof args, "--set h100 --arch sm_90a --forms replay,cubin --out '%s'", f.out);
+    assert_int_equal(bench(&f, args), 2);
+    assert_true(hb_test_file_contains(f.log, "'cubin' is not a form"));
+    snprintf(args, sizeof args, "--set h100 --arch sm_90a --forms launcher,launcher --out '%s'", f.out);
+    assert_int_equal(bench(&f, args), 2);
+    assert_true(hb_test_file_contains(f.log, "launcher is given twice"));
+    snprintf(args, sizeof args, "--set h100 --arch sm_90a --detach --dry-run --out '%s'", f.out);
+    assert_int_equal(bench(&f, args), 2);
+    assert_false(exists(f.out));
+    drop_repo(&f);
+}
+
+/* The line of `path` that starts with `prefix`, copied into out; 0 when none does. */
+static int line_starting(const char *path, const char *prefix, char *out, size_t size)
+{
+    char *text = hb_test_read_file(path);
+    assert_non_null(text);
+    int found = 0;
+    for (char *line = text; line && *line && !found; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+        if (!strncmp(line, prefix, strlen(prefix))) {
+            snprintf(out, size, "%.*s", (int)strcspn(line, "\n"), line);
+            found = 1;
+        }
+    free(text);
+    return found;
+}
+
+/* Two forms' sweeps in OUT (the launcher's missing the last
+ * configuration): --tables-only takes both, writes a report and a
+ * comparison per form, and the page sets them side by side per
+ * configuration beside the published figure, with each form's aggregates
+ * and each form's sections under headings naming it. */
+static void test_reproduce_page_sets_the_forms_side_by_side(void **state)
+{
+    (void)state;
+    fake f;
+    make_repo(&f, 8, 32);
+    char set_dir[PATH], sweep_dir[PATH], launcher[PATH], page[PATH], path[PATH], args[PATH * 2], line[1024],
+        prefix[128];
+    make_measured(&f, set_dir, sweep_dir);
+    snprintf(launcher, PATH, "%.1500s/sweep-launcher", f.out);
+    assert_int_equal(hb_fixture_write_sweep(&f.fixture, launcher, set_dir, 0, 1, f.fixture.count - 2, "Test GPU 80GB"),
+                     HB_OK);
+    snprintf(page, PATH, "%.1500s/summary.md", f.out);
+    snprintf(args, sizeof args, "--set h100 --tables-only --no-plots --out '%s'", f.out);
+    int rc = bench(&f, args);
+    if (rc != 0)
+        fail_with_log(&f, "reproduce --tables-only of two forms", rc);
+    snprintf(path, PATH, "%.1500s/report-launcher.md", f.out);
+    assert_true(exists(path));
+    snprintf(path, PATH, "%.1500s/compare-launcher-offline.md", f.out);
+    assert_true(exists(path));
+    assert_true(hb_test_file_contains(page, "reproduced on Test GPU 80GB, in both forms: replay and launcher"));
+    assert_true(hb_test_file_contains(page, "## The forms side by side"));
+    assert_true(hb_test_file_contains(page, "| M | N | K | replay | verdict | launcher | verdict | published |"));
+    /* the last configuration: measured in the replay form only; the published CSV's torch column is 1.5 */
+    const hb_mnk *last = &f.fixture.configs[f.fixture.count - 2].mnk;
+    snprintf(prefix, sizeof prefix, "| %ld | %ld | %ld |", last->m, last->n, last->k);
+    assert_true(line_starting(page, prefix, line, sizeof line));
+    assert_non_null(strstr(line, "| | not run | 1.50x |"));
+    /* a configuration both forms passed: the same figure twice (the same fixture), then the published one */
+    for (size_t i = 0; i + 2 < f.fixture.count; i += 2)
+        if (f.fixture.configs[i].verdict == HB_VERDICT_PASS) {
+            const hb_mnk *c = &f.fixture.configs[i].mnk;
+            snprintf(prefix, sizeof prefix, "| %ld | %ld | %ld |", c->m, c->n, c->k);
+            assert_true(line_starting(page, prefix, line, sizeof line));
+            double a, b, published;
+            assert_int_equal(sscanf(line + strlen(prefix), " %lfx | pass | %lfx | pass | %lfx |", &a, &b, &published),
+                             3);
+            assert_true(a > 0 && a == b);
+            assert_true(published == 1.5);
+            break;
+        }
+    size_t passed = 0;
+    for (size_t i = 0; i < f.fixture.count; i += 2)
+        passed += f.fixture.configs[i].verdict == HB_VERDICT_PASS;
+    snprintf(line, sizeof line, "- replay: %zu of %zu configurations pass", passed, f.fixture.count / 2);
+    assert_true(hb_test_file_contains(page, line));
+    assert_true(hb_test_file_contains(page, "- launcher: "));
+    assert_true(hb_test_file_contains(page, "geometric mean"));
+    assert_true(hb_test_file_contains(page, "## Verdicts by check: the replay form"));
+    assert_true(hb_test_file_contains(page, "## Verdicts by check: the launcher form"));
+    assert_true(hb_test_file_contains(page, "## The paper's tables (the launcher form) (hgemm-bench report)"));
+    assert_false(hb_test_file_contains(page, "launchers had no replay")); /* no replay_refusal column: no count */
+
+    /* one form: the page as before, the form named in the title */
+    snprintf(args, sizeof args, "--set h100 --tables-only --no-plots --forms replay --out '%s'", f.out);
+    rc = bench(&f, args);
+    if (rc != 0)
+        fail_with_log(&f, "reproduce --tables-only --forms replay", rc);
+    assert_true(hb_test_file_contains(page, "reproduced on Test GPU 80GB, the replay form"));
+    assert_false(hb_test_file_contains(page, "## The forms side by side"));
+    assert_true(hb_test_file_contains(page, "## Verdicts by check\n"));
+    drop_repo(&f);
+}
+
+/* The replay form's refusals, read from summary.csv's replay_refusal:
+ * counted by class, a configuration once whatever its modes; a file
+ * without the column counts none. */
+static void test_reproduce_forms_count_the_replay_refusals(void **state)
+{
+    (void)state;
+    char root[PATH], csv[PATH];
+    hb_test_make_temp_dir("hb-forms", root, sizeof root);
+    snprintf(csv, PATH, "%.1500s/summary.csv", root);
+    write_text(csv, "m,n,k,mode,role,participant,verdict,speedup_paper,replay_refusal\n"
+                    "64,64,64,offline,candidate,c,pass,,library\n"
+                    "64,64,64,offline,baseline,torch,pass,0.25,\n"
+                    "64,64,64,server,candidate,c,pass,,library\n"
+                    "64,64,64,server,baseline,torch,pass,0.5,\n"
+                    "128,64,64,offline,candidate,c,incorrect,,\n"
+                    "128,64,64,offline,baseline,torch,pass,0.75,\n"
+                    "256,64,64,offline,candidate,c,pass,,calls-differ\n");
+    hb_form_rows rows;
+    assert_int_equal(hb_form_rows_read(csv, &rows), HB_OK);
+    assert_int_equal(rows.n, 4);
+    assert_true(rows.has_refusals);
+    assert_int_equal(rows.refusals.n, 2);
+    size_t total = 0;
+    for (size_t i = 0; i < rows.refusals.n; i++)
+        total += rows.refusals.rows[i].count[0];
+    assert_int_equal(total, 2); /* 64_64_64 once, not once per mode; 256_64_64 */
+    const hb_form_config *c = hb_form_rows_find(&rows, 64, 64, 64, "server");
+    assert_non_null(c);
+    assert_true(c->ratio == 1.5);
+    c = hb_form_rows_find(&rows, 128, 64, 64, "offline");
+    assert_non_null(c);
+    assert_true(isnan(c->ratio)); /* not passing: no figure */
+    hb_form_rows_free(&rows);
+    write_text(csv, "m,n,k,mode,role,participant,verdict,speedup_paper\n64,64,64,offline,candidate,c,pass,\n");
+    assert_int_equal(hb_form_rows_read(csv, &rows), HB_OK);
+    assert_false(rows.has_refusals);
+    hb_form_rows_free(&rows);
+    hb_test_remove_tree(root);
+}
+
+/* `reproduce --status OUT`, into the log. */
+static int status_of(const fake *f)
+{
+    char command[PATH * 4];
+    snprintf(command, sizeof command, "'%.1000s' reproduce --status '%.1000s' > '%.1000s' 2>&1", hb_test_bench(),
+             f->out, f->log);
+    return hb_test_shell(command);
+}
+
+static double epoch_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* A state file naming this test's process (running) in a resumed sweep
+ * whose journal holds 5 whole lines and a cut one, a log with two error
+ * lines: --status says running, the stage and form, 5 of 10 done (2 before
+ * the stage), an ETA, the last error.  The same with another start time:
+ * not running.  The import's count is its progress line in the log; a
+ * folder with no state file is exit 11. */
+static void test_reproduce_status_says_where_it_stands(void **state)
+{
+    (void)state;
+    fake f;
+    make_repo(&f, 2, 33);
+    assert_int_equal(status_of(&f), 11);
+    assert_true(hb_test_file_contains(f.log, "no reproduce-state.json"));
+    char sweep_dir[PATH], log[PATH], expect[PATH];
+    snprintf(sweep_dir, PATH, "%.1500s/sweep", f.out);
+    snprintf(log, PATH, "%.1500s/reproduce.log", f.out);
+    hb_test_make_folder(f.out);
+    hb_test_make_folder(sweep_dir);
+    hb_repro_state s;
+    memset(&s, 0, sizeof s);
+    s.pid = (long)getpid();
+    assert_true(hb_process_start_ticks(getpid(), &s.pid_start));
+    s.started_s = epoch_now() - 3600;
+    snprintf(s.stage, sizeof s.stage, "sweep");
+    snprintf(s.form, sizeof s.form, "replay");
+    s.stage_index = 3;
+    s.stage_count = 5;
+    s.stage_started_s = epoch_now() - 30;
+    s.total = 10;
+    s.done_at_start = 2;
+    snprintf(s.journal, sizeof s.journal, "%.1500s/journal.jsonl", sweep_dir);
+    write_text(s.journal, "{}\n{}\n{}\n{}\n{}\n{\"item\": 5, \"cut");
+    write_text(log, "reproduce: stage 3 of 5\nhgemm-bench: error: the first error\nsweep: 4 of 10\r"
+                    "hgemm-bench: error: the last error\nsweep: 5 of 10\n");
+    assert_int_equal(hb_repro_state_write(f.out, "", &s), HB_OK);
+    int rc = status_of(&f);
+    if (rc != 0)
+        fail_with_log(&f, "reproduce --status of a running sweep", rc);
+    snprintf(expect, sizeof expect, "running (pid %ld), stage 3 of 5: sweep (replay form)", s.pid);
+    assert_true(hb_test_file_contains(f.log, expect));
+    assert_true(hb_test_file_contains(f.log, "items: 5 of 10 done (2 before this stage began: resumed)"));
+    assert_true(hb_test_file_contains(f.log, "left at this stage's rate so far")); /* 3 in 30 s: 5 left, ~50 s */
+    assert_true(hb_test_file_contains(f.log, "last error: hgemm-bench: error: the last error\n"));
+
+    s.pid_start += 1; /* the pid, now another process's */
+    assert_int_equal(hb_repro_state_write(f.out, "", &s), HB_OK);
+    assert_int_equal(status_of(&f), 0);
+    assert_true(hb_test_file_contains(f.log, "not running"));
+    assert_true(hb_test_file_contains(f.log, "the same command resumes it"));
+
+    s.pid_start -= 1;
+    snprintf(s.stage, sizeof s.stage, "import");
+    s.form[0] = s.journal[0] = '\0';
+    s.stage_index = 1;
+    s.total = 8;
+    s.done_at_start = 0;
+    write_text(log, "import: 1 of 8 built, 7 running; time left known after the first build\n"
+                    "import: 3 of 8 built, 5 running; median build 52 s; about 2 min left\n");
+    assert_int_equal(hb_repro_state_write(f.out, "", &s), HB_OK);
+    assert_int_equal(status_of(&f), 0);
+    assert_true(hb_test_file_contains(f.log, "stage 1 of 5: import,"));
+    assert_true(hb_test_file_contains(f.log, "items: 3 of 8 done"));
+    assert_true(hb_test_file_contains(f.log, "last error: none"));
+    drop_repo(&f);
+}
+
+/* --detach: refused (exit 7, naming the pid, nothing started) while
+ * OUT/reproduce.pid names a live process with its start time; started
+ * otherwise, returning at once, the run's output in OUT/reproduce.log and
+ * its state finished in OUT/reproduce-state.json once it ends (here
+ * --tables-only, which needs no GPU). */
+static void test_reproduce_detach_refuses_a_second_start(void **state)
+{
+    (void)state;
+    fake f;
+    make_repo(&f, 4, 34);
+    char set_dir[PATH], sweep_dir[PATH], log[PATH], pid_file[PATH], path[PATH], args[PATH * 2], text[128];
+    make_measured(&f, set_dir, sweep_dir);
+    snprintf(log, PATH, "%.1500s/reproduce.log", f.out);
+    snprintf(pid_file, PATH, "%.1500s/reproduce.pid", f.out);
+    unsigned long long start;
+    assert_true(hb_process_start_ticks(getpid(), &start));
+    snprintf(text, sizeof text, "%ld %llu\n", (long)getpid(), start);
+    write_text(pid_file, text);
+    snprintf(args, sizeof args, "--set h100 --tables-only --no-plots --detach --out '%s'", f.out);
+    assert_int_equal(bench(&f, args), 7);
+    assert_true(hb_test_file_contains(f.log, "reproduce --detach: a reproduction already runs in"));
+    snprintf(text, sizeof text, "(pid %ld)", (long)getpid());
+    assert_true(hb_test_file_contains(f.log, text));
+    assert_false(exists(log));
+
+    snprintf(text, sizeof text, "%ld %llu\n", (long)getpid(), start + 1); /* the pid reused: not ours */
+    write_text(pid_file, text);
+    int rc = bench(&f, args);
+    if (rc != 0)
+        fail_with_log(&f, "reproduce --detach --tables-only", rc);
+    assert_true(hb_test_file_contains(f.log, "reproduce --status"));
+    assert_true(hb_test_file_contains(f.log, "/reproduce.log"));
+    snprintf(path, PATH, "%.1500s/reproduce-state.json", f.out);
+    hb_repro_state s;
+    int ended = 0;
+    for (int i = 0; i < 600 && !ended; i++) { /* at most 60 s */
+        hb_diag_set_quiet(1);
+        ended = hb_repro_state_read(path, &s) == HB_OK && s.ended;
+        hb_diag_set_quiet(0);
+        if (!ended)
+            nanosleep(&(struct timespec){0, 100000000}, NULL);
+    }
+    if (!ended) {
+        char *text_log = hb_test_read_file(log);
+        fail_msg("the detached reproduction did not finish in 60 s; its log:\n%s", text_log ? text_log : "(none)");
+    }
+    assert_int_equal(s.exit_code, 0);
+    assert_true(hb_test_file_contains(log, "reproduce --detach: started"));
+    assert_true(hb_test_file_contains(log, "the summary page is"));
+    assert_true(s.log[0] != '\0'); /* the run knew its stderr was the log */
+    snprintf(path, PATH, "%.1500s/summary.md", f.out);
+    assert_true(exists(path));
+    assert_true(hb_test_file_contains(pid_file, " ")); /* the detached run's pid and start time */
+    assert_int_equal(status_of(&f), 0);
+    assert_true(hb_test_file_contains(f.log, "finished, exit 0"));
+    drop_repo(&f);
+}
+
 hb_test_list hb_reproduce_tests(void)
 {
     static const struct CMUnitTest tests[] = {
@@ -651,6 +969,11 @@ hb_test_list hb_reproduce_tests(void)
         cmocka_unit_test(test_reproduce_page_header_without_a_plan_reads_the_sweep),
         cmocka_unit_test(test_reproduce_page_of_a_sweep_that_ran_nothing),
         cmocka_unit_test(test_reproduce_dry_run_without_a_gpu_prints_a_runnable_import),
+        cmocka_unit_test(test_reproduce_forms_sweep_each_form_into_its_folder),
+        cmocka_unit_test(test_reproduce_page_sets_the_forms_side_by_side),
+        cmocka_unit_test(test_reproduce_forms_count_the_replay_refusals),
+        cmocka_unit_test(test_reproduce_status_says_where_it_stands),
+        cmocka_unit_test(test_reproduce_detach_refuses_a_second_start),
     };
     return HB_TEST_LIST(tests);
 }

@@ -11,7 +11,9 @@
 #include <sys/stat.h>
 
 #include "bench/analysis/number_ranges.h"
+#include "bench/analysis/published_layout.h"
 #include "bench/analysis/reproduction_census.h"
+#include "bench/analysis/reproduction_forms.h"
 #include "bench/core/diag.h"
 #include "bench/core/out_file.h"
 #include "bench/core/input_file.h"
@@ -40,8 +42,12 @@ typedef struct page {
     FILE *f;
     sweep_settings settings;
     hb_import_census import;
-    hb_sweep_census sweep;
-    int have_import, have_sweep;
+    hb_sweep_census sweeps[HB_PAGE_MAX_FORMS]; /* each form's */
+    size_t form;                               /* the form the sections below write now */
+    int have_import;
+    size_t have_sweeps;                        /* sweeps[0 .. have_sweeps) were read (and are freed) */
+    hb_form_rows rows[HB_PAGE_MAX_FORMS];      /* per configuration, with two forms */
+    size_t have_rows;
 } page;
 
 static double percent(size_t part, size_t whole)
@@ -54,7 +60,7 @@ static double percent(size_t part, size_t whole)
 /* The GPU that ran the sweep (summary.csv's, else env.json's), else the one here. */
 static const char *gpu_of(const page *p)
 {
-    return p->sweep.gpu[0] ? p->sweep.gpu : p->settings.gpu[0] ? p->settings.gpu : p->in->gpu_here;
+    return p->sweeps[0].gpu[0] ? p->sweeps[0].gpu : p->settings.gpu[0] ? p->settings.gpu : p->in->gpu_here;
 }
 
 /* A window the plan's options give, `fallback` (the sweep's default: the
@@ -83,7 +89,7 @@ static double method_seconds(const json_t *method, const char *key)
 static json_t *load_json(const page *p, const char *name)
 {
     char path[3300];
-    snprintf(path, sizeof path, "%s/%s", p->in->sweep_dir, name);
+    snprintf(path, sizeof path, "%s/%s", p->in->forms[0].sweep_dir, name);
     return json_load_file(path, 0, NULL);
 }
 
@@ -150,9 +156,25 @@ static void read_settings(page *p)
 /* The GPU line of the heading: "" or " on GPU". */
 static void protocol_heading(page *p, const char *gpu)
 {
-    char set[256], on[512];
-    fprintf(p->f, "# CUDA-L2's %s set reproduced%s%s\n\n", hb_md_text(p->in->set_folder, set, sizeof set),
-            gpu[0] ? " on " : "", hb_md_text(gpu, on, sizeof on));
+    char set[256], on[512], form[64], other[64];
+    const hb_repro_page_input *in = p->in;
+    fprintf(p->f, "# CUDA-L2's %s set reproduced%s%s", hb_md_text(in->set_folder, set, sizeof set), gpu[0] ? " on " : "",
+            hb_md_text(gpu, on, sizeof on));
+    if (in->n_forms > 1)
+        fprintf(p->f, ", in both forms: %s and %s\n\n", hb_md_text(in->forms[0].name, form, sizeof form),
+                hb_md_text(in->forms[1].name, other, sizeof other));
+    else
+        fprintf(p->f, ", the %s form\n\n", hb_md_text(in->forms[0].name, form, sizeof form));
+}
+
+/* A section's heading; with two forms, naming the form it is of. */
+static void heading(page *p, const char *title)
+{
+    char form[64];
+    if (p->in->n_forms > 1)
+        fprintf(p->f, "## %s: the %s form\n\n", title, hb_md_text(p->in->forms[p->form].name, form, sizeof form));
+    else
+        fprintf(p->f, "## %s\n\n", title);
 }
 
 static void windows_row(page *p)
@@ -170,8 +192,8 @@ static void windows_row(page *p)
 static size_t configs_run(const page *p)
 {
     size_t n = 0;
-    for (size_t m = 0; p->have_sweep && m < p->sweep.n_modes; m++)
-        n += p->sweep.configs[m];
+    for (size_t m = 0; p->have_sweeps > p->form && m < p->sweeps[p->form].n_modes; m++)
+        n += p->sweeps[p->form].configs[m];
     return n;
 }
 
@@ -180,7 +202,7 @@ static size_t configs_run(const page *p)
 static void conduct_row(page *p)
 {
     const sweep_settings *set = &p->settings;
-    if (p->have_sweep && configs_run(p) == 0)
+    if (p->have_sweeps > p->form && configs_run(p) == 0)
         fprintf(p->f, "| conduct | no configuration ran |\n");
     else if (set->traced > 0)
         fprintf(p->f, "| conduct | checked: the CUPTI call monitor watched every call of every participant, in each "
@@ -216,6 +238,13 @@ static void protocol(page *p)
     fprintf(f, "| modes | ");
     for (size_t i = 0; i < in->n_modes; i++)
         fprintf(f, "%s%s", i ? ", " : "", hb_mode_name(in->modes[i]));
+    fprintf(f, " |\n");
+    fprintf(f, "| form | ");
+    for (size_t i = 0; i < in->n_forms; i++)
+        fprintf(f, "%s%s", i ? "; " : "", !strcmp(in->forms[i].name, "launcher")
+                                             ? "launcher: each launcher called with its own host code"
+                                             : "replay: a launcher's recorded kernels launched by the harness (a "
+                                               "launcher without a replay timed with its host code, and said)");
     fprintf(f, " |\n");
     windows_row(p);
     conduct_row(p);
@@ -295,8 +324,8 @@ static void import_census(page *p)
 static void verdicts(page *p)
 {
     FILE *f = p->f;
-    const hb_sweep_census *c = &p->sweep;
-    fprintf(f, "## Verdicts by check\n\n");
+    const hb_sweep_census *c = &p->sweeps[p->form];
+    heading(p, "Verdicts by check");
     const char *columns[HB_CENSUS_MODES];
     for (size_t i = 0; i < c->n_modes; i++)
         columns[i] = c->modes[i];
@@ -312,8 +341,8 @@ static void verdicts(page *p)
 static void paper_rule(page *p)
 {
     FILE *f = p->f;
-    const hb_sweep_census *c = &p->sweep;
-    fprintf(f, "## Kernels that fail the paper's own deviation rule\n\n");
+    const hb_sweep_census *c = &p->sweeps[p->form];
+    heading(p, "Kernels that fail the paper's own deviation rule");
     if (!c->has_paper_rule) {
         fprintf(f, "summary.csv has no paper_rule column (a harness before it was written).\n\n");
         return;
@@ -345,8 +374,8 @@ static void paper_rule(page *p)
 static void audit(page *p)
 {
     FILE *f = p->f;
-    const hb_sweep_census *c = &p->sweep;
-    fprintf(f, "## The static accumulator audit beside the deviation verdicts\n\n");
+    const hb_sweep_census *c = &p->sweeps[p->form];
+    heading(p, "The static accumulator audit beside the deviation verdicts");
     if (!c->has_audit) {
         fprintf(f, "No mma_accumulators column in import.csv or summary.csv: the audit did not run.\n\n");
         return;
@@ -369,10 +398,12 @@ static void source_figure(page *p, const char *label)
     if (!hb_mode_parse(label, &mode))
         return;
     const char *m = hb_mode_name(mode);
-    char link[96], png[3300], caption_path[3300], target[400], escaped[2400];
-    snprintf(link, sizeof link, "report/report_speedup_source_%s.png", m);
+    char link[160], png[3300], caption_path[3300], target[600], escaped[2400];
+    const char *report = p->in->forms[p->form].report;
+    snprintf(link, sizeof link, "%.40s/report_speedup_source_%s.png", report, m);
     snprintf(png, sizeof png, "%.3000s/%s", p->in->out_dir, link);
-    snprintf(caption_path, sizeof caption_path, "%.3000s/report/report_speedup_source_%s.txt", p->in->out_dir, m);
+    snprintf(caption_path, sizeof caption_path, "%.3000s/%.40s/report_speedup_source_%s.txt", p->in->out_dir, report,
+             m);
     struct stat st;
     if (stat(png, &st) != 0 || !S_ISREG(st.st_mode))
         return;
@@ -390,8 +421,8 @@ static void source_figure(page *p, const char *label)
 static void timers(page *p)
 {
     FILE *f = p->f;
-    const hb_sweep_census *c = &p->sweep;
-    fprintf(f, "## The speedups on every timer\n\n");
+    const hb_sweep_census *c = &p->sweeps[p->form];
+    heading(p, "The speedups on every timer");
     fprintf(f, "The paper's aggregate (the arithmetic mean of the per-configuration speedups t_base/t_cand - 1, in "
             "%%) over the configurations that passed, on each timer: the headline's (CUDA events, or the wall clock "
             "where the events cannot be trusted), the events alone, the host's wall clock, and the kernels' own GPU "
@@ -468,25 +499,167 @@ static void figures(page *p, const char *folder)
     globfree(&g);
 }
 
+/* "" with one form, " (the replay form)" with two: what a heading of an embedded page adds. */
+static void form_words(const page *p, char *out, size_t size)
+{
+    out[0] = '\0';
+    if (p->in->n_forms > 1)
+        snprintf(out, size, " (the %.20s form)", p->in->forms[p->form].name);
+}
+
 static hb_status comparisons(page *p)
 {
     const hb_repro_page_input *in = p->in;
+    const hb_repro_page_form *form = &in->forms[p->form];
+    char which[64];
+    form_words(p, which, sizeof which);
     for (size_t i = 0; i < in->n_modes; i++) {
         const char *mode = hb_mode_name(in->modes[i]);
-        char heading[3400], md[3300], folder[64];
-        if (!in->compared[i]) {
+        char heading[3400], md[3300], folder[128];
+        if (!form->compared[i]) {
             char published[TEXT_ROOM];
-            fprintf(p->f, "## Ours beside the published %s figures\n\nNo comparison: %s was not found.\n\n", mode,
-                    hb_md_text(in->published[i], published, sizeof published));
+            fprintf(p->f, "## Ours beside the published %s figures%s\n\nNo comparison: %s was not found.\n\n", mode,
+                    which, hb_md_text(in->published[i], published, sizeof published));
             continue;
         }
-        snprintf(heading, sizeof heading, "Ours beside the published %s figures (hgemm-bench compare, against %s)",
-                 mode, in->published[i]);
-        snprintf(md, sizeof md, "%s/compare-%s.md", in->out_dir, mode);
+        snprintf(heading, sizeof heading, "Ours beside the published %s figures%s (hgemm-bench compare, against %s)",
+                 mode, which, in->published[i]);
+        snprintf(folder, sizeof folder, "%.40s%s", form->compare_prefix, mode);
+        snprintf(md, sizeof md, "%s/%s.md", in->out_dir, folder);
         HB_TRY(embed(p, md, heading));
-        snprintf(folder, sizeof folder, "compare-%s", mode);
         figures(p, folder);
     }
+    return HB_OK;
+}
+
+/* --- the forms side by side ------------------------------------------------------------ */
+
+static void say_ratio(FILE *f, double ratio)
+{
+    if (isfinite(ratio))
+        fprintf(f, " %.2fx |", ratio);
+    else
+        fprintf(f, " |");
+}
+
+/* The published figure over the headline baseline of M, N, K; NaN: none. */
+static double published_ratio(const hb_published_table *t, long m, long n, long k)
+{
+    int column = hb_speedup_column_find(HB_FORMS_BASELINE);
+    const hb_published_row *row = t && column >= 0 ? hb_published_find(t, m, n, k) : NULL;
+    return row ? row->ratio[column] : NAN;
+}
+
+static void side_row(page *p, const hb_form_config *any, const hb_published_table *published)
+{
+    FILE *f = p->f;
+    char verdict[64];
+    fprintf(f, "| %ld | %ld | %ld |", any->m, any->n, any->k);
+    for (size_t i = 0; i < p->in->n_forms; i++) {
+        const hb_form_config *c = hb_form_rows_find(&p->rows[i], any->m, any->n, any->k, any->mode);
+        say_ratio(f, c ? c->ratio : NAN);
+        fprintf(f, " %s |", c ? hb_md_text(c->verdict, verdict, sizeof verdict) : "not run");
+    }
+    say_ratio(f, published_ratio(published, any->m, any->n, any->k));
+    fprintf(f, "\n");
+}
+
+/* Per form, the geometric mean of its figures over the passing
+ * configurations of `mode` that have one, and how many passed. */
+static void aggregates(page *p, const char *mode, const hb_published_table *published)
+{
+    FILE *f = p->f;
+    for (size_t i = 0; i < p->in->n_forms; i++) {
+        const hb_form_rows *rows = &p->rows[i];
+        size_t runs = 0, passed = 0, n = 0, n_published = 0;
+        double log_sum = 0, log_published = 0;
+        for (size_t r = 0; r < rows->n; r++) {
+            const hb_form_config *c = &rows->rows[r];
+            if (strcmp(c->mode, mode))
+                continue;
+            runs++;
+            passed += !strcmp(c->verdict, "pass");
+            if (!isfinite(c->ratio))
+                continue;
+            n++;
+            log_sum += log(c->ratio);
+            double theirs = published_ratio(published, c->m, c->n, c->k);
+            if (isfinite(theirs)) {
+                n_published++;
+                log_published += log(theirs);
+            }
+        }
+        char name[64];
+        fprintf(f, "- %s: %zu of %zu configurations pass", hb_md_text(p->in->forms[i].name, name, sizeof name), passed,
+                runs);
+        if (n)
+            fprintf(f, "; geometric mean %.3fx over %s over %zu of them", exp(log_sum / (double)n), HB_FORMS_BASELINE, n);
+        if (n_published)
+            fprintf(f, " (the published figure's over the %zu of those it has: %.3fx)", n_published,
+                    exp(log_published / (double)n_published));
+        fprintf(f, "\n");
+    }
+    fprintf(f, "\n");
+}
+
+static void refusals(page *p)
+{
+    for (size_t i = 0; i < p->in->n_forms; i++) {
+        const hb_form_rows *rows = &p->rows[i];
+        if (strcmp(p->in->forms[i].name, "replay") || !rows->has_refusals)
+            continue;
+        size_t total = 0;
+        for (size_t r = 0; r < rows->refusals.n; r++)
+            total += rows->refusals.rows[r].count[0];
+        if (!total) {
+            fprintf(p->f, "Every launcher of the replay form had a replay.\n\n");
+            continue;
+        }
+        fprintf(p->f, "%zu launchers had no replay (timed in the replay form with their own host code, as in the "
+                "launcher form), by why:\n\n", total);
+        static const char *const column[] = {"configurations"};
+        label_table(p->f, &rows->refusals, "replay_refusal", column, 1);
+    }
+}
+
+/* With two forms, per configuration: each form's figure over the
+ * headline's baseline and its verdict, beside the published figure. */
+static hb_status side_by_side(page *p)
+{
+    const hb_repro_page_input *in = p->in;
+    if (in->n_forms < 2)
+        return HB_OK;
+    FILE *f = p->f;
+    char a[64], b[64];
+    fprintf(f, "## The forms side by side\n\n");
+    fprintf(f, "Per configuration: t_base / t_cand over %s on the headline timer (a figure only where the "
+            "configuration passed) and the verdict, of the %s form (the launcher's kernels with the harness's launch) "
+            "and of the %s form (the call with its own host code), beside the published figure over the same "
+            "baseline. Where the forms differ, the difference is the launcher's host path.\n\n",
+            HB_FORMS_BASELINE, hb_md_text(in->forms[0].name, a, sizeof a), hb_md_text(in->forms[1].name, b, sizeof b));
+    for (size_t m = 0; m < in->n_modes; m++) {
+        const char *mode = hb_mode_name(in->modes[m]);
+        hb_published_table table = {0}, *published = NULL;
+        struct stat st;
+        if (stat(in->published[m], &st) == 0) {
+            HB_TRY(hb_read_published(in->published[m], &table));
+            published = &table;
+        }
+        fprintf(f, "**%s**\n\n| M | N | K | %s | verdict | %s | verdict | published |\n"
+                "| ---: | ---: | ---: | ---: | --- | ---: | --- | ---: |\n", mode, a, b);
+        for (size_t i = 0; i < in->n_forms; i++)
+            for (size_t r = 0; r < p->rows[i].n; r++) {
+                const hb_form_config *c = &p->rows[i].rows[r];
+                /* a configuration once: at its first form's row */
+                if (!strcmp(c->mode, mode) && (i == 0 || !hb_form_rows_find(&p->rows[0], c->m, c->n, c->k, mode)))
+                    side_row(p, c, published);
+            }
+        fprintf(f, "\n");
+        aggregates(p, mode, published);
+        if (published)
+            hb_published_free(published);
+    }
+    refusals(p);
     return HB_OK;
 }
 
@@ -515,11 +688,15 @@ static hb_status read_inputs(page *p)
         status = hb_import_census_read(reports, n_reports, &p->import);
         p->have_import = 1; /* freed below whatever the read said */
     }
-    char summary[3300];
-    snprintf(summary, sizeof summary, "%s/summary.csv", p->in->sweep_dir);
-    if (status == HB_OK) {
-        status = hb_sweep_census_read(summary, p->have_import ? &p->import : NULL, reports, n_reports, &p->sweep);
-        p->have_sweep = 1;
+    for (size_t i = 0; status == HB_OK && i < p->in->n_forms; i++) {
+        char summary[3300];
+        snprintf(summary, sizeof summary, "%s/summary.csv", p->in->forms[i].sweep_dir);
+        status = hb_sweep_census_read(summary, p->have_import ? &p->import : NULL, reports, n_reports, &p->sweeps[i]);
+        p->have_sweeps = i + 1; /* freed below whatever the read said */
+        if (status == HB_OK && p->in->n_forms > 1) {
+            status = hb_form_rows_read(summary, &p->rows[i]);
+            p->have_rows = i + 1;
+        }
     }
     globfree(&g);
     return status;
@@ -529,15 +706,24 @@ static hb_status write_page(page *p)
 {
     protocol(p);
     import_census(p);
-    verdicts(p);
-    paper_rule(p);
-    audit(p);
-    timers(p);
-    HB_TRY(comparisons(p));
-    char md[3300];
-    snprintf(md, sizeof md, "%s/report.md", p->in->out_dir);
-    HB_TRY(embed(p, md, "The paper's tables (hgemm-bench report)"));
-    figures(p, "report");
+    HB_TRY(side_by_side(p));
+    for (p->form = 0; p->form < p->in->n_forms; p->form++) {
+        verdicts(p);
+        paper_rule(p);
+        audit(p);
+        timers(p);
+    }
+    for (p->form = 0; p->form < p->in->n_forms; p->form++) {
+        HB_TRY(comparisons(p));
+        const char *report = p->in->forms[p->form].report;
+        char md[3300], title[128], which[64];
+        form_words(p, which, sizeof which);
+        snprintf(md, sizeof md, "%s/%s.md", p->in->out_dir, report);
+        snprintf(title, sizeof title, "The paper's tables%s (hgemm-bench report)", which);
+        HB_TRY(embed(p, md, title));
+        figures(p, report);
+    }
+    p->form = 0;
     return ferror(p->f) ? hb_fail(HB_ERR_IO, "writing the summary page failed: %s", strerror(errno)) : HB_OK;
 }
 
@@ -558,7 +744,9 @@ hb_status hb_repro_page_write(const hb_repro_page_input *in)
     }
     if (p.have_import)
         hb_import_census_free(&p.import);
-    if (p.have_sweep)
-        hb_sweep_census_free(&p.sweep);
+    for (size_t i = 0; i < p.have_sweeps; i++)
+        hb_sweep_census_free(&p.sweeps[i]);
+    for (size_t i = 0; i < p.have_rows; i++)
+        hb_form_rows_free(&p.rows[i]);
     return status;
 }

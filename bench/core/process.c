@@ -208,7 +208,9 @@ static void close_others(const child_plan *plan)
 /* 0, or the stage that failed (errno says why). */
 static int set_up(const hb_process *p, const child_plan *plan)
 {
-    if (p->new_group)
+    if (p->new_session)
+        setsid(); /* a fresh child is no group's leader: this cannot fail */
+    else if (p->new_group)
         setpgid(0, 0);
     if (p->die_with_parent)
         hb_die_with_parent(plan->parent);
@@ -305,7 +307,7 @@ hb_status hb_process_start(hb_process *p)
         run_child(p, &plan);
     }
     close(notify[1]);
-    if (p->new_group)
+    if (p->new_group && !p->new_session) /* a session leader's group is its own already */
         setpgid(p->pid, p->pid); /* also here: the group exists before anyone signals it */
     child_failure failure;
     ssize_t got;

@@ -71,6 +71,8 @@ typedef struct hb_process {
     const char *cwd;     /* NULL: the harness's */
     int in, out, err;    /* HB_FD_INHERIT, HB_FD_NULL or a descriptor */
     int new_group;       /* its own process group: hb_process_kill and a timeout reach its descendants */
+    int new_session;     /* its own session (setsid), and so its own group, with no controlling terminal: a
+                            detached run (reproduce --detach) that a closed terminal's SIGHUP never reaches */
     int die_with_parent; /* SIGKILLed when the harness dies (PR_SET_PDEATHSIG) */
     int default_signals; /* every signal's default action, none blocked */
     int keep[HB_PROCESS_KEEP_MAX]; /* a program's descriptors to keep open (a heartbeat pipe) */

@@ -7,19 +7,27 @@
  *   OUT/plan.txt           the configurations (reproduce_plan.h), an --mnk-file
  *   OUT/set/               import: the candidate set, its import.csv (the census)
  *   OUT/build-cache/       the build cache, shared by the shards of one reproduction
- *   OUT/sweep/             sweep: both modes in one resumable folder
+ *   OUT/sweep/             sweep: both modes in one resumable folder, the replay form
  *   OUT/report/, report.md report: the paper's tables and figures
  *   OUT/compare-MODE/, compare-MODE.md
  *                          compare: ours beside the published CSV of each mode run
+ *   OUT/sweep-launcher/, report-launcher/, compare-launcher-MODE/
+ *                          the same of the launcher form, with --forms launcher
+ *                          (bench/driver/reproduce_forms.h)
  *   OUT/summary.md         the page a reviewer hands on (bench/analysis/reproduction_page.h)
+ *   OUT/reproduce-state.json
+ *                          where it stands, rewritten at every stage boundary;
+ *                          `--status OUT` reads it (bench/driver/reproduce_state.h)
+ *   OUT/reproduce.log, reproduce.pid
+ *                          --detach's: the run's output, its pid and start time
  *
- * Every stage resumes: the import takes what its cache holds, the sweep
- * continues with `--resume`, and the rest read files only.  A rerun of the
+ * Every stage resumes: the import takes what its cache holds, each form's
+ * sweep continues with `--resume`, and the rest read files only.  A rerun of the
  * same command after a kill therefore picks up where it stopped.  With
  * --shard I/N only the import and the sweep of that shard run (into
  * set-shard-I-of-N and sweep-shard-I-of-N); the unsharded command then merges
  * the shards' sweeps and writes the tables. */
-#define _POSIX_C_SOURCE 200809L /* glob */
+#define _POSIX_C_SOURCE 200809L /* glob, dprintf */
 #include <errno.h>
 #include <glob.h>
 #include <jansson.h>
@@ -27,6 +35,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "bench/analysis/figures.h"
@@ -35,9 +45,14 @@
 #include "bench/core/diag.h"
 #include "bench/core/folder_lock.h"
 #include "bench/core/folders.h"
+#include "bench/core/out_file.h"
+#include "bench/core/process.h"
+#include "bench/core/process_start.h"
 #include "bench/core/input_file.h"
 #include "bench/driver/commands.h"
+#include "bench/driver/reproduce_forms.h"
 #include "bench/driver/reproduce_plan.h"
+#include "bench/driver/reproduce_state.h"
 #include "bench/driver/reproduce_sweep.h"
 #include "bench/driver/stage_child.h"
 #include "bench/gpu/device.h"
@@ -66,14 +81,22 @@ typedef struct repro {
     char gpu[256];
     size_t workers;
     int plots;
-    char out[3000], kernels[3500], set_dir[3100], sweep_dir[3100], plan_path[3100], cache[3100];
+    char out[3000], kernels[3500], set_dir[3100], plan_path[3100], cache[3100];
+    char suffix[64]; /* a shard's "-shard-I-of-N", else "": its sweep folders, state, log and pid file */
+    hb_form_choice forms[HB_REPRO_MAX_FORMS];
+    size_t n_forms;
+    size_t form;  /* the form the sweep, report and compare stages run now: an index of forms[] */
+    char sweep_dirs[HB_REPRO_MAX_FORMS][3200];
+    const char *sweep_dir; /* sweep_dirs[form] */
     hb_repro_plan plan;
     size_t shard_configs, shard_items;
     double seconds[STAGE_COUNT];
     int ran[STAGE_COUNT];
-    int compared[HB_PLAN_MAX_MODES];
-    hb_repro_sweep sweep; /* --tables-only: what OUT's sweep holds */
+    int compared[HB_REPRO_MAX_FORMS][HB_PLAN_MAX_MODES];
+    hb_repro_sweep sweep; /* --tables-only: what OUT's sweep holds (of the first form) */
     hb_folder_lock lock; /* OUT's, unless a shard: a cluster's shards share OUT, each its own sweep folder */
+    hb_repro_state state; /* what OUT/reproduce-state.json says; written from the first stage on */
+    int stage_index, stage_count;
 } repro;
 
 /* --- the set, the folders, the target --------------------------------------------- */
@@ -106,13 +129,17 @@ static hb_status paths(repro *r)
         snprintf(r->out, sizeof r->out, "%.2990s", s->out_dir);
     else
         snprintf(r->out, sizeof r->out, "reproduce-%s", r->set->name);
-    char suffix[64] = "";
     if (r->sharded)
-        snprintf(suffix, sizeof suffix, "-shard-%zu-of-%zu", r->shard.index, r->shard.count);
+        snprintf(r->suffix, sizeof r->suffix, "-shard-%zu-of-%zu", r->shard.index, r->shard.count);
     /* One set for every shard (their sweeps must name the same candidate to
      * merge); each shard's import writes a report of its own into it. */
     snprintf(r->set_dir, sizeof r->set_dir, "%s/set", r->out);
-    snprintf(r->sweep_dir, sizeof r->sweep_dir, "%s/sweep%s", r->out, suffix);
+    for (size_t i = 0; i < r->n_forms; i++) {
+        char name[128];
+        hb_repro_form_sweep(r->forms[i], r->suffix, name, sizeof name);
+        snprintf(r->sweep_dirs[i], sizeof r->sweep_dirs[i], "%s/%s", r->out, name);
+    }
+    r->sweep_dir = r->sweep_dirs[0];
     snprintf(r->plan_path, sizeof r->plan_path, "%s/plan.txt", r->out);
     if (r->run->import.cache_dir)
         snprintf(r->cache, sizeof r->cache, "%.3000s", r->run->import.cache_dir);
@@ -232,7 +259,8 @@ static hb_status read_measured(repro *r)
     char measure[8000];
     snprintf(measure, sizeof measure, "hgemm-bench reproduce %s --repo %.3000s --set %s --out %.3000s",
              r->format->name, r->run->reproduce.repo, r->set->name, r->out);
-    HB_TRY(hb_repro_sweep_read(r->out, r->sweep_dir, measure, &r->sweep));
+    for (size_t i = r->n_forms; i-- > 0;) /* each form's must be there; the first's modes and count are the page's */
+        HB_TRY(hb_repro_sweep_read(r->out, r->sweep_dirs[i], measure, &r->sweep));
     hb_sweep_plan *plan = &r->plan.plan;
     char held[32], asked[32];
     mode_list(r->sweep.modes, r->sweep.n_modes, held, sizeof held);
@@ -273,20 +301,59 @@ static void say_minutes(char *out, size_t size, double seconds)
 /* The stage about to run, and what is left of the whole: the sweep's
  * estimate is its windows and a per-item overhead over the GPUs, the
  * import's a file's typical build over the jobs (a cached file takes none). */
-static void announce(const repro *r, stage_id id, int index, int count)
+static double epoch_s(void)
+{
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    return (double)tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+/* OUT/reproduce-state.json at a stage's start: the stage, its form, its
+ * items in all and done so far (a resumed sweep's journal), so that
+ * `--status` can say where the reproduction stands from another terminal.
+ * A state that cannot be written is said, not fatal: the measurement goes on. */
+static void record_stage(repro *r, stage_id id)
+{
+    hb_repro_state *s = &r->state;
+    snprintf(s->stage, sizeof s->stage, "%s", stage_names[id]);
+    int per_form = id == STAGE_SWEEP || id == STAGE_REPORT || id == STAGE_COMPARE;
+    snprintf(s->form, sizeof s->form, "%s", per_form ? hb_repro_form_name(r->forms[r->form]) : "");
+    s->stage_index = r->stage_index;
+    s->stage_count = r->stage_count;
+    s->stage_started_s = epoch_s();
+    s->total = id == STAGE_IMPORT ? (long long)r->shard_configs : id == STAGE_SWEEP ? (long long)r->shard_items : -1;
+    s->journal[0] = '\0';
+    s->done_at_start = 0;
+    if (id == STAGE_SWEEP) {
+        snprintf(s->journal, sizeof s->journal, "%.3100s/journal.jsonl", r->sweep_dir);
+        s->done_at_start = hb_repro_journal_done(s->journal);
+    }
+    if (hb_repro_state_write(r->out, r->suffix, s) != HB_OK)
+        fprintf(stderr, "reproduce: warning: `--status` will not see this stage: %s\n", hb_last_error());
+}
+
+static void announce(repro *r, stage_id id)
 {
     if (r->run->dry_run)
         return;
+    r->stage_index++;
+    record_stage(r, id);
+    int index = r->stage_index, count = r->stage_count;
     double rest = 10; /* report, compare and the page: seconds */
     if (id <= STAGE_IMPORT)
         rest += import_estimate_s(r);
-    if (id <= STAGE_SWEEP)
-        rest += sweep_estimate_s(r);
+    if (id < STAGE_SWEEP)
+        rest += sweep_estimate_s(r) * (double)r->n_forms;
+    else if (id == STAGE_SWEEP)
+        rest += sweep_estimate_s(r) * (double)(r->n_forms - r->form);
     char left[32];
     say_minutes(left, sizeof left, rest);
-    fprintf(stderr, "reproduce: stage %d of %d, %s; at most about %s left in all (ETA from the windows and a file's "
+    char form[40] = "";
+    if (r->state.form[0])
+        snprintf(form, sizeof form, " (%s form)", r->state.form);
+    fprintf(stderr, "reproduce: stage %d of %d, %s%s; at most about %s left in all (ETA from the windows and a file's "
             "typical build; the stage prints its own)\n",
-            index, count, stage_names[id], left);
+            index, count, stage_names[id], form, left);
 }
 
 /* --- the stages -------------------------------------------------------------------- */
@@ -304,7 +371,7 @@ static hb_status run_stage(repro *r, stage_id id, hb_argv *a, const char *stdout
     }
     hb_stage_end end;
     HB_TRY(hb_stage_child_run(a, stdout_path, accepted, &end));
-    r->seconds[id] = end.seconds;
+    r->seconds[id] += end.seconds; /* a stage of each form, each mode: their sum */
     r->ran[id] = 1;
     fprintf(stderr, "reproduce: %s took %.0f s (exit %d)\n", stage_names[id], end.seconds, end.code);
     if (end.signal || end.code > 128) {
@@ -380,8 +447,8 @@ static hb_status stage_merge(repro *r, int *merged)
     *merged = 0;
     if (r->sharded || r->run->dry_run || has_plan(r->sweep_dir))
         return HB_OK;
-    char pattern[3200];
-    snprintf(pattern, sizeof pattern, "%s/sweep-shard-*-of-*", r->out);
+    char pattern[3300];
+    snprintf(pattern, sizeof pattern, "%s-shard-*-of-*", r->sweep_dir); /* OUT/sweep: OUT/sweep-shard-I-of-N */
     glob_t g;
     if (glob(pattern, 0, NULL, &g) != 0)
         return HB_OK;
@@ -410,8 +477,12 @@ static hb_status stage_sweep(repro *r)
             hb_argv_add(&a, "--no-progress");
     } else {
         static const char *const except[] = {"out",   "grid",  "mnk-file", "m",         "n",       "k",       "sample",
-                                             "modes", "shard", "acc",      "candidate", "dry-run", "verbose", NULL};
+                                             "modes", "shard", "acc",      "candidate", "dry-run", "verbose", "form",
+                                             NULL};
         add_pair(&a, "--candidate", r->set_dir);
+        /* the form, said on the command line whatever the default: the sweep's plan.json keeps it, and a
+         * resumed sweep (above) takes it from there */
+        add_pair(&a, "--form", hb_repro_form_name(r->forms[r->form]));
         add_pair(&a, "--mnk-file", r->plan_path);
         add_pair(&a, "--modes", r->run->modes ? r->run->modes : "offline,server");
         add_pair(&a, "--acc", r->set->acc);
@@ -429,8 +500,9 @@ static hb_status stage_sweep(repro *r)
 static hb_status stage_report(repro *r)
 {
     char out[3200], md[3200];
-    snprintf(out, sizeof out, "%s/report", r->out);
-    snprintf(md, sizeof md, "%s/report.md", r->out);
+    const char *name = hb_repro_form_report(r->forms[r->form]);
+    snprintf(out, sizeof out, "%s/%s", r->out, name);
+    snprintf(md, sizeof md, "%s/%s.md", r->out, name);
     hb_argv a;
     begin(&a, "report");
     hb_argv_add(&a, r->sweep_dir);
@@ -453,7 +525,8 @@ static void published_path(const repro *r, hb_mode mode, char *out, size_t size)
 static hb_status remove_stale_comparison(const repro *r, hb_mode mode)
 {
     char md[3200];
-    snprintf(md, sizeof md, "%s/compare-%s.md", r->out, hb_mode_name(mode));
+    snprintf(md, sizeof md, "%s/%s%s.md", r->out, hb_repro_form_compare_prefix(r->forms[r->form]),
+             hb_mode_name(mode));
     struct stat st;
     if (lstat(md, &st) != 0)
         return HB_OK;
@@ -482,8 +555,9 @@ static hb_status stage_compare(repro *r)
                     published);
             continue;
         }
-        snprintf(out, sizeof out, "%s/compare-%s", r->out, hb_mode_name(mode));
-        snprintf(md, sizeof md, "%s/compare-%s.md", r->out, hb_mode_name(mode));
+        const char *prefix = hb_repro_form_compare_prefix(r->forms[r->form]);
+        snprintf(out, sizeof out, "%s/%s%s", r->out, prefix, hb_mode_name(mode));
+        snprintf(md, sizeof md, "%s/%s%s.md", r->out, prefix, hb_mode_name(mode));
         hb_argv a;
         begin(&a, "compare");
         hb_argv_add(&a, r->sweep_dir);
@@ -494,13 +568,13 @@ static hb_status stage_compare(repro *r)
             hb_argv_add(&a, "--plots");
         static const int accepted[] = {0, -1};
         HB_TRY(run_stage(r, STAGE_COMPARE, &a, md, accepted));
-        r->compared[i] = 1;
+        r->compared[r->form][i] = 1;
     }
     static const hb_mode every_mode[] = {HB_MODE_OFFLINE, HB_MODE_SERVER};
     for (size_t m = 0; !r->run->dry_run && m < sizeof every_mode / sizeof every_mode[0]; m++) {
         int compared = 0;
         for (size_t i = 0; i < r->plan.plan.n_modes; i++)
-            compared |= r->plan.plan.modes[i] == every_mode[m] && r->compared[i];
+            compared |= r->plan.plan.modes[i] == every_mode[m] && r->compared[r->form][i];
         if (!compared)
             HB_TRY(remove_stale_comparison(r, every_mode[m]));
     }
@@ -512,7 +586,17 @@ static hb_status stage_page(repro *r)
     hb_repro_page_input in = {
         .out_dir = r->out, .set_name = r->set->name, .set_folder = r->set->folder, .tuned_for = r->set->tuned_for,
         .acc = r->set->acc, .repo = r->run->reproduce.repo, .gpu_here = r->gpu, .arch = r->arch,
-        .plan_source = r->plan.source, .set_files = r->plan.set_files, .without_file = r->plan.without_file, .command_line = r->command_line, .set_dir = r->set_dir, .sweep_dir = r->sweep_dir};
+        .plan_source = r->plan.source, .set_files = r->plan.set_files, .without_file = r->plan.without_file,
+        .command_line = r->command_line, .set_dir = r->set_dir};
+    for (size_t f = 0; f < r->n_forms; f++) {
+        hb_repro_page_form *form = &in.forms[in.n_forms++];
+        form->name = hb_repro_form_name(r->forms[f]);
+        form->sweep_dir = r->sweep_dirs[f];
+        form->report = hb_repro_form_report(r->forms[f]);
+        form->compare_prefix = hb_repro_form_compare_prefix(r->forms[f]);
+        for (size_t i = 0; i < r->plan.plan.n_modes; i++)
+            form->compared[i] = r->compared[f][i];
+    }
     if (r->run->reproduce.tables_only) { /* the sweep's, not this command's flags */
         in.n_configs = r->sweep.n_configs;
         in.configs_from_rows = !r->sweep.planned;
@@ -522,7 +606,6 @@ static hb_status stage_page(repro *r)
     }
     for (size_t i = 0; i < r->plan.plan.n_modes; i++) {
         in.modes[in.n_modes] = r->plan.plan.modes[i];
-        in.compared[in.n_modes] = r->compared[i];
         published_path(r, r->plan.plan.modes[i], in.published[in.n_modes], sizeof in.published[0]);
         in.n_modes++;
     }
@@ -540,6 +623,75 @@ static hb_status stage_page(repro *r)
 
 /* --- the command ------------------------------------------------------------------- */
 
+/* A sweep of the form named `name` (OUT/NAME or its shards' OUT/NAME-shard-I-of-N) is in OUT. */
+static int has_sweep(const repro *r, hb_form_choice form)
+{
+    char name[128], path[3300];
+    hb_repro_form_sweep(form, "", name, sizeof name);
+    snprintf(path, sizeof path, "%s/%s", r->out, name);
+    if (hb_is_folder(path))
+        return 1;
+    snprintf(path, sizeof path, "%s/%s-shard-*-of-*", r->out, name);
+    glob_t g;
+    int found = glob(path, 0, NULL, &g) == 0;
+    if (found)
+        globfree(&g);
+    return found;
+}
+
+/* --tables-only without --forms: the forms whose sweeps OUT holds (the
+ * replay's alone where it holds none: its message says to measure first). */
+static hb_status held_forms(repro *r)
+{
+    int launcher = has_sweep(r, HB_FORM_CHOICE_LAUNCHER), replay = has_sweep(r, HB_FORM_CHOICE_REPLAY);
+    r->n_forms = 0;
+    if (replay || !launcher)
+        r->forms[r->n_forms++] = HB_FORM_CHOICE_REPLAY;
+    if (launcher)
+        r->forms[r->n_forms++] = HB_FORM_CHOICE_LAUNCHER;
+    return paths(r);
+}
+
+/* 1 when stderr is OUT/reproduce.log: a detached run's, whose path --status then names. */
+static int logging_to(const char *log)
+{
+    struct stat mine, file;
+    return fstat(STDERR_FILENO, &mine) == 0 && stat(log, &file) == 0 && mine.st_dev == file.st_dev &&
+           mine.st_ino == file.st_ino;
+}
+
+/* The state before the first stage: this process, since now, its stages. */
+static void begin_state(repro *r)
+{
+    hb_repro_state *s = &r->state;
+    s->pid = (long)getpid();
+    hb_process_start_ticks(getpid(), &s->pid_start);
+    s->started_s = epoch_s();
+    size_t forms = r->n_forms;
+    r->stage_count = (int)(r->sharded ? 1 + forms : r->run->reproduce.tables_only ? 2 * forms + 1 : 2 + 3 * forms);
+    snprintf(s->log, sizeof s->log, "%.3000s/reproduce%s.log", r->out, r->suffix);
+    if (!logging_to(s->log))
+        s->log[0] = '\0';
+}
+
+/* The end in the state file: --status then says finished, with the exit
+ * code.  An interrupted run (128 + N) is left in its stage: not running,
+ * and the same command resumes it. */
+static void end_state(repro *r, hb_status status)
+{
+    if (!r->state.pid || (int)status >= 128)
+        return;
+    r->state.ended = 1;
+    r->state.exit_code = (int)status;
+    snprintf(r->state.stage, sizeof r->state.stage, "finished");
+    r->state.form[0] = '\0';
+    r->state.journal[0] = '\0';
+    r->state.total = -1;
+    hb_diag_set_quiet(1); /* the run's own outcome is what it reports */
+    hb_repro_state_write(r->out, r->suffix, &r->state);
+    hb_diag_set_quiet(0);
+}
+
 static hb_status prepare(repro *r, hb_cli *cli)
 {
     hb_run_options *run = &cli->run;
@@ -556,8 +708,11 @@ static hb_status prepare(repro *r, hb_cli *cli)
     if (run->shard)
         HB_TRY(hb_shard_parse(run->shard, &r->shard));
     r->sharded = r->shard.count > 1;
+    HB_TRY(hb_repro_forms_parse(run->reproduce.forms, r->forms, &r->n_forms));
     HB_TRY(find_set(r->format, run->reproduce.set, &r->set));
     HB_TRY(paths(r));
+    if (run->reproduce.tables_only && !run->reproduce.forms) /* the forms the folder holds */
+        HB_TRY(held_forms(r));
     HB_TRY(hb_repro_plan_make(run, r->format, r->kernels, &r->plan));
     size_t modes = r->plan.plan.n_modes;
     for (size_t c = 0; c < r->plan.plan.n_configs; c++) {
@@ -568,6 +723,8 @@ static hb_status prepare(repro *r, hb_cli *cli)
         r->shard_configs += held > 0;
     }
     r->plots = !run->reproduce.no_plots && !r->sharded && hb_gnuplot_available();
+    if (run->reproduce.detach) /* the detached run checks the rest, and needs the GPU, itself */
+        return HB_OK;
     if (run->reproduce.tables_only) { /* what the folder holds: the import's target is the one it recorded */
         if (r->sharded)
             return hb_fail(HB_ERR_USAGE, "reproduce: --tables-only writes the tables of the whole reproduction: "
@@ -582,32 +739,46 @@ static hb_status prepare(repro *r, hb_cli *cli)
     HB_TRY(hb_make_folders(r->out, "the reproduction's folder (--out)"));
     if (!r->sharded) /* one reproduction writes OUT's report, comparisons and page at a time */
         HB_TRY(hb_folder_lock_take(&r->lock, r->out, "reproduce"));
+    begin_state(r);
     /* --tables-only measures nothing: it reads what the folder holds, planned as it was */
     return run->reproduce.tables_only ? HB_OK : hb_repro_plan_write(&r->plan, &(hb_shard){0, 1}, r->plan_path);
 }
 
 /* The stages that need the GPU: the import (cached) and the sweep (resumed). */
-static hb_status measure(repro *r, int *index, int count)
+static void use_form(repro *r, size_t form)
 {
-    announce(r, STAGE_IMPORT, (*index)++, count);
+    r->form = form;
+    r->sweep_dir = r->sweep_dirs[form];
+}
+
+static hb_status measure(repro *r)
+{
+    announce(r, STAGE_IMPORT);
     HB_TRY(stage_import(r));
-    int merged = 0;
-    HB_TRY(stage_merge(r, &merged));
-    announce(r, STAGE_SWEEP, (*index)++, count);
-    return stage_sweep(r);
+    for (size_t f = 0; f < r->n_forms; f++) { /* a sweep per form, each resumed by its own journal */
+        use_form(r, f);
+        int merged = 0;
+        HB_TRY(stage_merge(r, &merged));
+        announce(r, STAGE_SWEEP);
+        HB_TRY(stage_sweep(r));
+    }
+    return HB_OK;
 }
 
 /* The stages that read files only: the report, the comparisons, the page. */
-static hb_status tables(repro *r, int *index, int count)
+static hb_status tables(repro *r)
 {
-    int merged = 0;
-    if (r->run->reproduce.tables_only) /* the shards' sweeps, measured elsewhere, joined here */
-        HB_TRY(stage_merge(r, &merged));
-    announce(r, STAGE_REPORT, (*index)++, count);
-    HB_TRY(stage_report(r));
-    announce(r, STAGE_COMPARE, (*index)++, count);
-    HB_TRY(stage_compare(r));
-    announce(r, STAGE_PAGE, (*index)++, count);
+    for (size_t f = 0; f < r->n_forms; f++) {
+        use_form(r, f);
+        int merged = 0;
+        if (r->run->reproduce.tables_only) /* the shards' sweeps, measured elsewhere, joined here */
+            HB_TRY(stage_merge(r, &merged));
+        announce(r, STAGE_REPORT);
+        HB_TRY(stage_report(r));
+        announce(r, STAGE_COMPARE);
+        HB_TRY(stage_compare(r));
+    }
+    announce(r, STAGE_PAGE);
     if (r->run->dry_run) {
         printf("summary: %s/summary.md\n", r->out);
         return HB_OK;
@@ -618,33 +789,125 @@ static hb_status tables(repro *r, int *index, int count)
 static hb_status reproduce(repro *r)
 {
     int tables_only = r->run->reproduce.tables_only;
-    char modes[32];
+    char modes[32], forms[32] = "";
     mode_list(r->plan.plan.modes, r->plan.plan.n_modes, modes, sizeof modes);
-    fprintf(stderr, "reproduce: %s (%s, tuned on %s) on %s, built for %s: %zu configurations (%s)%s in %s%s\n",
+    for (size_t f = 0; f < r->n_forms; f++)
+        snprintf(forms + strlen(forms), sizeof forms - strlen(forms), "%s%s", f ? "," : "",
+                 hb_repro_form_name(r->forms[f]));
+    fprintf(stderr, "reproduce: %s (%s, tuned on %s) on %s, built for %s: %zu configurations (%s)%s in %s, the %s "
+            "form%s%s\n",
             r->set->name, r->set->folder, r->set->tuned_for, r->gpu[0] ? r->gpu : "no GPU here", r->arch,
             tables_only ? r->sweep.n_configs : r->plan.plan.n_configs, r->plan.source,
             tables_only ? (r->sweep.planned ? ", as the sweep planned them" : ", as the sweep's rows hold them") : "",
-            modes, r->sharded ? "; this shard only" : "");
+            modes, forms, r->n_forms > 1 ? "s" : "", r->sharded ? "; this shard only" : "");
     say_assumed_arch(r);
-    int count = r->sharded ? 2 : tables_only ? 3 : 5, index = 1;
     if (!tables_only)
-        HB_TRY(measure(r, &index, count));
+        HB_TRY(measure(r));
     if (r->sharded) {
         fprintf(stderr, "reproduce: shard %zu of %zu done (%s). When every shard is, run the same command without "
                 "--shard: it merges the shards' sweeps and writes the tables (docs/slurm.md)\n",
                 r->shard.index, r->shard.count, r->sweep_dir);
         return HB_OK;
     }
-    return tables(r, &index, count);
+    return tables(r);
+}
+
+/* --- --detach ---------------------------------------------------------------------- */
+
+static hb_status self_path(char *out, size_t size)
+{
+    ssize_t n = readlink("/proc/self/exe", out, size - 1);
+    if (n <= 0)
+        return hb_fail(HB_ERR_INTERNAL, "cannot read /proc/self/exe to start the detached run: %s", strerror(errno));
+    out[n] = '\0';
+    return HB_OK;
+}
+
+/* Another reproduction writing OUT: one started by --detach or in a
+ * terminal (its pid and start time in OUT's files), or holding OUT's lock.
+ * HB_ERR_IO, the lock's code, naming it. */
+static hb_status refuse_a_second(repro *r)
+{
+    pid_t running = hb_repro_running(r->out, r->suffix);
+    if (running)
+        return hb_fail(HB_ERR_IO, "reproduce --detach: a reproduction already runs in %s (pid %ld): see where it "
+                       "stands with `hgemm-bench reproduce --status %s`; to start again, stop it first (kill %ld): "
+                       "the same command resumes what it finished", r->out, (long)running, r->out, (long)running);
+    if (r->sharded) /* shards share OUT and take no lock on it */
+        return HB_OK;
+    HB_TRY(hb_folder_lock_take(&r->lock, r->out, "reproduce"));
+    hb_folder_lock_release(&r->lock);
+    return HB_OK;
+}
+
+/* The same command without --detach, in a session of its own (no
+ * controlling terminal: a closed login's SIGHUP never reaches it), stdin
+ * from /dev/null, stdout and stderr appended to OUT/reproduce.log; its pid
+ * and start time into OUT/reproduce.pid.  Returns at once. */
+static hb_status detach(repro *r)
+{
+    HB_TRY(hb_make_folders(r->out, "the reproduction's folder (--out)"));
+    HB_TRY(refuse_a_second(r));
+    char self[4096], log[3300];
+    HB_TRY(self_path(self, sizeof self));
+    hb_argv a;
+    memset(&a, 0, sizeof a);
+    hb_argv_add(&a, self);
+    hb_argv_add(&a, "reproduce");
+    hb_argv_add(&a, r->format->name);
+    static const char *const except[] = {"detach", NULL};
+    HB_TRY(hb_argv_add_options(&a, r->run, HB_CMD_REPRODUCE, except));
+    if (a.overflow)
+        return hb_fail(HB_ERR_INTERNAL, "reproduce --detach: the command line is too long");
+    snprintf(log, sizeof log, "%s/reproduce%s.log", r->out, r->suffix);
+    int fd;
+    HB_TRY(hb_open_output(log, 1, &fd));
+    char when[64];
+    time_t now = time(NULL);
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", gmtime(&now));
+    dprintf(fd, "reproduce --detach: started %s:", when);
+    for (size_t i = 0; i < a.count; i++)
+        dprintf(fd, " %s", a.word[i]);
+    dprintf(fd, "\n");
+    hb_process child = HB_PROCESS_INIT;
+    child.argv = a.word;
+    child.in = HB_FD_NULL;
+    child.out = fd;
+    child.err = fd;
+    child.new_session = 1;
+    child.new_group = 1;
+    child.default_signals = 1;
+    hb_status status = hb_process_start(&child);
+    close(fd);
+    HB_TRY(status);
+    unsigned long long start = 0;
+    hb_process_start_ticks(child.pid, &start);
+    HB_TRY(hb_repro_pid_write(r->out, r->suffix, child.pid, start));
+    printf("reproduce: started in the background as pid %ld, in a session of its own: it outlives this terminal\n"
+           "  its log:         %s\n"
+           "  where it stands: hgemm-bench reproduce --status %s\n"
+           "  after a stop:    the same command (with or without --detach) resumes it\n",
+           (long)child.pid, log, r->out);
+    return HB_OK;
 }
 
 hb_status hb_cmd_reproduce(const hb_command_entry *self, hb_cli *cli, const char *command_line)
 {
     (void)self;
+    if (cli->run.reproduce.status) { /* reads OUT only: no plan, no lock, no GPU */
+        if (cli->n_operands)
+            return hb_fail(HB_ERR_USAGE, "reproduce --status OUT takes no format: give the folder alone");
+        return hb_repro_status_print(cli->run.reproduce.status, stdout);
+    }
     static repro r; /* large: the plan */
     memset(&r, 0, sizeof r);
     r.command_line = command_line;
     r.lock.fd = -1;
     HB_TRY(prepare(&r, cli));
-    return reproduce(&r);
+    if (cli->run.reproduce.detach)
+        return detach(&r);
+    hb_status status = reproduce(&r);
+    if (!r.run->dry_run)
+        end_state(&r, status);
+    return status;
 }

@@ -6,6 +6,7 @@
 #include "bench/core/diag.h"
 #include "bench/driver/command_options.h"
 #include "bench/driver/option_values.h"
+#include "bench/driver/reproduce_forms.h"
 
 static const hb_option_row reproduce_rows[] = {
     {.flag = "repo", .value = "DIR", .section = HB_SECTION_INPUT, HB_OPT_TEXT, HB_OPTION_FIELD(reproduce.repo),
@@ -43,6 +44,30 @@ static const hb_option_row reproduce_rows[] = {
      .doc = "only the stages that read files (report, compare, the summary page), from the sweep `--out` holds, in the "
             "modes it holds: no GPU needed (to draw the figures where gnuplot is installed); exit 11 where `--out` holds "
             "no sweep yet"},
+    {.flag = "forms", .value = "LIST", .section = HB_SECTION_SWEEP, HB_OPT_TEXT, HB_OPTION_FIELD(reproduce.forms),
+     .shown_default = "replay; --tables-only: the forms --out holds",
+     .help = "the forms of a launcher to sweep, each into a sweep of its own: replay (its kernels, launched by the "
+             "harness), launcher (its own host code) or replay,launcher (the summary page sets them side by side)",
+     .doc_default = "`replay`; with `--tables-only`, the forms `--out` holds",
+     .doc = "the forms of a launcher to sweep, each a sweep of its own passed `--form`: `replay` (its recorded "
+            "kernels, launched by the harness) into `sweep/`, `launcher` (the call with its own host code) into "
+            "`sweep-launcher/`, or `replay,launcher`: both, and the summary page sets them side by side per "
+            "configuration"},
+    {.flag = "detach", .section = HB_SECTION_INPUT, HB_OPT_SWITCH(1), HB_OPTION_FIELD(reproduce.detach),
+     .help = "start the same reproduction in a session of its own (it outlives the terminal), its output into "
+             "OUT/reproduce.log, its pid in OUT/reproduce.pid, and return at once; exit 7 while one runs in OUT",
+     .doc = "start the same reproduction in a session of its own, so it outlives the terminal or the login: stdin "
+            "from /dev/null, stdout and stderr appended to `OUT/reproduce.log`, its pid and start time in "
+            "`OUT/reproduce.pid`; prints where the log is and the `--status` line and exits 0 at once. Exit 7, "
+            "naming the pid, while a reproduction runs in OUT"},
+    {.flag = "status", .value = "OUT", .section = HB_SECTION_INPUT, HB_OPT_TEXT, HB_OPTION_FIELD(reproduce.status),
+     .help = "where the reproduction in OUT stands: running or not, its stage, items done, the time so far and "
+             "left, the log's last error; runs nothing (no GPU); exit 11 where OUT is not a reproduction",
+     .doc = "say where the reproduction in OUT stands and exit: running or not (its pid, checked against its start "
+            "time), the stage (and form), the stage's items done of its total (the import's progress line, the "
+            "sweep's journal), the time so far and an ETA from the stage's rate, the log's last error line. Needs no "
+            "GPU and takes no lock; exit 11 where OUT holds no `reproduce-state.json`. Given alone (with "
+            "`--verbose` at most)"},
     {.flag = "no-plots", .section = HB_SECTION_INPUT, HB_OPT_SWITCH(1), HB_OPTION_FIELD(reproduce.no_plots),
      .help = "no figures, even where gnuplot is installed",
      .doc = "no figures, even where gnuplot is installed (with gnuplot, report and compare draw theirs)"},
@@ -58,10 +83,27 @@ static int axes_given(const hb_option_parse *p)
     return hb_option_given(p, "m") || hb_option_given(p, "n") || hb_option_given(p, "k");
 }
 
+/* --status reads a folder: no other flag means anything to it. */
+static hb_status check_status_alone(const hb_option_parse *p)
+{
+    for (size_t i = 0; i < p->n_seen; i++)
+        if (strcmp(p->seen[i]->flag, "status") && strcmp(p->seen[i]->flag, "verbose"))
+            return hb_fail(HB_ERR_USAGE, "reproduce --status OUT reads the folder only; --%s cannot be given with it "
+                           "(only --verbose can)", p->seen[i]->flag);
+    return HB_OK;
+}
+
 /* What its flags need of each other; the stages check the rest. */
 hb_status hb_reproduce_options_check(const hb_option_parse *p)
 {
     const hb_run_options *run = p->run;
+    if (run->reproduce.status)
+        return check_status_alone(p);
+    hb_form_choice forms[HB_REPRO_MAX_FORMS];
+    size_t n_forms;
+    HB_TRY(hb_repro_forms_parse(run->reproduce.forms, forms, &n_forms));
+    if (run->reproduce.detach && run->dry_run)
+        return hb_fail(HB_ERR_USAGE, "reproduce: --detach starts the reproduction; --dry-run runs nothing: give one");
     int sources = !!run->grid + !!run->mnk_file + axes_given(p);
     if (sources > 1)
         return hb_fail(HB_ERR_USAGE, "reproduce: give one plan, not several (--grid paper, --mnk-file FILE or "

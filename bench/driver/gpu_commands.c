@@ -46,15 +46,19 @@ const hb_command_entry hb_gpu_commands[] = {
      hb_import_option_list, NULL, "cuda-l2", hb_cmd_import},
     {"reproduce", HB_CMD_REPRODUCE,
      "reproduce cuda-l2 --repo DIR --set NAME [--cutlass DIR] [PLAN [--sample N --seed S]] [--modes offline,server]\n"
-     "  [--devices all|LIST] [--shard I/N] [--out DIR] [-j N] [timing and check options of sweep]\n"
-     "  PLAN: --grid paper | --mnk-file FILE | --m LIST --n LIST --k LIST  (default: every file of the set)",
+     "  [--forms replay,launcher] [--devices all|LIST] [--shard I/N] [--out DIR] [-j N] [--detach]\n"
+     "  [timing and check options of sweep]\n"
+     "  PLAN: --grid paper | --mnk-file FILE | --m LIST --n LIST --k LIST  (default: every file of the set)\n"
+     "reproduce --status OUT",
      "CUDA-L2's published set from a clone to the tables: import, sweep, report, compare, one summary page",
      "Imports a CUDA-L2 kernel set (cached), sweeps it in both modes (resumable), writes the paper's tables and "
      "compares them with the set's published CSVs, then writes OUT/summary.md: the protocol, the census of the set "
      "(built, failed and why, by kind; cubin forms), verdicts by check, the kernels failing the paper's own rule, "
      "the accumulator audit beside the deviation verdicts, the speedups on every timer and ours beside the published "
      "figures. Rerun the same command after a kill: every stage resumes. --shard I/N runs one shard's import and "
-     "sweep; the same command without --shard then merges them (docs/reproduce-cuda-l2.md).",
-     hb_reproduce_option_list, hb_reproduce_options_check, "cuda-l2", hb_cmd_reproduce},
+     "sweep; the same command without --shard then merges them. --forms replay,launcher sweeps a launcher's replay and "
+     "its own host code, set side by side on the page. --detach runs it in a session of its own, logged into OUT; "
+     "--status OUT says where it stands (docs/reproduce-cuda-l2.md).",
+     hb_reproduce_option_list, hb_reproduce_options_check, "[cuda-l2]", hb_cmd_reproduce},
     {NULL, HB_CMD_NONE, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };

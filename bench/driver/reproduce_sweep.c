@@ -75,7 +75,7 @@ hb_status hb_repro_sweep_read(const char *out_dir, const char *sweep_dir, const 
     if (exists_in(sweep_dir, "summary.csv"))
         return from_rows(sweep_dir, out);
     char pattern[PATH_SIZE];
-    snprintf(pattern, sizeof pattern, "%s/sweep-shard-*-of-*", out_dir);
+    snprintf(pattern, sizeof pattern, "%s-shard-*-of-*", sweep_dir); /* OUT/sweep: OUT/sweep-shard-I-of-N */
     glob_t g;
     if (glob(pattern, 0, NULL, &g) == 0) { /* the shards' sweeps, merged by the tables' first stage */
         hb_status status = from_plan(g.gl_pathv[0], out);

@@ -22,7 +22,8 @@ typedef struct hb_repro_sweep {
 } hb_repro_sweep;
 
 /* Reads the sweep of the reproduction folder `out_dir`: `sweep_dir` when it
- * holds a plan.json or a summary.csv, else the shards' sweeps beside it.
+ * holds a plan.json or a summary.csv, else the shards' sweeps beside it
+ * (`sweep_dir`-shard-I-of-N: OUT/sweep-shard-1-of-4, OUT/sweep-launcher-shard-1-of-4).
  * None of them: HB_ERR_BAD_RESULTS with a message that says the sweep must
  * be measured first, naming `measure_command` (the command that does).  A
  * folder that is there but not a sweep: HB_ERR_BAD_RESULTS naming the

@@ -48,6 +48,10 @@ typedef struct hb_reproduce_settings {
     const char *out_dir;      /* --out DIR: the reproduction's folder */
     int no_plots;             /* --no-plots: no figures even where gnuplot is installed */
     int tables_only;          /* --tables-only: report, compare and the page from what the folder holds */
+    const char *forms;        /* --forms LIST: replay, launcher or replay,launcher; NULL: replay (--tables-only:
+                                 the forms the folder holds) */
+    int detach;               /* --detach: the same reproduction in a session of its own, logged into OUT */
+    const char *status;       /* --status OUT: where the reproduction in OUT stands; nothing run */
 } hb_reproduce_settings;
 
 typedef struct hb_run_options {
