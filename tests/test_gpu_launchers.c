@@ -134,20 +134,24 @@ typedef struct launcher_row {
     char name[64], verdict[32], check[32], reason[256], findings[128];
     int code;
     char gate_args[256], gate_verdict[32], gate_check[32], gate_exit[16]; /* "-": no gate row */
+    char form[16]; /* the form summary.csv and verdict.json name for `check` (replay, launcher); "-": not checked */
 } launcher_row;
 
 /* One row of candidates/broken_launchers/expected.tsv: name, verdict, check,
  * reason fragment, exit code, conduct findings ("-" for none), all of
  * `check --mnk 64,64,64`; then the gate's own arguments (whitespace-separated
- * words, no quoting), verdict, check and exit code ("-" for no gate).  A
- * launcher may have several rows, one per gate; their check columns agree.
- * 0 for a line that is not a row. */
+ * words, no quoting), verdict, check and exit code ("-" for no gate); then the
+ * form `check` times it in under the default --form replay ("replay", or
+ * "launcher" where it has no replay; "-": not checked).  A launcher may have
+ * several rows, one per gate; their check columns agree.  0 for a line that
+ * is not a row. */
 static int read_launcher_row(const char *line, launcher_row *row)
 {
     return sscanf(line,
-                  "%63[^\t]\t%31[^\t]\t%31[^\t]\t%255[^\t]\t%d\t%127[^\t]\t%255[^\t]\t%31[^\t]\t%31[^\t]\t%15[^\t\n]",
+                  "%63[^\t]\t%31[^\t]\t%31[^\t]\t%255[^\t]\t%d\t%127[^\t]\t%255[^\t]\t%31[^\t]\t%31[^\t]\t%15[^\t]"
+                  "\t%15[^\t\n]",
                   row->name, row->verdict, row->check, row->reason, &row->code, row->findings, row->gate_args,
-                  row->gate_verdict, row->gate_check, row->gate_exit) == 10;
+                  row->gate_verdict, row->gate_check, row->gate_exit, row->form) == 11;
 }
 
 /* The launchers' rows of expected.tsv, in order; the number read. */
@@ -239,23 +243,26 @@ static int check_row(const launcher_row *row, const char *out)
     const char *verdict = v ? json_string_value(json_object_get(v, "verdict")) : NULL;
     const char *check = v ? config_text(v, "check") : "(no file)";
     const char *reason = v ? config_text(v, "reason") : "(no file)";
+    const char *form = v ? config_text(v, "form") : "(no file)";
     const char *want_check = strcmp(row->check, "-") ? row->check : "";
     char found[128] = "(no file)", expected[128];
     if (v)
         verdict_findings(v, found, sizeof found);
     row_findings(row->findings, expected, sizeof expected);
     int ok = rc == row->code && verdict && !strcmp(verdict, row->verdict) && !strcmp(check, want_check) &&
-             (!strcmp(row->reason, "-") || strstr(reason, row->reason)) && !strcmp(found, expected);
-    printf("  launcher %-20s expected %s/%s/%d [%s], got %s/%s/%d [%s] %s%s%s\n", row->name, row->verdict, row->check,
-           row->code, expected, verdict ? verdict : "?", check, rc, found, ok ? "ok" : "MISMATCH: ",
-           ok ? "" : "reason ", ok ? "" : reason);
+             (!strcmp(row->reason, "-") || strstr(reason, row->reason)) && !strcmp(found, expected) &&
+             (!strcmp(row->form, "-") || !strcmp(form, row->form));
+    printf("  launcher %-20s expected %s/%s/%d [%s] form %s, got %s/%s/%d [%s] form %s %s%s%s\n", row->name,
+           row->verdict, row->check, row->code, expected, row->form, verdict ? verdict : "?", check, rc, found, form,
+           ok ? "ok" : "MISMATCH: ", ok ? "" : "reason ", ok ? "" : reason);
     json_decref(v);
     return ok;
 }
 
 /* Every broken launcher gets its verdict, check, reason, exit code and the
  * conduct findings the call monitor reports (expected.tsv's first six
- * columns), once per launcher; the host-code faults (an exception, a
+ * columns), and the form it was timed in where the row gives one (its last),
+ * once per launcher; the host-code faults (an exception, a
  * segfault, a hang) are the candidate's verdicts, not harness errors; and
  * every built one has a row. */
 static void test_gpu_broken_launchers_verdicts(void **state)

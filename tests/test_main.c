@@ -55,7 +55,7 @@ int main(void)
                                            hb_compare_rule_tests,
                                            hb_compare_command_tests, hb_figure_tests, hb_source_figure_tests, hb_closing_counts_tests,
                                            hb_import_fault_tests, hb_import_format_tests, hb_timing_doubt_tests,
-                                           hb_report_header_tests, hb_mma_audit_tests, hb_sanitize_tests,
+                                           hb_report_header_tests, hb_result_forms_tests, hb_mma_audit_tests, hb_sanitize_tests,
                                            hb_gpu_sanitize_tests, hb_reward_tests, hb_gpu_reward_tests, hb_gpu_decide_tests,
                                            hb_profile_tests, hb_gpu_profile_tests, hb_thread_watch_tests,
                                            hb_gpu_l2_persistence_tests, hb_gpu_thread_watch_tests, hb_replay_pass_tests, hb_gpu_replay_record_tests, hb_baseline_reference_tests,

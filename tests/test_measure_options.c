@@ -222,8 +222,10 @@ static void test_csv_records_window_and_telemetry(void **state)
     /* ... but the GPU it ran on and the timed stream, on every row (no trace ran: the trace columns after them are
      * empty), then the headline's timer, the event figures beside it (0 here), no kernel time or CUPTI cross-check,
      * the participant's host path (0 in this made-up result), and the candidate's audit, reward, profile and
-     * code columns and the baseline reference's (none held here), the timed cross-check's and the sandbox's, empty. */
-    const char *placement = ",1,GPU-test,NVIDIA H100 80GB HBM3,legacy,,,,,,,,,,,,event,,,0.001,0.9,,,,,,,,0,0,,,,,,,,,,,,,,,,,,,,,,,,,,,,\n";
+     * code columns and the baseline reference's (none held here), the timed cross-check's, the sandbox's and the
+     * candidate's form's, empty. */
+    const char *placement = ",1,GPU-test,NVIDIA H100 80GB HBM3,legacy,,,,,,,,,,,,event,,,0.001,0.9,,,,,,,,0,0,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
+                            ",,,,,,,,,\n";
     const char *end = strchr(baseline, '\n') + 1 - strlen(placement);
     assert_memory_equal(end, placement, strlen(placement));
     assert_int_equal(strspn(baseline, ","), (size_t)(end - baseline) + 1); /* up to the device column */

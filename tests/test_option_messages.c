@@ -69,7 +69,7 @@ static void test_option_unique_prefix_is_taken(void **state)
     assert_true(cli->run.time_s == 4.0); /* an exact flag that begins another (--time-s, --timeout-s) is itself */
     assert_int_equal(cli->run.progress, 0);
     assert_int_equal(cli->run.sanitize_tools, 2u); /* the optional value after a prefix too */
-    assert_int_equal(parse(WORDS("hgemm-bench", "report", "d", "--form=csv", "--tim", "kernel"), cli), HB_OK);
+    assert_int_equal(parse(WORDS("hgemm-bench", "report", "d", "--forma=csv", "--tim", "kernel"), cli), HB_OK);
     assert_string_equal(cli->run.report.format, "csv");
     assert_string_equal(cli->run.report.timer, "kernel");
     assert_int_equal(parse(WORDS("hgemm-bench", "gate", "--candidate", "c", "--mnk", "1,1,1", "--he"), cli), HB_OK);

@@ -38,7 +38,7 @@ static const struct {
     {"format", "csv"},        {"timer", "wall"},        {"plots", NULL},  {"published", "p.csv"},
     {"noise", "2.5"},            {"threshold", "5"},
     {"reward", "0.1,0.001"},     {"reward-clip", "0.5,4"}, {"source", "kernel.cu"},
-    {"no-trace", NULL},          {"sandbox", "off"},       {"trace-calls", "3"},     {"profile", NULL},     {"stream", "own"},
+    {"no-trace", NULL},          {"sandbox", "off"},       {"form", "launcher"},     {"trace-calls", "3"},     {"profile", NULL},     {"stream", "own"},
     {"strict", NULL},            {"forbid", "alloc,sync"}, {"decide", NULL},        {"decide-alpha", "0.01"},
     {"kernels", "k/h100_F32F16F16F32"}, {"cutlass", "cutlass"}, {"arch", "sm_90a"},     {"jobs", "4"},
     {"cache", "cache"},          {"rebuild", NULL},        {"allow-arch-mismatch", NULL}, {"build-timeout", "60"},
@@ -222,7 +222,7 @@ static void test_options_round_trip_through_a_command_line(void **state)
                                        "v.json", "--exact-reps", "5", "--exact-time-s", "2.5", "--spot-checks", "2",
                                        "--cross-check-rounds", "0",
                                        "--sanitize", "racecheck,synccheck", "--timeout-s", "7.25", "--no-isolate",
-                                       "--sandbox", "off",
+                                       "--sandbox", "off", "--form", "launcher",
                                        "--acc", "fp16",
                                        "--workspace", "1MiB", "--autotune-cache", "/tmp/c.tsv", "--retune",
                                        "--warmup-s", "0.1", "--time-s", "1e3", "--mode", "server", "--qps", "250",
@@ -244,6 +244,7 @@ static void test_options_round_trip_through_a_command_line(void **state)
     /* 0 is a value, not "unset": a child left without it would cross-check at the default 3 % */
     assert_true(parent->run.cross_check_rounds == 0 && child->run.cross_check_rounds == 0);
     assert_int_equal(child->run.sandbox, 0); /* --sandbox off reaches the child */
+    assert_int_equal(child->run.form, HB_FORM_CHOICE_LAUNCHER); /* and --form launcher: it would time the replay */
     assert_int_equal(child->run.sanitize_tools, parent->run.sanitize_tools); /* --sanitize's list, as a sweep's plan keeps it */
     assert_int_equal(child->run.sanitize_tools, 6u);
 

@@ -68,6 +68,7 @@ hb_test_list hb_report_command_tests(void);
 hb_test_list hb_reproduce_tests(void);
 hb_test_list hb_timing_doubt_tests(void);
 hb_test_list hb_report_header_tests(void);
+hb_test_list hb_result_forms_tests(void);
 hb_test_list hb_trace_tests(void);
 hb_test_list hb_timer_tests(void);
 hb_test_list hb_headline_tests(void);

@@ -10,6 +10,7 @@
 #include "bench/report/csv_writer.h"
 #include "bench/report/report_table.h"
 #include "bench/report/summary_columns.h"
+#include "bench/report/verdict_file.h"
 #include "bench/result/config_result.h"
 #include "tests/test_registry.h"
 #include "tests/test_util.h"
@@ -688,7 +689,140 @@ static void test_column_values_for_every_kind_of_row(void **state)
     }
 }
 
+/* --- the candidate's form (docs/results.md, `form`) ------------------------------- */
+
+/* make_result's configuration, its candidate timed in `form`; `refusal`:
+ * a launcher recorded under --form replay that has no replay. */
+static hb_config_result *make_form(hb_candidate_form form, int recorded, hb_replay_refusal refusal)
+{
+    hb_config_result *r = make_result();
+    hb_replay_record *p = &r->replay;
+    p->form = form;
+    p->recorded = recorded;
+    p->refusal = refusal;
+    if (refusal != HB_REFUSE_NONE)
+        snprintf(p->reason, sizeof p->reason, "=call 2 copied C to the host (cudaMemcpy)");
+    else if (recorded) {
+        *p = (hb_replay_record){.form = form, .recorded = 1, .kernels_per_call = 2, .ops_per_call = 3,
+                                .prologue_ops = 1, .allocs = 1, .maps = 4};
+        snprintf(p->folder, sizeof p->folder, "results/x/replay/1024_2048_512");
+    }
+    p->record_s = recorded ? 1.25 : 0;
+    return r;
+}
+
+static void test_form_columns(void **state)
+{
+    (void)state;
+    hb_status status;
+    csv_table t;
+
+    /* a replay: its form and what it holds on the candidate's row, nothing on a baseline's */
+    hb_config_result *r = make_form(HB_FORM_REPLAY, 1, HB_REFUSE_NONE);
+    char *text = write_csv("id", r, &status);
+    assert_int_equal(status, HB_OK);
+    csv_parse(text, &t);
+    assert_string_equal(cell(&t, 1, "form"), "replay");
+    assert_string_equal(cell(&t, 1, "replay_refusal"), "");
+    assert_string_equal(cell(&t, 1, "replay_reason"), "");
+    ASSERT_NUM(&t, 1, "replay_kernels", 2);
+    ASSERT_NUM(&t, 1, "replay_ops", 3);
+    ASSERT_NUM(&t, 1, "replay_prologue_ops", 1);
+    ASSERT_NUM(&t, 1, "replay_allocs", 1);
+    ASSERT_NUM(&t, 1, "replay_maps", 4);
+    ASSERT_NUM(&t, 1, "replay_record_s", 1.25);
+    static const char *const form_columns[] = {"form", "replay_refusal", "replay_reason", "replay_kernels",
+                                               "replay_ops", "replay_record_s"};
+    for (size_t c = 0; c < sizeof form_columns / sizeof form_columns[0]; c++)
+        assert_string_equal(cell(&t, 2, form_columns[c]), "");
+    csv_free(&t);
+    free(text);
+    free(r);
+
+    /* a launcher with no replay: timed as a launcher, the class and the words (guarded: they start with '='),
+     * no replay figures but the recording's time */
+    r = make_form(HB_FORM_LAUNCHER, 1, HB_REFUSE_HOST_READ);
+    text = write_csv("id", r, &status);
+    assert_int_equal(status, HB_OK);
+    csv_parse(text, &t);
+    assert_string_equal(cell(&t, 1, "form"), "launcher");
+    assert_string_equal(cell(&t, 1, "replay_refusal"), "host-read");
+    assert_string_equal(cell(&t, 1, "replay_reason"), "'=call 2 copied C to the host (cudaMemcpy)");
+    assert_string_equal(cell(&t, 1, "replay_kernels"), "");
+    assert_string_equal(cell(&t, 1, "replay_maps"), "");
+    ASSERT_NUM(&t, 1, "replay_record_s", 1.25);
+    csv_free(&t);
+    free(text);
+    free(r);
+
+    /* a cubin, and --form launcher: nothing recorded, so every replay cell is empty */
+    const hb_candidate_form unrecorded[] = {HB_FORM_CUBIN, HB_FORM_LAUNCHER, HB_FORM_NONE};
+    const char *const names[] = {"cubin", "launcher", ""};
+    for (size_t i = 0; i < 3; i++) {
+        r = make_form(unrecorded[i], 0, HB_REFUSE_NONE);
+        text = write_csv("id", r, &status);
+        assert_int_equal(status, HB_OK);
+        csv_parse(text, &t);
+        assert_string_equal(cell(&t, 1, "form"), names[i]);
+        for (size_t c = 1; c < sizeof form_columns / sizeof form_columns[0]; c++)
+            assert_string_equal(cell(&t, 1, form_columns[c]), "");
+        csv_free(&t);
+        free(text);
+        free(r);
+    }
+}
+
+static void test_form_in_the_table_and_verdict(void **state)
+{
+    (void)state;
+    hb_config_result *r = make_form(HB_FORM_REPLAY, 1, HB_REFUSE_NONE);
+    char *text = report_text(r);
+    assert_non_null(strstr(text, "K=512  candidate (replay): pass"));
+    assert_non_null(strstr(text, "\n  candidate (replay)     ")); /* the row of its times */
+    assert_null(strstr(text, "no replay"));
+    free(text);
+    json_t *o = hb_verdict_config_json(r, "torch", 0);
+    assert_string_equal(json_string_value(json_object_get(o, "form")), "replay");
+    const json_t *replay = json_object_get(o, "replay");
+    assert_true(json_is_null(json_object_get(replay, "refusal")));
+    assert_int_equal(json_integer_value(json_object_get(replay, "kernels_per_call")), 2);
+    assert_int_equal(json_integer_value(json_object_get(replay, "maps")), 4);
+    assert_string_equal(json_string_value(json_object_get(replay, "folder")), "results/x/replay/1024_2048_512");
+    json_decref(o);
+    free(r);
+
+    /* timed as a launcher because it has no replay: the form, and why on a line of its own */
+    r = make_form(HB_FORM_LAUNCHER, 1, HB_REFUSE_CALLS_DIFFER);
+    text = report_text(r);
+    assert_non_null(strstr(text, "candidate (launcher): pass"));
+    assert_non_null(strstr(text, "  form: launcher, timed with its host code: it has no replay (calls-differ: "
+                                 "=call 2 copied C to the host (cudaMemcpy))\n"));
+    free(text);
+    o = hb_verdict_config_json(r, "torch", 0);
+    assert_string_equal(json_string_value(json_object_get(o, "form")), "launcher");
+    replay = json_object_get(o, "replay");
+    assert_string_equal(json_string_value(json_object_get(replay, "refusal")), "calls-differ");
+    assert_true(json_is_null(json_object_get(replay, "kernels_per_call")));
+    assert_true(json_is_null(json_object_get(replay, "folder")));
+    json_decref(o);
+    free(r);
+
+    /* a cubin: its form, no note, no replay object */
+    r = make_form(HB_FORM_CUBIN, 0, HB_REFUSE_NONE);
+    text = report_text(r);
+    assert_non_null(strstr(text, "candidate (cubin): pass"));
+    assert_null(strstr(text, "no replay"));
+    free(text);
+    o = hb_verdict_config_json(r, "torch", 0);
+    assert_string_equal(json_string_value(json_object_get(o, "form")), "cubin");
+    assert_true(json_is_null(json_object_get(o, "replay")));
+    json_decref(o);
+    free(r);
+}
+
 static const struct CMUnitTest report_tests[] = {
+    cmocka_unit_test(test_form_columns),
+    cmocka_unit_test(test_form_in_the_table_and_verdict),
     cmocka_unit_test(test_csv_header_is_stable),
     cmocka_unit_test(test_columns_are_the_fixture_header),
     cmocka_unit_test(test_column_lookup_by_name),

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/analysis/result_forms.h"
 #include "bench/core/folders.h"
 #include "bench/core/input_file.h"
 
@@ -119,13 +120,40 @@ void hb_candidate_title(const hb_result_set *set, const char *candidate, char *o
     snprintf(out, size, "%s", last_part(candidate));
 }
 
+/* " (replay)", or " (replay 70, launcher 10)" for a candidate timed in
+ * several forms: what its figures are of (bench/analysis/result_forms.h);
+ * "" where no configuration of it says. */
+static void form_suffix(const hb_result_set *set, const char *candidate, char *out, size_t size)
+{
+    size_t counts[HB_N_RESULT_FORMS] = {0}, known = 0;
+    for (size_t i = 0; i < set->count; i++)
+        for (size_t f = 0; f + 1 < HB_N_RESULT_FORMS; f++) /* the last, "unknown", says nothing */
+            if (set->entries[i].candidate == candidate && !strcmp(set->entries[i].form, hb_result_form_at(f)))
+                counts[f]++;
+    for (size_t f = 0; f < HB_N_RESULT_FORMS; f++)
+        known += counts[f] > 0;
+    out[0] = '\0';
+    for (size_t f = 0, said = 0; f < HB_N_RESULT_FORMS; f++) {
+        if (!counts[f])
+            continue;
+        size_t used = strlen(out);
+        if (known > 1)
+            snprintf(out + used, size - used, "%s%s %zu", said++ ? ", " : " (", hb_result_form_at(f), counts[f]);
+        else
+            snprintf(out + used, size - used, " (%s", hb_result_form_at(f));
+    }
+    if (known)
+        snprintf(out + strlen(out), size - strlen(out), ")");
+}
+
 void hb_candidate_titles(const hb_result_set *set, char *out, size_t size)
 {
     out[0] = '\0';
     for (size_t i = 0; i < set->n_candidates; i++) {
-        char title[512];
+        char title[512], forms[128];
         size_t used = strlen(out);
         hb_candidate_title(set, set->candidates[i], title, sizeof title);
-        snprintf(out + used, size - used, "%s%s", i ? "; " : "", title);
+        form_suffix(set, set->candidates[i], forms, sizeof forms);
+        snprintf(out + used, size - used, "%s%s%s", i ? "; " : "", title, forms);
     }
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bench/analysis/paper_tables.h"
+#include "bench/analysis/result_forms.h"
 #include "bench/analysis/timer_comparison.h"
 #include "bench/analysis/timing_doubt.h"
 #include "bench/core/rank_correlation.h"
@@ -317,7 +318,7 @@ static hb_status count_notes(const hb_compare_input *in, const pairing *p, hb_do
     return HB_OK;
 }
 
-hb_status hb_build_comparison(const hb_compare_input *in, hb_doc *doc, hb_compare_outcome *out)
+static hb_status compare_configurations(const hb_compare_input *in, hb_doc *doc, hb_compare_outcome *out)
 {
     pairing p;
     memset(out, 0, sizeof *out);
@@ -335,4 +336,58 @@ hb_status hb_build_comparison(const hb_compare_input *in, hb_doc *doc, hb_compar
         status = configs_table(in, &p, doc);
     free(p.common);
     return status;
+}
+
+static void add_outcome(hb_compare_outcome *sum, const hb_compare_outcome *part)
+{
+    sum->pairs += part->pairs;
+    for (size_t i = 0; i < HB_CMP_STATUS_COUNT; i++)
+        sum->status[i] += part->status[i];
+    sum->below_threshold += part->below_threshold;
+}
+
+/* One form's configurations against the published file, its tables named
+ * for it (bench/analysis/result_forms.h). */
+static hb_status compare_form(const hb_compare_input *in, const char *form, hb_doc *doc, hb_compare_outcome *sum)
+{
+    hb_result_set of_form;
+    hb_compare_input part = *in;
+    part.ours = &of_form;
+    hb_compare_outcome outcome;
+    const size_t first = doc->n_tables;
+    hb_status status = hb_result_set_of_form(in->ours, form, &of_form);
+    if (status == HB_OK)
+        status = hb_doc_note(doc, "form %s:", form);
+    if (status == HB_OK)
+        status = compare_configurations(&part, doc, &outcome);
+    if (status == HB_OK)
+        status = hb_doc_mark_form(doc, first, form, 1);
+    hb_result_set_free(&of_form);
+    if (status == HB_OK)
+        add_outcome(sum, &outcome);
+    return status;
+}
+
+hb_status hb_build_comparison(const hb_compare_input *in, hb_doc *doc, hb_compare_outcome *out)
+{
+    size_t counts[HB_N_RESULT_FORMS];
+    char words[160];
+    const size_t forms = hb_result_form_counts(in->ours, counts);
+    hb_result_form_words(counts, words, sizeof words);
+    if (forms)
+        HB_TRY(hb_doc_note(doc, "ours: %s%s", words,
+                           forms > 1 ? " (each compared on its own: compare_summary_replay, ...)" : ""));
+    if (forms <= 1) {
+        const size_t first = doc->n_tables;
+        HB_TRY(compare_configurations(in, doc, out));
+        for (size_t f = 0; f < HB_N_RESULT_FORMS; f++)
+            if (counts[f])
+                HB_TRY(hb_doc_mark_form(doc, first, hb_result_form_at(f), 0));
+        return HB_OK;
+    }
+    memset(out, 0, sizeof *out);
+    for (size_t f = 0; f < HB_N_RESULT_FORMS; f++)
+        if (counts[f])
+            HB_TRY(compare_form(in, hb_result_form_at(f), doc, out));
+    return HB_OK;
 }

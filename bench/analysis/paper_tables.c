@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bench/analysis/aggregate.h"
+#include "bench/analysis/result_forms.h"
 #include "bench/analysis/size_bins.h"
 #include "bench/analysis/timing_doubt.h"
 #include "bench/core/stats.h"
@@ -456,20 +457,67 @@ static int mode_present(const hb_result_set *set, hb_mode mode)
     return 0;
 }
 
-hb_status hb_build_report(const hb_result_set *set, hb_timer timer, hb_doc *doc)
+/* The tables of one form's configurations (or of every configuration). */
+static hb_status form_tables(const hb_result_set *set, hb_timer timer, const char *gpus, int with_not_run,
+                             hb_doc *doc)
 {
-    char gpus[512];
-    gpu_words(set, gpus, sizeof gpus);
-    HB_TRY(hb_doc_note(doc, "GPU: %s; timer: %s", gpus, hb_timer_words(timer)));
-    HB_TRY(count_notes(set, doc));
     HB_TRY(speedup_table(set, timer, 0, gpus, doc));
     HB_TRY(speedup_table(set, timer, 1, gpus, doc));
     HB_TRY(size_table(set, timer, gpus, doc));
     HB_TRY(excluded_table(set, doc));
-    HB_TRY(not_run_table(set, doc));
+    if (with_not_run)
+        HB_TRY(not_run_table(set, doc));
     HB_TRY(doubt_table(set, doc));
     for (size_t m = 0; m < MODE_COUNT; m++)
         if (mode_present(set, modes[m]))
             HB_TRY(hb_build_published_table(set, timer, modes[m], doc));
+    return HB_OK;
+}
+
+/* A folder that mixes forms: every table once per form, on that form's
+ * configurations (bench/analysis/result_forms.h), and the counts per form. */
+static hb_status tables_per_form(const hb_result_set *set, hb_timer timer, const char *gpus,
+                                 const size_t counts[HB_N_RESULT_FORMS], hb_doc *doc)
+{
+    for (size_t f = 0; f < HB_N_RESULT_FORMS; f++) {
+        if (!counts[f])
+            continue;
+        hb_result_set of_form;
+        const size_t first = doc->n_tables;
+        hb_status status = hb_result_set_of_form(set, hb_result_form_at(f), &of_form);
+        if (status == HB_OK)
+            status = hb_doc_note(doc, "form %s:", hb_result_form_at(f));
+        for (size_t m = 0; m < MODE_COUNT && status == HB_OK; m++)
+            status = mode_note(&of_form, modes[m], doc);
+        if (status == HB_OK)
+            status = form_tables(&of_form, timer, gpus, 0, doc);
+        if (status == HB_OK)
+            status = hb_doc_mark_form(doc, first, hb_result_form_at(f), 1);
+        hb_result_set_free(&of_form);
+        HB_TRY(status);
+    }
+    return HB_OK;
+}
+
+hb_status hb_build_report(const hb_result_set *set, hb_timer timer, hb_doc *doc)
+{
+    char gpus[512], form[160];
+    size_t counts[HB_N_RESULT_FORMS];
+    const size_t forms = hb_result_form_counts(set, counts);
+    gpu_words(set, gpus, sizeof gpus);
+    hb_result_form_words(counts, form, sizeof form);
+    HB_TRY(hb_doc_note(doc, "GPU: %s; timer: %s%s%s%s", gpus, hb_timer_words(timer), forms ? "; " : "", form,
+                       forms > 1 ? " (each table once per form, on that form's configurations: table1_replay, ...)"
+                                 : ""));
+    HB_TRY(count_notes(set, doc));
+    if (forms > 1) {
+        HB_TRY(tables_per_form(set, timer, gpus, counts, doc));
+        return not_run_table(set, doc); /* a plan's items have no form yet */
+    }
+    const size_t first = doc->n_tables;
+    HB_TRY(form_tables(set, timer, gpus, 1, doc));
+    for (size_t f = 0; f < HB_N_RESULT_FORMS; f++)
+        if (counts[f])
+            HB_TRY(hb_doc_mark_form(doc, first, hb_result_form_at(f), 0));
     return HB_OK;
 }

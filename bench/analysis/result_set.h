@@ -64,6 +64,8 @@ typedef struct hb_config_entry {
     char *reason;
     const char *source;   /* the summary.csv it came from (owned by the set) */
     const char *candidate; /* its folder's env.json "candidate" (owned by the set); NULL: not recorded */
+    char form[12];        /* what was timed (hb_result_forms): "cubin", "replay", "launcher", "unknown" */
+    char replay_refusal[24]; /* why a launcher has no replay ("calls-differ", ...); "" when it has one or none was tried */
     size_t line;          /* the line of its first row there */
     size_t candidate_line; /* the line of the candidate's row; 0: none read */
     /* t_b / t_c per timer, estimator and column; NaN where the file has no figure */

@@ -9,6 +9,7 @@
 #include "bench/analysis/bad_results.h"
 #include "bench/analysis/csv_reader.h"
 #include "bench/analysis/number_ranges.h"
+#include "bench/analysis/result_forms.h"
 #include "bench/core/diag.h"
 #include "bench/core/gemm_types.h"
 
@@ -17,16 +18,19 @@ enum { C_M, C_N, C_K, C_MODE, C_PARTICIPANT, C_ROLE, C_VERDICT, C_CHECK, C_REASO
        C_SPEEDUP_GEOMEAN, C_SPEEDUP_PAPER_WALL, C_SPEEDUP_GEOMEAN_WALL,
        /* compare's (hb_config_timers), optional: a summary.csv of an older harness lacks some */
        C_SPEEDUP_PAPER_EVENT, C_SPEEDUP_KERNEL, C_WALL_MEAN_US, C_WALL_REL_STDEV, C_CI_LOW, C_CI_HIGH,
-       C_HEADLINE_TIMER, C_TIMER_REASON, C_TRACE_NOTE, C_ACC_CLASS, C_EXACT_BINARY_REPS, C_COUNT };
+       C_HEADLINE_TIMER, C_TIMER_REASON, C_TRACE_NOTE, C_ACC_CLASS, C_EXACT_BINARY_REPS,
+       /* the candidate's form: a harness before the replay form has no `form`, and the oldest no `algorithm` */
+       C_FORM, C_REPLAY_REFUSAL, C_ALGORITHM, C_COUNT };
 static const char *const wanted[C_COUNT] = {
     "m", "n", "k", "mode", "participant", "role", "verdict", "check", "reason",
     "speedup_paper", "speedup_geomean", "speedup_paper_wall", "speedup_geomean_wall",
     "speedup_paper_event", "speedup_kernel", "wall_mean_us", "wall_rel_stdev", "speedup_ci95_low",
-    "speedup_ci95_high", "headline_timer", "timer_reason", "trace_note", "acc_class", "exact_binary_reps"};
+    "speedup_ci95_high", "headline_timer", "timer_reason", "trace_note", "acc_class", "exact_binary_reps",
+    "form", "replay_refusal", "algorithm"};
 static const unsigned char optional[C_COUNT] = {
     [C_SPEEDUP_PAPER_EVENT] = 1, [C_SPEEDUP_KERNEL] = 1, [C_WALL_MEAN_US] = 1, [C_WALL_REL_STDEV] = 1,
     [C_CI_LOW] = 1, [C_CI_HIGH] = 1, [C_HEADLINE_TIMER] = 1, [C_TIMER_REASON] = 1, [C_TRACE_NOTE] = 1,
-    [C_ACC_CLASS] = 1, [C_EXACT_BINARY_REPS] = 1};
+    [C_ACC_CLASS] = 1, [C_EXACT_BINARY_REPS] = 1, [C_FORM] = 1, [C_REPLAY_REFUSAL] = 1, [C_ALGORITHM] = 1};
 
 /* Where each estimator and timer is read from.  The kernel time has one
  * figure, the ratio of the kernel medians, for both (an optional column). */
@@ -110,6 +114,27 @@ static hb_status read_baseline_timers(const hb_csv_row *row, int column, double 
     return HB_OK;
 }
 
+/* The form the candidate was timed in.  A harness before the replay form
+ * wrote no `form`: its launchers were timed as launchers, and a launcher's
+ * algorithm cell says "launcher:<entry>" where a cubin's names its kernel;
+ * with neither (a candidate that never loaded, or no column), "unknown". */
+static hb_status read_form(const hb_csv_row *row, hb_config_entry *e)
+{
+    const char *form = row->text[C_FORM], *algorithm = row->text[C_ALGORITHM];
+    if (form && form[0]) {
+        if (!hb_result_form_known(form))
+            return bad_field(row, C_FORM, "a form (cubin, replay or launcher)");
+        snprintf(e->form, sizeof e->form, "%s", form);
+    } else if (!form && algorithm && !strncmp(algorithm, "launcher:", strlen("launcher:")))
+        snprintf(e->form, sizeof e->form, "launcher");
+    else if (!form && algorithm && algorithm[0])
+        snprintf(e->form, sizeof e->form, "cubin");
+    else
+        snprintf(e->form, sizeof e->form, "%s", HB_FORM_UNKNOWN);
+    copy_optional(row, C_REPLAY_REFUSAL, e->replay_refusal, sizeof e->replay_refusal);
+    return HB_OK;
+}
+
 static hb_status read_candidate(const hb_csv_row *row, hb_config_entry *e)
 {
     if (e->candidate_line)
@@ -122,6 +147,7 @@ static hb_status read_candidate(const hb_csv_row *row, hb_config_entry *e)
     e->reason = strdup(row->text[C_REASON]);
     if (!e->reason)
         return hb_fail(HB_ERR_INTERNAL, "out of host memory reading %s", row->path);
+    HB_TRY(read_form(row, e));
     return read_candidate_timers(row, &e->timers);
 }
 

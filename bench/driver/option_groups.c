@@ -70,11 +70,37 @@ static int format_acc(const hb_option_row *o, const hb_run_options *run, char *o
     return snprintf(out, size, "%s", hb_acc_class_name(run->acc)) >= 0;
 }
 
+static hb_status parse_form(const hb_option_row *o, const char *text, hb_run_options *run)
+{
+    if (strcmp(text, "replay") && strcmp(text, "launcher"))
+        return hb_fail(HB_ERR_USAGE, "--%s expects replay or launcher, got '%s'", o->flag, text);
+    run->form = !strcmp(text, "launcher") ? HB_FORM_CHOICE_LAUNCHER : HB_FORM_CHOICE_REPLAY;
+    return HB_OK;
+}
+
+static int format_form(const hb_option_row *o, const hb_run_options *run, char *out, size_t size)
+{
+    (void)o;
+    return snprintf(out, size, "%s", run->form == HB_FORM_CHOICE_LAUNCHER ? "launcher" : "replay") >= 0;
+}
+
 static const hb_option_row evaluating_rows[] = {
     {.flag = "candidate", .value = "PATH", .section = HB_SECTION_INPUT, HB_OPT_TEXT, HB_OPTION_FIELD(candidate_path),
      .help = "manifest.json of one candidate, or a candidate-set folder holding M_N_K.json files and optionally "
              "generic.json",
      .doc_default = "required", .doc = "a manifest file, or a candidate-set folder (docs/candidates.md)"},
+    {.flag = "form", .value = "FORM", .section = HB_SECTION_INPUT, .fallback = "replay", .parse = parse_form,
+     .format = format_form, HB_OPTION_FIELD(form),
+     .help = "what a launcher candidate is timed as: replay (its launches, recorded once per configuration, issued "
+             "by the harness; a launcher with no replay is timed as a launcher, and summary.csv says why) or "
+             "launcher (its own host code); a cubin candidate has one form",
+     .doc = "what a launcher candidate is timed as (docs/launchers.md, \"The replay form\"): `replay`, its kernel "
+            "launches, memsets and copies recorded once per configuration in a throwaway process and issued by the "
+            "harness from their cubins, so no host code of the candidate runs where it is timed; or `launcher`, "
+            "its own host code, sealed. A launcher that has no replay (its calls differ, it reads device data on "
+            "the host, its kernels are a library's, ...) is timed as a launcher, and summary.csv's `form`, "
+            "`replay_refusal` and `replay_reason` say so and why. A cubin candidate has one form, `cubin`, "
+            "whatever this says"},
     {.flag = "device", .value = "N", .section = HB_SECTION_INPUT, .fallback = "0", HB_OPT_COUNT(0, 1024),
      HB_OPTION_FIELD(device), .help = "CUDA device ordinal"},
     {.flag = "verdict", .value = "FILE", .section = HB_SECTION_INPUT, HB_OPT_TEXT, HB_OPTION_FIELD(verdict_path),

@@ -1,6 +1,7 @@
 #include "bench/report/report_table.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "bench/report/profile_lines.h"
@@ -9,9 +10,18 @@
 #include "bench/result/plausibility.h"
 #include "bench/result/run_verdict.h"
 
+/* "candidate (replay)": the form that was timed, once a candidate loaded. */
+static void print_candidate_label(FILE *out, const hb_config_result *r)
+{
+    const char *form = hb_candidate_form_name(r->replay.form);
+    fprintf(out, form[0] ? "candidate (%s)" : "candidate", form);
+}
+
 static void print_verdict(FILE *out, const hb_config_result *r)
 {
-    fprintf(out, "\n== M=%ld N=%ld K=%ld  candidate: ", r->mnk.m, r->mnk.n, r->mnk.k);
+    fprintf(out, "\n== M=%ld N=%ld K=%ld  ", r->mnk.m, r->mnk.n, r->mnk.k);
+    print_candidate_label(out, r);
+    fputs(": ", out);
     if (r->status != HB_OK && r->status != HB_ERR_TOO_SLOW) {
         fprintf(out, "%s%s%s: %s\n", hb_verdict_name(r->verdict), r->check[0] ? " / " : "", r->check, r->reason);
         return;
@@ -27,6 +37,15 @@ static void print_verdict(FILE *out, const hb_config_result *r)
             r->spot_checks, d->worst_ratio, hb_deviation_rule_name((hb_deviation_rule)d->rule),
             d->paper_failures ? "fail" : "pass", b->seconds_before + b->seconds_after, r->rounds,
             r->status ? ": " : "", r->status ? r->reason : "");
+}
+
+/* A launcher timed as a launcher because it has no replay: why
+ * (docs/launchers.md, "The replay form"). */
+static void print_replay_refusal(FILE *out, const hb_replay_record *p)
+{
+    if (p->recorded && p->refusal != HB_REFUSE_NONE)
+        fprintf(out, "  form: launcher, timed with its host code: it has no replay (%s: %s)\n",
+                hb_replay_refusal_name(p->refusal), p->reason);
 }
 
 /* The cuBLASLt baselines' algorithms and how each was chosen. */
@@ -159,6 +178,7 @@ static void print_reference(FILE *out, const hb_reference_record *ref)
 void hb_report_config(FILE *out, const hb_config_result *r)
 {
     print_verdict(out, r);
+    print_replay_refusal(out, &r->replay);
     print_conduct(out, r);
     print_reward(out, &r->reward);
     if (!r->measured) {
@@ -177,7 +197,10 @@ void hb_report_config(FILE *out, const hb_config_result *r)
         const hb_participant_result *p = &r->participants[i];
         const hb_time_summary *t = hb_headline_times(r, p);
         double median_s = t->median * 1e-3;
-        fprintf(out, "  %-22s %12.2f %9.2f %6.1f%%", p->name, median_s * 1e6, flops / median_s * 1e-12,
+        char name[96];
+        const char *form = hb_candidate_form_name(r->replay.form);
+        snprintf(name, sizeof name, p->is_candidate && form[0] ? "%s (%s)" : "%s", p->name, form);
+        fprintf(out, "  %-22s %12.2f %9.2f %6.1f%%", name, median_s * 1e6, flops / median_s * 1e-12,
                 t->rel_stdev * 100);
         print_kernel_time(out, r, p);
         if (p->is_candidate || !speedups) {

@@ -18,6 +18,7 @@
 #include "bench/result/deviation_rule.h"
 #include "bench/result/plausibility.h"
 #include "bench/result/reference_record.h"
+#include "bench/result/replay_record.h"
 #include "bench/result/telemetry_summary.h"
 #include "bench/result/verdict.h"
 
@@ -98,6 +99,10 @@ static int code_sealed(const hb_row *r) { return candidate(r) && cfg(r)->code_pa
 static const hb_reference_record *ref(const hb_row *r) { return &r->config->baseline_reference; }
 static int ref_judged(const hb_row *r) { return candidate(r) && ref(r)->judged; }
 static int ref_held(const hb_row *r) { return !candidate(r) && part(r)->reference.held; }
+static const hb_replay_record *replay(const hb_row *r) { return &r->config->replay; }
+/* A launcher's recording was attempted (--form replay); it has a replay when nothing refused it. */
+static int recorded(const hb_row *r) { return candidate(r) && replay(r)->recorded; }
+static int replayed(const hb_row *r) { return recorded(r) && replay(r)->refusal == HB_REFUSE_NONE; }
 
 /* --- values that need more than an expression ----------------------------------- */
 
@@ -492,13 +497,31 @@ static hb_cell clock_warning(const hb_row *r)
  * candidate's row, empty where the process ended before it. */
 #define SANDBOX_COLUMNS(X) X(sandbox, text_if(candidate(r), cfg(r)->sandbox))
 
+/* The candidate's form (docs/launchers.md, "The replay form"): cubin, a
+ * launcher's replay, or its own host code ("" before a candidate loaded);
+ * for a launcher recorded under --form replay, why it has no replay (its
+ * refusal class and words, "" when it has one) and what the replay is: its
+ * steady state's kernels and operations per call, the first call's
+ * operations issued once, the allocations and TMA descriptors it remakes,
+ * and the recording's wall time in seconds. */
+#define FORM_COLUMNS(X)                                                                                                \
+    X(form, text_if(candidate(r), hb_candidate_form_name(replay(r)->form)))                                           \
+    X(replay_refusal, text_if(recorded(r), hb_replay_refusal_name(replay(r)->refusal)))                                \
+    X(replay_reason, text_if(recorded(r), replay(r)->reason))                                                          \
+    X(replay_kernels, num_if(replayed(r), replay(r)->kernels_per_call))                                                \
+    X(replay_ops, num_if(replayed(r), replay(r)->ops_per_call))                                                        \
+    X(replay_prologue_ops, num_if(replayed(r), replay(r)->prologue_ops))                                               \
+    X(replay_allocs, num_if(replayed(r), replay(r)->allocs))                                                           \
+    X(replay_maps, num_if(replayed(r), replay(r)->maps))                                                               \
+    X(replay_record_s, num_if(recorded(r), replay(r)->record_s))
+
 /* New columns go at the end of the last group (or in a new group after it). */
 #define SUMMARY_COLUMNS(X)                                                                                             \
     IDENTITY_COLUMNS(X) VERDICT_COLUMNS(X) DESCRIPTION_COLUMNS(X) CHECK_COLUMNS(X) TIME_COLUMNS(X)                     \
     SPEEDUP_COLUMNS(X) BATTERY_COLUMNS(X) MAX_ROW_COLUMNS(X) ALGORITHM_COLUMNS(X) POLICY_COLUMNS(X)                    \
     WINDOW_COLUMNS(X) TELEMETRY_COLUMNS(X) INTEGRITY_COLUMNS(X) PLACEMENT_COLUMNS(X) TRACE_COLUMNS(X)                  \
     TIMER_COLUMNS(X) AUDIT_COLUMNS(X) REWARD_COLUMNS(X) PROFILE_COLUMNS(X) CODE_COLUMNS(X) REFERENCE_COLUMNS(X)      \
-    CROSS_CHECK_COLUMNS(X) SANDBOX_COLUMNS(X)
+    CROSS_CHECK_COLUMNS(X) SANDBOX_COLUMNS(X) FORM_COLUMNS(X)
 
 /* --- the table --------------------------------------------------------------------- */
 

@@ -245,6 +245,33 @@ static json_t *reference_object(const hb_reference_record *ref)
     return o;
 }
 
+/* A count of the replay, null where the launcher has none. */
+static json_t *replay_count(const hb_replay_record *p, unsigned value)
+{
+    return p->refusal == HB_REFUSE_NONE ? json_integer(value) : json_null();
+}
+
+/* A launcher's recording under --form replay (docs/launchers.md, "The
+ * replay form"): why it has no replay, or what its replay holds and where it
+ * is; null where nothing was recorded (a cubin, --form launcher, --aa). */
+static json_t *replay_object(const hb_replay_record *p)
+{
+    if (!p->recorded)
+        return json_null();
+    json_t *o = json_object();
+    int has = p->refusal == HB_REFUSE_NONE;
+    json_object_set_new(o, "refusal", has ? json_null() : json_string(hb_replay_refusal_name(p->refusal)));
+    json_object_set_new(o, "reason", has ? json_null() : hb_json_text(p->reason));
+    json_object_set_new(o, "kernels_per_call", replay_count(p, p->kernels_per_call));
+    json_object_set_new(o, "ops_per_call", replay_count(p, p->ops_per_call));
+    json_object_set_new(o, "prologue_ops", replay_count(p, p->prologue_ops));
+    json_object_set_new(o, "allocs", replay_count(p, p->allocs));
+    json_object_set_new(o, "maps", replay_count(p, p->maps));
+    json_object_set_new(o, "record_s", hb_json_number(p->record_s));
+    json_object_set_new(o, "folder", has && p->folder[0] ? hb_json_text(p->folder) : json_null());
+    return o;
+}
+
 json_t *hb_verdict_config_json(const hb_config_result *r, const char *vs, unsigned forbidden)
 {
     json_t *o = json_object();
@@ -254,6 +281,8 @@ json_t *hb_verdict_config_json(const hb_config_result *r, const char *vs, unsign
     json_object_set_new(o, "check", hb_json_text(r->check));
     json_object_set_new(o, "reason", hb_json_text(r->reason));
     json_object_set_new(o, "manifest", hb_json_text(r->manifest_path));
+    json_object_set_new(o, "form", hb_json_text(hb_candidate_form_name(r->replay.form)));
+    json_object_set_new(o, "replay", replay_object(&r->replay));
     json_object_set_new(o, "checks", checks_object(r));
     json_object_set_new(o, "speedup", speedup_object(r, vs));
     json_object_set_new(o, "decision", decision_object(r));
