@@ -316,10 +316,10 @@ static hb_status get_op(const reader *r, const json_t *o, const hb_replay_plan *
 }
 
 static hb_status get_ops(const reader *r, const json_t *root, const char *key, const hb_replay_plan *plan,
-                         hb_replay_op *ops, uint32_t *n)
+                         hb_replay_op *ops, uint32_t *n, size_t limit)
 {
     const json_t *array;
-    HB_TRY(get_array(r, root, key, HB_REPLAY_MAX_OPS, &array));
+    HB_TRY(get_array(r, root, key, limit, &array));
     *n = (uint32_t)json_array_size(array);
     for (uint32_t i = 0; i < *n; i++) {
         reader in = inside(r, key, i);
@@ -508,8 +508,8 @@ hb_status hb_replay_plan_from_json(const json_t *root, const char *file, hb_repl
     HB_TRY(get_allocs(&r, root, plan));
     HB_TRY(get_maps(&r, root, plan));
     HB_TRY(get_u32(&r, root, "streams", 0, HB_CAPTURE_MAX_STREAMS, &plan->n_streams));
-    HB_TRY(get_ops(&r, root, "prologue", plan, plan->prologue, &plan->n_prologue));
-    HB_TRY(get_ops(&r, root, "ops", plan, plan->ops, &plan->n_ops));
+    HB_TRY(get_ops(&r, root, "prologue", plan, plan->prologue, &plan->n_prologue, HB_REPLAY_MAX_PROLOGUE_OPS));
+    HB_TRY(get_ops(&r, root, "ops", plan, plan->ops, &plan->n_ops, HB_REPLAY_MAX_OPS));
     if (plan->refusal == HB_REFUSE_NONE && hb_replay_kernels_per_call(plan) == 0)
         return bad(&r, "ops", "a replay that is not refused launches no kernel");
     return HB_OK;

@@ -336,6 +336,7 @@ static void settle_child(const hb_child_outcome *outcome, hb_replay_record *resu
         refuse_record(out, HB_REFUSE_FAILED, "the recording failed: %.220s", result->reason);
     else
         *out = *result;
+    out->recorded = 1; /* the child's record says what it found; that a recording was made is this side's */
 }
 
 /* Whatever ends the recording badly is the record's refusal (HB_REFUSE_FAILED). */

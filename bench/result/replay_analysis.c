@@ -186,16 +186,16 @@ static void sort_by_seq(const hb_capture_op *ops, size_t *order, size_t count)
 }
 
 /* The operations of one call, relocated, in the order they were made, after the `*n` already in `out`. */
-static int relocate_call(const hb_relocator *r, int call, hb_replay_op *out, uint32_t *n)
+static int relocate_call(const hb_relocator *r, int call, hb_replay_op *out, uint32_t *n, uint32_t limit)
 {
     const hb_replay_capture *capture = r->capture;
     size_t order[HB_CAPTURE_MAX_OPS], count = 0;
     for (size_t i = 0; i < capture->n_ops; i++)
         if (capture->ops[i].call == call)
             order[count++] = i;
-    if (*n + count > HB_REPLAY_MAX_OPS) {
-        hb_replay_refuse(r->plan, HB_REFUSE_LIMIT, "call %d made %zu operations, more than %d (HB_REPLAY_MAX_OPS)",
-                         call + 1, *n + count, HB_REPLAY_MAX_OPS);
+    if (*n + count > limit) {
+        hb_replay_refuse(r->plan, HB_REFUSE_LIMIT, "call %d made %zu operations, more than %u (%s)", call + 1,
+                         *n + count, limit, limit == HB_REPLAY_MAX_OPS ? "HB_REPLAY_MAX_OPS" : "HB_REPLAY_MAX_PROLOGUE_OPS");
         return 0;
     }
     sort_by_seq(capture->ops, order, count);
@@ -252,11 +252,11 @@ static int launched(hb_replay_plan *plan, int call, const hb_replay_op *ops, uin
 static int steady_state(const hb_relocator *r, hb_replay_op *scratch)
 {
     hb_replay_plan *plan = r->plan;
-    if (!relocate_call(r, 1, plan->ops, &plan->n_ops) || !launched(plan, 1, plan->ops, plan->n_ops))
+    if (!relocate_call(r, 1, plan->ops, &plan->n_ops, HB_REPLAY_MAX_OPS) || !launched(plan, 1, plan->ops, plan->n_ops))
         return 0;
     for (int call = 2; call < r->capture->calls; call++) {
         uint32_t n = 0;
-        if (!relocate_call(r, call, scratch, &n) || !launched(plan, call, scratch, n) ||
+        if (!relocate_call(r, call, scratch, &n, HB_REPLAY_MAX_OPS) || !launched(plan, call, scratch, n) ||
             !same_as_steady(plan, call, scratch, n, 1))
             return 0;
     }
@@ -268,10 +268,10 @@ static int prologue(const hb_relocator *r)
 {
     hb_replay_plan *plan = r->plan;
     uint32_t n_before = 0;
-    if (!relocate_call(r, -1, plan->prologue, &n_before))
+    if (!relocate_call(r, -1, plan->prologue, &n_before, HB_REPLAY_MAX_PROLOGUE_OPS))
         return 0;
     plan->n_prologue = n_before;
-    if (!relocate_call(r, 0, plan->prologue, &plan->n_prologue))
+    if (!relocate_call(r, 0, plan->prologue, &plan->n_prologue, HB_REPLAY_MAX_PROLOGUE_OPS))
         return 0;
     if (n_before == 0 && same_as_steady(plan, 0, plan->prologue, plan->n_prologue, 0))
         plan->n_prologue = 0;

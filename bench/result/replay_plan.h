@@ -19,12 +19,13 @@
 
 #define HB_REPLAY_FORMAT "hgemm-bench-replay/1"
 
-#define HB_REPLAY_MAX_OPS 64           /* operations in one call */
-#define HB_REPLAY_MAX_MODULES 8        /* cubins */
-#define HB_REPLAY_MAX_FUNCTIONS 16     /* distinct kernels */
+#define HB_REPLAY_MAX_OPS 64           /* operations in one steady-state call */
+#define HB_REPLAY_MAX_PROLOGUE_OPS 1024 /* the first call's: an autotuning first call tries tens of variants */
+#define HB_REPLAY_MAX_MODULES 32       /* cubins */
+#define HB_REPLAY_MAX_FUNCTIONS 64     /* distinct kernels (the first call may try many) */
 #define HB_REPLAY_MAX_ALLOCS 16        /* the launcher's own allocations */
 #define HB_REPLAY_MAX_MAPS 16          /* TMA descriptors */
-#define HB_REPLAY_MAX_FUNC_ATTRS 32    /* cuFuncSetAttribute calls kept */
+#define HB_REPLAY_MAX_FUNC_ATTRS 256   /* cuFuncSetAttribute calls kept */
 #define HB_REPLAY_MAX_PARAMS 64        /* a kernel's parameters */
 #define HB_REPLAY_MAX_PARAM_BYTES 4096 /* a kernel's parameter bytes (CUDA's classic limit) */
 #define HB_REPLAY_MAX_RELOCS 32        /* pointers in one kernel's parameters */
@@ -195,7 +196,7 @@ typedef struct hb_replay_plan {
     /* The first call, issued once at load when it differs from the steady
      * state (n_prologue 0 when it does not): what only the first call did. */
     uint32_t n_prologue;
-    hb_replay_op prologue[HB_REPLAY_MAX_OPS];
+    hb_replay_op prologue[HB_REPLAY_MAX_PROLOGUE_OPS];
     /* The steady state: the operations every call from the second on made. */
     uint32_t n_ops;
     hb_replay_op ops[HB_REPLAY_MAX_OPS];
