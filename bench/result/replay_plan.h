@@ -23,7 +23,7 @@
 #define HB_REPLAY_MAX_PROLOGUE_OPS 1024 /* the first call's: an autotuning first call tries tens of variants */
 #define HB_REPLAY_MAX_MODULES 32       /* cubins */
 #define HB_REPLAY_MAX_FUNCTIONS 64     /* distinct kernels (the first call may try many) */
-#define HB_REPLAY_MAX_ALLOCS 16        /* the launcher's own allocations */
+#define HB_REPLAY_MAX_ALLOCS 256       /* the launcher's own allocations (an autotuning first call makes one per trial) */
 #define HB_REPLAY_MAX_MAPS 16          /* TMA descriptors */
 #define HB_REPLAY_MAX_FUNC_ATTRS 256   /* cuFuncSetAttribute calls kept */
 #define HB_REPLAY_MAX_PARAMS 64        /* a kernel's parameters */

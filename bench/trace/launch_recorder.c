@@ -69,7 +69,7 @@ _Static_assert(sizeof(CUdeviceptr) == 8, "a device pointer is not 8 bytes");
 
 /* Attributes set on kernels, launched or not, kept until stop keeps those of
  * the kernels launched (a launcher may set one on every variant it has). */
-#define MAX_PENDING_ATTRS 512
+#define MAX_PENDING_ATTRS 4096
 /* Cubins loaded while recording (the launcher's, a library's): many, few kept. */
 #define MAX_LOADED_MODULES 4096
 #define NO_MODULE UINT32_MAX
@@ -569,19 +569,40 @@ static void record_free(hb_launch_recorder *r, uint64_t base)
     pthread_mutex_unlock(&r->lock);
 }
 
+/* An autotuning first call sets the same attribute on the same kernel again
+ * and again: one pending entry per kernel (or stub) and attribute, the last
+ * value set.  Under the lock; 0 when over the limit. */
+static int add_pending(hb_launch_recorder *r, char *name, const void *stub, int attribute, int value)
+{
+    for (size_t i = 0; i < r->n_pending; i++) {
+        pending_attr *a = &r->pending[i];
+        const int same = name ? a->name && !strcmp(a->name, name) : !a->name && a->stub == stub;
+        if (same && a->attribute == attribute) {
+            a->value = value;
+            a->seq = ++r->seq;
+            free(name);
+            return 1;
+        }
+    }
+    if (r->n_pending >= MAX_PENDING_ATTRS) {
+        free(name);
+        return 0;
+    }
+    r->pending[r->n_pending++] = (pending_attr){name, stub, attribute, value, ++r->seq};
+    return 1;
+}
+
 static void record_attribute(hb_launch_recorder *r, const kernel_info *k, int attribute, int value)
 {
     pthread_mutex_lock(&r->lock);
     if (!k->name) {
         refuse(r, HB_REFUSE_UNSUPPORTED, "%s", k->problem);
-    } else if (r->n_pending >= MAX_PENDING_ATTRS) {
-        refuse(r, HB_REFUSE_LIMIT, "more than %d kernel attributes set", MAX_PENDING_ATTRS);
     } else {
         char *name = strdup(k->name);
         if (!name)
             refuse(r, HB_REFUSE_FAILED, "out of host memory recording a kernel attribute");
-        else
-            r->pending[r->n_pending++] = (pending_attr){name, NULL, attribute, value, ++r->seq};
+        else if (!add_pending(r, name, NULL, attribute, value))
+            refuse(r, HB_REFUSE_LIMIT, "more than %d kernel attributes set", MAX_PENDING_ATTRS);
     }
     pthread_mutex_unlock(&r->lock);
 }
@@ -719,9 +740,7 @@ static void runtime_attribute(hb_launch_recorder *r, const cudaFuncSetAttribute_
     }
     (void)cudaGetLastError(); /* named at stop by a launch of the same stub (stub_names) */
     pthread_mutex_lock(&r->lock);
-    if (r->n_pending < MAX_PENDING_ATTRS)
-        r->pending[r->n_pending++] = (pending_attr){NULL, p->func, (int)p->attr, p->value, ++r->seq};
-    else
+    if (!add_pending(r, NULL, p->func, (int)p->attr, p->value))
         refuse(r, HB_REFUSE_LIMIT, "more than %d kernel attributes set", MAX_PENDING_ATTRS);
     pthread_mutex_unlock(&r->lock);
 }
@@ -1230,6 +1249,13 @@ static void keep_attributes(hb_launch_recorder *r)
             f++;
         if (f == c->n_functions)
             continue; /* a kernel never launched */
+        uint32_t j = 0; /* the same attribute on the same kernel through its name and its stub: the later */
+        while (j < c->n_func_attrs && !(c->func_attrs[j].function == f && c->func_attrs[j].attribute == a->attribute))
+            j++;
+        if (j < c->n_func_attrs) {
+            c->func_attrs[j].value = a->value;
+            continue;
+        }
         if (c->n_func_attrs >= HB_REPLAY_MAX_FUNC_ATTRS) {
             hb_capture_refuse(c, HB_REFUSE_LIMIT, "more than %d attributes set on its launched kernels",
                               HB_REPLAY_MAX_FUNC_ATTRS);
