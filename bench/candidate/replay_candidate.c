@@ -514,7 +514,7 @@ static void describe(const replay_impl *impl, const hb_manifest *manifest, hb_pa
                                  room < sizeof name ? room : sizeof name);
             break;
         }
-    snprintf(desc->algorithm, sizeof desc->algorithm, "replay:%s%s", name, more);
+    snprintf(desc->algorithm, sizeof desc->algorithm, "replay:%.40s%.15s", name, more); /* 7 + 40 + 15 < 64 */
 }
 
 hb_status hb_replay_participant_create(const hb_manifest *manifest, const char *folder,
