@@ -13,6 +13,7 @@
 
 #include "bench/core/diag.h"
 #include "bench/core/status.h"
+#include "bench/result/item_cost.h"
 #include "bench/report/csv_writer.h"
 #include "bench/sweep/journal.h"
 #include "bench/sweep/merge.h"
@@ -370,6 +371,90 @@ static void test_journal_refuses_items_not_in_the_plan(void **state)
     hb_test_remove_tree(dir);
 }
 
+/* An item's cost goes into its journal line and comes back, parts by name; a line without one (an older journal)
+ * reads with none, and a part that is not a time is refused. */
+static void test_journal_keeps_an_items_cost(void **state)
+{
+    (void)state;
+    static hb_plan_file f;
+    char dir[512], journal[600], line[4096];
+    hb_test_make_temp_dir("hb-journal-cost", dir, sizeof dir);
+    make_plan_file(&f, (hb_shard){0, 1});
+    snprintf(journal, sizeof journal, "%s/" HB_JOURNAL_NAME, dir);
+    hb_journal_entry e = {.item = 0, .mnk = {64, 64, 64}, .mode = HB_MODE_OFFLINE, .verdict = "pass", .device = 0,
+                          .csv_end = 10, .has_cost = 1};
+    e.cost.wall_s = 2.5;
+    e.cost.part_s[HB_COST_TIMED] = 0.75;
+    e.cost.part_s[HB_COST_CONTEXT] = 0.125;
+    e.cost.ahead_s[HB_COST_CUPTI] = 0.25;
+    assert_int_equal(hb_journal_format(&e, line, sizeof line), HB_OK);
+    assert_non_null(strstr(line, "\"cost\":{\"wall\":2.5,\"context\":0.125,\"timed\":0.75}"));
+    assert_non_null(strstr(line, "\"ahead\":{\"cupti\":0.25}"));
+    append_bytes(journal, line);
+    e.item = 1, e.mode = HB_MODE_SERVER, e.csv_end = 20, e.has_cost = 0;
+    assert_int_equal(hb_journal_format(&e, line, sizeof line), HB_OK);
+    assert_null(strstr(line, "cost"));
+    append_bytes(journal, line);
+    hb_journal_entry *entries;
+    size_t count;
+    long long valid, tail;
+    int exists;
+    assert_int_equal(hb_journal_read(journal, &f.plan, NULL, &entries, &count, &valid, &tail, &exists), HB_OK);
+    assert_int_equal(count, 2);
+    assert_int_equal(entries[0].has_cost, 1);
+    assert_true(entries[0].cost.wall_s == 2.5 && entries[0].cost.part_s[HB_COST_TIMED] == 0.75);
+    assert_true(entries[0].cost.ahead_s[HB_COST_CUPTI] == 0.25 && entries[0].cost.part_s[HB_COST_CUPTI] == 0);
+    assert_int_equal(entries[1].has_cost, 0);
+    free(entries);
+    FILE *j = fopen(journal, "w");
+    fputs("{\"item\":0,\"m\":64,\"n\":64,\"k\":64,\"mode\":\"offline\",\"status\":0,\"verdict\":\"pass\",\"check\":\"\","
+          "\"reason\":\"\",\"device\":0,\"gpu_uuid\":\"\",\"seconds\":1,\"csv_end\":10,\"finished_utc\":\"x\","
+          "\"cost\":{\"wall\":1,\"timed\":-3}}\n", j);
+    fclose(j);
+    hb_diag_set_quiet(1);
+    assert_int_equal(hb_journal_read(journal, &f.plan, NULL, &entries, &count, &valid, &tail, &exists),
+                     HB_ERR_BAD_RESULTS);
+    hb_diag_set_quiet(0);
+    assert_non_null(strstr(hb_last_error(), "not a time"));
+    hb_test_remove_tree(dir);
+}
+
+/* The parts on an item's path add up to its wall time with "other" the rest; the inner parts (autotune within the
+ * handles, the output scan within the windows) are not counted twice; the described line names the parts. */
+static void test_item_cost_adds_up(void **state)
+{
+    (void)state;
+    hb_item_cost c = {.wall_s = 3.0};
+    double since = 10.0;
+    hb_item_cost_lap(&c, HB_COST_CONTEXT, &since, 10.25);
+    assert_true(since == 10.25 && c.part_s[HB_COST_CONTEXT] == 0.25);
+    hb_item_cost_add(&c, HB_COST_WARMUP, 0.5);
+    hb_item_cost_add(&c, HB_COST_TIMED, 1.0);
+    hb_item_cost_add(&c, HB_COST_HANDLES, 0.5);
+    hb_item_cost_add(&c, HB_COST_AUTOTUNE, 0.4);    /* inside the handles */
+    hb_item_cost_add(&c, HB_COST_OUTPUT_SCAN, 0.1); /* inside the windows */
+    hb_item_cost_add(&c, HB_COST_BATTERY, -1.0);    /* a clock that stepped back counts nothing */
+    assert_true(c.part_s[HB_COST_BATTERY] == 0);
+    assert_true(hb_item_cost_windows_s(&c) == 1.5);
+    assert_true(hb_item_cost_overhead_s(&c) == 1.5);
+    assert_true(fabs(hb_item_cost_other_s(&c) - 0.75) < 1e-12);
+    hb_item_cost total = {0};
+    hb_item_cost_sum(&total, &c);
+    hb_item_cost_sum(&total, &c);
+    assert_true(total.wall_s == 6.0 && total.part_s[HB_COST_TIMED] == 2.0);
+    char line[1400];
+    hb_item_cost_describe(&total, 2, line, sizeof line);
+    assert_non_null(strstr(line, "2 items, 3.00 s an item: windows 1.50 s, beyond them 1.50 s"));
+    assert_non_null(strstr(line, "context 0.50"));
+    assert_non_null(strstr(line, "other 1.50"));
+    assert_null(strstr(line, "battery"));
+    hb_cost_part part;
+    assert_true(hb_cost_part_parse("process_start", &part) && part == HB_COST_PROCESS_START);
+    assert_false(hb_cost_part_parse("wall", &part));
+    assert_string_equal(hb_cost_part_name(HB_COST_RESULT), "result");
+    assert_null(hb_cost_part_name(HB_COST_PART_COUNT));
+}
+
 /* The lines of a file after its first, sorted: a multiset to compare. */
 static char *sorted_rows(const char *path)
 {
@@ -545,6 +630,8 @@ static const struct CMUnitTest sweep_tests[] = {
     cmocka_unit_test(test_plan_file_round_trip),
     cmocka_unit_test(test_store_survives_a_crash),
     cmocka_unit_test(test_journal_refuses_items_not_in_the_plan),
+    cmocka_unit_test(test_journal_keeps_an_items_cost),
+    cmocka_unit_test(test_item_cost_adds_up),
     cmocka_unit_test(test_shards_merge_into_the_unsharded_sweep),
     cmocka_unit_test(test_dry_run_shards_cover_the_plan),
     cmocka_unit_test(test_sweep_usage_errors),

@@ -63,6 +63,8 @@ typedef struct sweep_state {
     hb_plausibility_warnings plausibility;
     hb_sweep_progress progress;
     char sanitizer[4096];        /* compute-sanitizer, with --sanitize */
+    hb_item_cost cost;           /* the items run in this session, summed (bench/result/item_cost.h) */
+    size_t costed;               /* how many */
 } sweep_state;
 
 /* --- the plan ------------------------------------------------------------------------------- */
@@ -273,6 +275,10 @@ static hb_status record_item(sweep_state *s, const hb_device_info *device, size_
     hb_journal_entry entry = {.item = item, .mode = it.mode, .device = device ? device->ordinal : -1};
     snprintf(entry.gpu_uuid, sizeof entry.gpu_uuid, "%s", device ? device->uuid : "");
     HB_TRY(hb_sweep_store_append(&s->store, s->file->sweep_id, hb_acc_class_name(o->acc), r, &entry));
+    if (r->cost.wall_s > 0) {
+        hb_item_cost_sum(&s->cost, &r->cost);
+        s->costed++;
+    }
     hb_sweep_progress_item(&s->progress, r->status != HB_OK);
     return HB_OK;
 }
@@ -364,21 +370,36 @@ static size_t failed_so_far(const hb_sweep_store *store)
     return failed;
 }
 
+/* Where this session's items spent their time (docs/performance.md, "Where an item's time goes"). */
+static void print_cost(const sweep_state *s, double session_s)
+{
+    if (s->costed == 0 || session_s <= 0)
+        return;
+    char line[1400];
+    hb_item_cost_describe(&s->cost, s->costed, line, sizeof line);
+    fprintf(stderr, "hgemm-bench: sweep %s: %.1f items a minute on %zu GPU%s (%.1f s); %s\n", s->file->sweep_id,
+            (double)s->costed * 60.0 / session_s, s->workers, s->workers == 1 ? "" : "s", session_s, line);
+}
+
 static hb_status run_items(sweep_state *s, const char *sanitizer)
 {
     const size_t shard_items = hb_shard_size(&s->file->shard, hb_plan_item_count(&s->file->plan));
     hb_sweep_progress_init(&s->progress, s->options->progress, shard_items, s->store.count,
                            failed_so_far(&s->store), s->workers);
     size_t *items, count;
+    double session_s = 0;
     hb_status status = pending_items(s, &items, &count);
     if (status == HB_OK && count > 0 && !hb_interrupted()) {
         hb_sweep_work work = {s->options, &s->file->plan, s->ordinals, s->workers, items, count, sanitizer,
                               s->folder};
         hb_sweep_hooks hooks = {s, on_devices, on_result};
+        const double start = hb_now_s();
         status = hb_sweep_workers_run(&work, &hooks);
+        session_s = hb_now_s() - start;
     }
     free(items);
     hb_sweep_progress_end(&s->progress);
+    print_cost(s, session_s);
     return status;
 }
 

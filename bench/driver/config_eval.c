@@ -68,6 +68,7 @@ typedef struct config_state {
     hb_thread_watch threads; /* a launcher's threads left running in the timed window */
     const hb_held_reference *reference; /* the baselines' clean-process reference; NULL: none */
     const char *replay_folder;          /* the launcher's replay to time in its place; NULL: none */
+    double lap;             /* when the part of the item's cost being timed began (bench/result/item_cost.h) */
 } config_state;
 
 uint64_t hb_config_seed(uint64_t run_seed, size_t index)
@@ -100,6 +101,12 @@ static void record_participants(hb_config_result *r, hb_participant *const *part
             p->desc.padded[2] = r->mnk.k;
         }
     }
+}
+
+/* The part of the item's cost that ends now (bench/result/item_cost.h). */
+static void lap(config_state *s, hb_cost_part part)
+{
+    hb_item_cost_lap(&s->result->cost, part, &s->lap, hb_now_s());
 }
 
 /* --- the timers' check (bench/gpu/entry_points.h) ------------------------------------------ */
@@ -392,6 +399,12 @@ static hb_status measure(config_state *s, hb_participant_samples *samples)
     hb_status status = hb_measure_windows(s->parts, s->problem.ios, s->count, &s->timer, &s->rng, &windows,
                                           &s->progress, samples, &s->result->window, &s->result->telemetry);
     hb_input_policy_free(&s->inputs);
+    /* the windows' own lengths; what ran around them (the L2 policy's set-up) is left to the cost's "other" */
+    hb_item_cost *cost = &s->result->cost;
+    hb_item_cost_add(cost, HB_COST_WARMUP, s->result->window.warmup_s);
+    hb_item_cost_add(cost, HB_COST_TIMED, s->result->window.timed_s);
+    hb_item_cost_add(cost, HB_COST_OUTPUT_SCAN, s->result->window.output_scan_s);
+    s->lap = hb_now_s();
     s->result->spot_checks = spot.done;
     if (status == HB_OK && s->options->raw && s->options->raw_dir)
         status = write_raw(s, samples);
@@ -468,7 +481,9 @@ static hb_status check_and_measure(config_state *s, hb_participant_samples *samp
         }
     }
     HB_TRY(status);
+    lap(s, HB_COST_BATTERY);
     HB_TRY(verify_timers(s, "after the checks before timing"));
+    lap(s, HB_COST_CODE_CHECK);
     if (s->options->check_only)
         return HB_OK;
     status = measure(s, samples);
@@ -486,6 +501,7 @@ static hb_status check_and_measure(config_state *s, hb_participant_samples *samp
     if (status == HB_OK) /* the baselines held to their clean process (bench/driver/reference_hold.h) */
         status = hb_hold_baselines(s->reference, r, s->monitor ? hb_monitor_watched(s->monitor, 0) : NULL, s->count,
                                    &s->failure);
+    lap(s, HB_COST_CHECKS_AFTER);
     return status;
 }
 
@@ -536,6 +552,8 @@ static hb_status create_baselines(config_state *s)
     hb_baseline_context context = baseline_context(s);
     for (int i = 0; i < HB_N_BASELINES; i++) {
         HB_TRY(hb_baseline_create(&hb_baselines[i], &context, &s->baselines[i]));
+        if (hb_baselines[i].kind == HB_KIND_LT_AUTOTUNE) /* its cache lookup or search, within the handles' time */
+            hb_item_cost_add(&s->result->cost, HB_COST_AUTOTUNE, s->baselines[i].desc.algo.setup_s);
         hb_heartbeat();
     }
     return HB_OK;
@@ -576,30 +594,41 @@ static hb_status create_aa_candidate(config_state *s)
 static hb_status set_up(config_state *s)
 {
     HB_TRY(hb_entry_points_seal()); /* before any candidate code is loaded */
+    lap(s, HB_COST_CODE_CHECK);
     open_monitor(s);                /* before the CUDA context */
+    lap(s, HB_COST_CUPTI);
     HB_TRY(hb_device_open(s->options->device, &s->device));
     s->limits = hb_device_limits_of(&s->device);
     HB_TRY(hb_sample_timer_create(&s->timer, s->options->stream));
+    lap(s, HB_COST_CONTEXT);
     if (!s->profiling) /* a profiler injects itself; the profiled calls time nothing */
         HB_TRY(timers_untouched());
     if (!s->profiling) /* libcuda, CUPTI, cuBLAS are loaded now, the candidate's library is not */
         HB_TRY(hb_code_pages_seal(&s->code));
+    lap(s, HB_COST_CODE_CHECK);
     /* The sandbox: after every seal of the harness's own, before any candidate code (bench/driver/sandbox.h). */
     HB_TRY(hb_sandbox_enter(s->options, s->result->sandbox, sizeof s->result->sandbox));
+    lap(s, HB_COST_SANDBOX);
     if (!s->options->aa)
         HB_TRY(load_candidate(s)); /* first: a candidate that cannot run costs no autotune search */
+    lap(s, HB_COST_LIBRARY_LOAD);
     HB_TRY(create_baselines(s));
     if (s->options->aa)
         HB_TRY(create_aa_candidate(s));
+    lap(s, HB_COST_HANDLES);
     s->parts[0] = &s->candidate;
     for (int i = 0; i < HB_N_BASELINES; i++)
         s->parts[1 + i] = &s->baselines[i];
     s->count = 1 + HB_N_BASELINES;
     record_participants(s->result, s->parts, s->count);
     HB_TRY(hb_problem_create(&s->result->mnk, s->count, hb_rng_next(&s->rng), s->timer.stream, &s->problem));
+    lap(s, HB_COST_PROBLEM);
     if (!s->profiling)
         HB_TRY(verify_timers(s, "once the candidate's library was loaded")); /* its constructors have run */
-    return s->monitor ? hb_monitor_attach(s->monitor, s->parts, s->count, s->timer.stream) : HB_OK;
+    lap(s, HB_COST_CODE_CHECK);
+    HB_TRY(s->monitor ? hb_monitor_attach(s->monitor, s->parts, s->count, s->timer.stream) : HB_OK);
+    lap(s, HB_COST_PROBLEM);
+    return HB_OK;
 }
 
 static void tear_down(config_state *s)
@@ -657,17 +686,20 @@ hb_status hb_evaluate_config(const hb_run_options *options, const char *run_path
     hb_progress_init(&s->progress, options->progress);
     hb_progress_set_label(&s->progress, index, options->n_configs, out->mnk.m, out->mnk.n, out->mnk.k);
     const double start = hb_now_s();
+    s->lap = start;
     static hb_participant_samples samples[HB_MAX_PARTICIPANTS];
     memset(samples, 0, sizeof samples);
     hb_status status = set_up(s);
     if (status == HB_OK)
         status = check_and_measure(s, samples);
+    s->lap = hb_now_s(); /* a part that failed midway leaves its time to the cost's "other" */
     finish_watch(s, samples, status == HB_OK ? out->rounds : 0);
     if (out->conduct.traced && s->threads.line[0]) /* a finding beside the call monitor's (bench/core/thread_watch.h) */
         hb_conduct_add(&out->conduct, HB_FINDING_THREAD, "thread: %s", s->threads.line);
     for (size_t i = 0; i < HB_MAX_PARTICIPANTS; i++)
         hb_participant_samples_free(&samples[i]);
     tear_down(s);
+    lap(s, HB_COST_TEARDOWN);
     out->seconds = hb_now_s() - start;
     record_verdict(s, status); /* no speedup figure for a candidate that failed any check */
     return status;

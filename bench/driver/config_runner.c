@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/core/clock.h"
 #include "bench/core/diag.h"
 #include "bench/driver/child_verdict.h"
 #include "bench/driver/config_eval.h"
@@ -23,13 +24,22 @@ typedef struct config_job {
     size_t index;
     const hb_held_reference *reference; /* inherited by the forked child */
     const char *replay_folder;          /* "" or the launcher's replay (bench/driver/replay_pass.h) */
+    double started_at;                  /* hb_now_s() as the child was started */
 } config_job;
 
+/* The child's start and end stamped on the monotonic clock the parent reads too: its start-up and, after its
+ * result, its exit and reap are parts of the item's cost (bench/result/item_cost.h). */
 static hb_status evaluate_in_child(void *context, void *result, size_t size)
 {
     (void)size;
     const config_job *job = context;
-    return hb_evaluate_config(job->options, job->run_path, job->index, job->reference, job->replay_folder, result);
+    const double began = hb_now_s();
+    hb_config_result *r = result;
+    hb_status status = hb_evaluate_config(job->options, job->run_path, job->index, job->reference,
+                                          job->replay_folder, r);
+    hb_item_cost_add(&r->cost, HB_COST_PROCESS_START, began - job->started_at);
+    r->cost.stamp_s = hb_now_s();
+    return status;
 }
 
 static hb_status evaluate(const hb_run_options *options, const char *run_path, size_t index,
@@ -40,10 +50,12 @@ static hb_status evaluate(const hb_run_options *options, const char *run_path, s
         return hb_profile_config_calls(options, index, profile_calls, r);
     if (!options->isolate)
         return hb_evaluate_config(options, run_path, index, reference, replay_folder, r);
-    config_job job = {options, run_path, index, reference, replay_folder};
+    config_job job = {options, run_path, index, reference, replay_folder, hb_now_s()};
     hb_config_result_init(r, &options->configs[index]);
     hb_child_outcome outcome;
     hb_status status = hb_run_isolated(evaluate_in_child, &job, r, sizeof *r, options->timeout_s, &outcome);
+    if (r->cost.stamp_s > 0) /* its result, exit and reap */
+        hb_item_cost_add(&r->cost, HB_COST_RESULT, hb_now_s() - r->cost.stamp_s);
     if (status != HB_OK) {
         r->status = status;
         r->verdict = hb_verdict_of_status(status);
@@ -68,6 +80,17 @@ static void keep_replay_record(const hb_replay_record *recorded, hb_config_resul
         r->replay.form = timed;
 }
 
+/* The parent's parts of the item's cost, which the evaluation's result (written afresh) does not hold. */
+typedef struct parent_parts {
+    double recording_s, reference_s;
+} parent_parts;
+
+static void keep_parent_parts(const parent_parts *p, hb_config_result *r)
+{
+    hb_item_cost_add(&r->cost, HB_COST_RECORDING, p->recording_s);
+    hb_item_cost_add(&r->cost, HB_COST_REFERENCE, p->reference_s);
+}
+
 /* A launcher's replay recorded first (bench/driver/replay_pass.h), then the
  * baselines' clean-process reference (bench/driver/reference_pass.h), then
  * the evaluation that holds them to it; the clean process's failure is the
@@ -77,14 +100,24 @@ static void evaluate_held(const hb_run_options *options, const hb_device_info *d
 {
     static hb_reference_pass pass; /* the reference is 30 KB */
     static char replay_folder[4096];
-    if (hb_replay_prepare(options, device, run_path, index, r, replay_folder, sizeof replay_folder, cut) != HB_OK ||
-        *cut)
+    parent_parts parts = {0, 0};
+    double start = hb_now_s();
+    hb_status prepared = hb_replay_prepare(options, device, run_path, index, r, replay_folder, sizeof replay_folder,
+                                           cut);
+    parts.recording_s = hb_now_s() - start;
+    if (prepared != HB_OK || *cut) {
+        keep_parent_parts(&parts, r);
         return;
+    }
     static hb_replay_record recorded;
     recorded = r->replay;
-    if (hb_reference_prepare(options, device, index, &pass, r, cut) != HB_OK) {
+    start = hb_now_s();
+    prepared = hb_reference_prepare(options, device, index, &pass, r, cut);
+    parts.reference_s = hb_now_s() - start;
+    if (prepared != HB_OK) {
         hb_reference_settle(&pass, r); /* r holds the clean process's error */
         keep_replay_record(&recorded, r);
+        keep_parent_parts(&parts, r);
         return;
     }
     if (*cut)
@@ -93,6 +126,7 @@ static void evaluate_held(const hb_run_options *options, const hb_device_info *d
              replay_folder, r, cut);
     hb_reference_settle(&pass, r);
     keep_replay_record(&recorded, r);
+    keep_parent_parts(&parts, r);
 }
 
 /* A pass cut short by a signal leaves the flag set, and the evaluation's

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench/core/clock.h"
 #include "bench/core/diag.h"
 #include "bench/core/fd_io.h"
 #include "bench/core/folders.h"
@@ -73,7 +74,9 @@ static void run_items(hb_run_options *o, const hb_device_info *device, const hb_
 {
     static hb_config_result result;
     uint64_t item;
+    double idle_since = 0; /* when the last result was sent: the first item has no "between" */
     while (hb_read_all(in_fd, &item, sizeof item) == 1 && item < hb_plan_item_count(work->plan)) {
+        const double start = hb_now_s();
         hb_plan_item it = hb_plan_item_at(work->plan, (size_t)item);
         o->mode = it.mode;
         if (o->raw)
@@ -86,6 +89,10 @@ static void run_items(hb_run_options *o, const hb_device_info *device, const hb_
             result.verdict = hb_verdict_of_status(status);
             snprintf(result.reason, sizeof result.reason, "%s", hb_last_error());
         }
+        if (idle_since > 0)
+            hb_item_cost_add(&result.cost, HB_COST_BETWEEN, start - idle_since);
+        idle_since = hb_now_s();
+        result.cost.wall_s = idle_since - start + result.cost.part_s[HB_COST_BETWEEN];
         message_header header = {MSG_RESULT, (int32_t)result.status, item, (uint32_t)cut, sizeof result};
         if (!send_message(out_fd, header, &result) || cut)
             return;

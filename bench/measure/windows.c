@@ -38,6 +38,7 @@ typedef struct window {
     hb_round_figures round;    /* this round's figures by participant: what the samples and the criteria get */
     int keep_outputs;          /* a checked round: poison the outputs after its check, not after each call */
     int crossed;               /* this round is cross-checked: CUPTI reads its events, the statistics leave it out */
+    double *scan_s;            /* the report's output_scan_s: the read-backs' seconds, both windows */
 } window;
 
 /* One window's settings beside its criteria. */
@@ -144,7 +145,10 @@ static hb_status play_round(window *w)
     if (w->samples)
         HB_TRY(hb_keep_round(w->samples, w->count, &w->round, w->crossed, w->options->keep_detail));
     const hb_watch_round at = {w->samples != NULL, w->played + 1};
-    return hb_output_watch_after_round(w->watch, w->participants, w->timer->stream, at, w->failure);
+    const double start = hb_now_s();
+    hb_status status = hb_output_watch_after_round(w->watch, w->participants, w->timer->stream, at, w->failure);
+    *w->scan_s += hb_now_s() - start;
+    return status;
 }
 
 /* The untimed preparation every call gets, checked or not
@@ -434,7 +438,7 @@ hb_status hb_measure_windows(hb_participant *const *participants, const hb_gemm_
     hb_check_failure unrecorded = {"", ""}; /* options->failure NULL: the status and the message say it */
     window warm = {.participants = participants, .ios = ios, .count = count, .timer = timer, .rng = rng,
                    .gap_rng = &gap_rng, .options = options, .samples = NULL, .watch = &watch,
-                   .failure = options->failure ? options->failure : &unrecorded};
+                   .failure = options->failure ? options->failure : &unrecorded, .scan_s = &report->output_scan_s};
     hb_status status = both_windows(&warm, crossing ? &cross : NULL, progress, samples, report, telemetry);
     hb_output_watch_free(&watch);
     if (status == HB_ERR_INCORRECT && warm.failure == &unrecorded && unrecorded.check[0])

@@ -12,6 +12,7 @@
 #include "bench/result/conduct.h"
 #include "bench/result/cross_check.h"
 #include "bench/result/decision_record.h"
+#include "bench/result/item_cost.h"
 #include "bench/result/kernel_profile.h"
 #include "bench/result/mma_audit.h"
 #include "bench/result/module_state.h"
@@ -73,6 +74,7 @@ typedef struct hb_config_result {
     hb_battery_record battery;       /* what the correctness battery compared, and its time */
     int spot_checks;                 /* timed calls whose output was checked */
     double seconds;                  /* wall time of the whole configuration, seconds */
+    hb_item_cost cost;               /* where the item's time went (bench/result/item_cost.h) */
     int measured;                    /* timing windows ran */
     size_t rounds;
     hb_timing_record timing;         /* filled by the run command (bench/driver/run_loop.c) */

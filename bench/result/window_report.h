@@ -10,6 +10,7 @@ typedef struct hb_window_report {
     size_t cross_checked_rounds; /* timed rounds whose event pairs CUPTI also read, all of the window's (those after
                                     the decision's round too); left out of timed_rounds and every statistic */
     double warmup_s, timed_s;   /* wall length of each window, seconds */
+    double output_scan_s;       /* of both windows, the output scans' read-backs after each round, seconds */
     char stopped_by[16];        /* "time", "target-ci", "decided" (gate --decide) or "time-cap" (the target or decision not reached) */
     double final_halfwidth;     /* with --target-ci: the largest speedup_event.ci95_halfwidth of the baselines'
                                    summaries, over the rounds kept (fraction; set after the summary) */

@@ -12,6 +12,33 @@
 #include "bench/core/input_file.h"
 #include "bench/result/verdict.h"
 
+/* {"wall": s, "<part>": s, ...} of the parts with time; NULL when out of memory. */
+static json_t *cost_object(const hb_item_cost *cost, const double *parts, int with_wall)
+{
+    json_t *object = json_object();
+    if (!object || (with_wall && json_object_set_new(object, "wall", json_real(cost->wall_s)) != 0)) {
+        json_decref(object);
+        return NULL;
+    }
+    for (int i = 0; i < HB_COST_PART_COUNT; i++)
+        if (parts[i] > 0 && json_object_set_new(object, hb_cost_part_name((hb_cost_part)i), json_real(parts[i])) != 0) {
+            json_decref(object);
+            return NULL;
+        }
+    return object;
+}
+
+/* "cost" and, where a readied child did parts before the item, "ahead". */
+static int add_cost(json_t *line, const hb_item_cost *cost)
+{
+    int has_ahead = 0;
+    for (int i = 0; i < HB_COST_PART_COUNT; i++)
+        has_ahead |= cost->ahead_s[i] > 0;
+    if (json_object_set_new(line, "cost", cost_object(cost, cost->part_s, 1)) != 0)
+        return 0;
+    return !has_ahead || json_object_set_new(line, "ahead", cost_object(cost, cost->ahead_s, 0)) == 0;
+}
+
 hb_status hb_journal_format(const hb_journal_entry *e, char *out, size_t size)
 {
     hb_verdict verdict;
@@ -27,8 +54,14 @@ hb_status hb_journal_format(const hb_journal_entry *e, char *out, size_t size)
                              e->finished_utc);
     if (!line)
         return hb_fail(HB_ERR_INTERNAL, "cannot build the journal line of item %zu (text not UTF-8?)", e->item);
-    /* compact, keys in insertion order: one line, the same bytes on every machine */
-    size_t length = json_dumpb(line, out, size > 1 ? size - 2 : 0, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    if (e->has_cost && !add_cost(line, &e->cost)) {
+        json_decref(line);
+        return hb_fail(HB_ERR_INTERNAL, "out of memory building the journal line of item %zu", e->item);
+    }
+    /* compact, keys in insertion order: one line, the same bytes on every machine; 10 significant digits
+     * keep a second's reading to 0.1 ns and print 0.25 as 0.25 */
+    size_t length = json_dumpb(line, out, size > 1 ? size - 2 : 0,
+                               JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
     json_decref(line);
     if (length == 0 || length + 2 > size)
         return hb_fail(HB_ERR_INTERNAL, "the journal line of item %zu is longer than %zu bytes", e->item, size);
@@ -39,7 +72,7 @@ hb_status hb_journal_format(const hb_journal_entry *e, char *out, size_t size)
 
 hb_status hb_journal_append(int fd, const char *path, const hb_journal_entry *entry)
 {
-    char line[2048];
+    char line[4096];
     HB_TRY(hb_journal_format(entry, line, sizeof line));
     if (!hb_write_all(fd, line, strlen(line)))
         return hb_fail(HB_ERR_IO, "writing %s failed: %s", path, strerror(errno));
@@ -152,6 +185,38 @@ static hb_status check_verdict(const journal_reader *r, const hb_journal_entry *
     return bad_line(r, column_of(r, "status"), what);
 }
 
+/* One "cost" or "ahead" object: parts by name, each a time (0 to 1e9 s); a name no part has is skipped (a newer
+ * harness's part), a value that is not a time is a bad line. */
+static hb_status read_parts(const journal_reader *r, json_t *object, const char *key, double *parts, double *wall)
+{
+    const char *name;
+    json_t *value;
+    json_object_foreach(object, name, value) {
+        double seconds = json_number_value(value);
+        if (!json_is_number(value) || !(seconds >= 0) || seconds > 1e9)
+            return bad_field(r, key, "a part of its cost is not a time (0 to 1e9 s)", 0);
+        hb_cost_part part;
+        if (wall && !strcmp(name, "wall"))
+            *wall = seconds;
+        else if (hb_cost_part_parse(name, &part))
+            parts[part] = seconds;
+    }
+    return HB_OK;
+}
+
+/* The optional "cost" and "ahead" of a line (docs/sweeps.md). */
+static hb_status read_cost(const journal_reader *r, json_t *root, hb_journal_entry *e)
+{
+    json_t *cost = json_object_get(root, "cost"), *ahead = json_object_get(root, "ahead");
+    if ((cost && !json_is_object(cost)) || (ahead && !json_is_object(ahead)))
+        return bad_field(r, cost && !json_is_object(cost) ? "cost" : "ahead", "its cost is not an object", 0);
+    if (!cost)
+        return HB_OK;
+    e->has_cost = 1;
+    HB_TRY(read_parts(r, cost, "cost", e->cost.part_s, &e->cost.wall_s));
+    return ahead ? read_parts(r, ahead, "ahead", e->cost.ahead_s, NULL) : HB_OK;
+}
+
 /* The line's entry, checked against the plan and the lines before it. */
 static hb_status entry_of(journal_reader *r, json_t *root, hb_journal_entry *e)
 {
@@ -173,7 +238,8 @@ static hb_status entry_of(journal_reader *r, json_t *root, hb_journal_entry *e)
     HB_TRY(copy_text(r, root, "check", e->check, sizeof e->check));
     HB_TRY(copy_text(r, root, "reason", e->reason, sizeof e->reason));
     HB_TRY(copy_text(r, root, "gpu_uuid", e->gpu_uuid, sizeof e->gpu_uuid));
-    return copy_text(r, root, "finished_utc", e->finished_utc, sizeof e->finished_utc);
+    HB_TRY(copy_text(r, root, "finished_utc", e->finished_utc, sizeof e->finished_utc));
+    return read_cost(r, root, e);
 }
 
 static hb_status parse_line(journal_reader *r, const char *text, size_t length, hb_journal_entry *e)

@@ -13,6 +13,7 @@
 #include "bench/core/gemm_types.h"
 #include "bench/core/status.h"
 #include "bench/core/timing_policy.h"
+#include "bench/result/item_cost.h"
 #include "bench/sweep/shard.h"
 #include "bench/sweep/sweep_plan.h"
 
@@ -31,11 +32,13 @@ typedef struct hb_journal_entry {
     double seconds;         /* its wall time */
     long long csv_end;      /* summary.csv's length in bytes once its rows were on disk */
     char finished_utc[32];
+    int has_cost;           /* the line has a "cost" object (journals before it have none) */
+    hb_item_cost cost;      /* where the item's time went (bench/result/item_cost.h) */
     long line;              /* the journal line it was read from (messages); 0: not read from a file */
 } hb_journal_entry;
 
-/* A journal is a line of at most 2 KiB per item of a plan of at most
- * HB_MAX_CONFIGS x 2 modes: 16 MiB.  A file over 64 MiB is not a journal. */
+/* A journal is a line of at most 4 KiB per item of a plan of at most
+ * HB_MAX_CONFIGS x 2 modes: 32 MiB.  A file over 64 MiB is not a journal. */
 #define HB_JOURNAL_MAX_BYTES ((size_t)64 << 20)
 
 /* One line, '\n' included, into out; HB_ERR_INTERNAL when it does not fit,

@@ -154,6 +154,9 @@ static void fill_entry(const hb_config_result *r, hb_journal_entry *e)
     snprintf(e->check, sizeof e->check, "%s", r->check);
     snprintf(e->reason, sizeof e->reason, "%s", r->reason);
     e->seconds = r->seconds;
+    e->has_cost = r->cost.wall_s > 0; /* a result the worker timed (a merge's entries carry their own) */
+    if (e->has_cost)
+        e->cost = r->cost;
     hb_utc_now(e->finished_utc, sizeof e->finished_utc);
 }
 
