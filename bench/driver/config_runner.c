@@ -91,6 +91,10 @@ static void keep_parent_parts(const parent_parts *p, hb_config_result *r)
     hb_item_cost_add(&r->cost, HB_COST_REFERENCE, p->reference_s);
 }
 
+/* Why a cubin or a replay gets no reference: the timed process holds no code of the candidate's but its kernels. */
+#define HB_REFERENCE_NOT_NEEDED                                                                                    \
+    "no candidate host code in the timed process (a cubin or a replay): nothing there can slow the baselines"
+
 /* A launcher's replay recorded first (bench/driver/replay_pass.h), then the
  * baselines' clean-process reference (bench/driver/reference_pass.h), then
  * the evaluation that holds them to it; the clean process's failure is the
@@ -112,7 +116,10 @@ static void evaluate_held(const hb_run_options *options, const hb_device_info *d
     static hb_replay_record recorded;
     recorded = r->replay;
     start = hb_now_s();
-    prepared = hb_reference_prepare(options, device, index, &pass, r, cut);
+    if (hb_host_code_timed(options, index, &recorded))
+        prepared = hb_reference_prepare(options, device, index, &pass, r, cut);
+    else
+        hb_reference_not_needed(options, device, &pass, HB_REFERENCE_NOT_NEEDED);
     parts.reference_s = hb_now_s() - start;
     if (prepared != HB_OK) {
         hb_reference_settle(&pass, r); /* r holds the clean process's error */

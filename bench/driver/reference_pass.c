@@ -250,6 +250,17 @@ hb_status hb_reference_prepare(const hb_run_options *o, const hb_device_info *de
     return HB_OK;
 }
 
+void hb_reference_not_needed(const hb_run_options *o, const hb_device_info *device, hb_reference_pass *pass,
+                             const char *why)
+{
+    memset(pass, 0, sizeof *pass);
+    const int off = o->baseline_reference && !strcmp(o->baseline_reference, "off");
+    const char *first = no_reference(o, device); /* the reasons every configuration has, first */
+    pass->record.source = off ? HB_REF_OFF : HB_REF_NONE;
+    if (!off)
+        snprintf(pass->record.why, sizeof pass->record.why, "%s", first ? first : why);
+}
+
 const hb_run_options *hb_reference_evaluation_options(const hb_run_options *options, const hb_reference_pass *pass)
 {
     static hb_run_options settled; /* 100 KB of configurations: not on the stack */

@@ -33,6 +33,13 @@ typedef struct hb_reference_pass {
 hb_status hb_reference_prepare(const hb_run_options *options, const hb_device_info *device, size_t index,
                                hb_reference_pass *pass, hb_config_result *r, int *cut);
 
+/* No reference for a configuration whose timed process runs no candidate host code (a cubin or a replay): nothing
+ * there can slow the baselines below the harness (docs/methodology.md, "Baselines held to a clean process").
+ * pass->record says `why` (or off, under --baseline-reference off; or what hb_reference_prepare would say of
+ * `check`, --no-isolate or an unread GPU). */
+void hb_reference_not_needed(const hb_run_options *options, const hb_device_info *device, hb_reference_pass *pass,
+                             const char *why);
+
 /* The settings the evaluation runs with: `options`, but with --retune off
  * once the clean process has searched and stored a choice in the autotune
  * cache, so that the candidate's process runs the algorithm the clean one

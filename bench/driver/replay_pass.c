@@ -449,3 +449,11 @@ hb_status hb_replay_prepare(const hb_run_options *options, const hb_device_info 
     note(options, mnk, rec, reused);
     return HB_OK;
 }
+
+int hb_host_code_timed(const hb_run_options *options, size_t index, const hb_replay_record *recorded)
+{
+    static hb_manifest manifest;
+    if (options->aa || recorded->form == HB_FORM_REPLAY)
+        return 0;
+    return manifest_of(options, &options->configs[index], &manifest) && manifest.kind == HB_CANDIDATE_LAUNCHER;
+}
