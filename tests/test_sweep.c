@@ -445,7 +445,7 @@ static void test_item_cost_adds_up(void **state)
     char line[1400];
     hb_item_cost_describe(&total, 2, line, sizeof line);
     assert_non_null(strstr(line, "2 items, 3.00 s an item: windows 1.50 s, beyond them 1.50 s"));
-    assert_non_null(strstr(line, "context 0.50"));
+    assert_non_null(strstr(line, "summed (s): context 0.50,"));
     assert_non_null(strstr(line, "other 1.50"));
     assert_null(strstr(line, "battery"));
     hb_cost_part part;

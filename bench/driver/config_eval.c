@@ -71,6 +71,23 @@ typedef struct config_state {
     double lap;             /* when the part of the item's cost being timed began (bench/result/item_cost.h) */
 } config_state;
 
+/* --- a process readied before its configuration is known (bench/driver/isolate.h) ------------------------ */
+
+typedef struct ready_part {
+    int done;                 /* hb_evaluation_ready ran in this process */
+    hb_status status;         /* its end: a failure is the configuration's, reported with it */
+    char error[512];
+    hb_call_monitor *monitor;
+    hb_device_info device;
+    hb_device_limits limits;
+    hb_sample_timer timer;
+    hb_code_pages *code;
+    hb_config_result scratch; /* what ready_up wrote: its trace note and its cost */
+    int clear_fd;             /* the job pipe whose clear byte lets the GPU work begin; -1: none */
+} ready_part;
+
+static ready_part ready = {.clear_fd = -1};
+
 uint64_t hb_config_seed(uint64_t run_seed, size_t index)
 {
     hb_rng rng;
@@ -465,10 +482,22 @@ static hb_status headline_figures(config_state *s, const hb_participant_samples 
     return hb_headline_decide(&in, HB_HEADLINE_FIGURES, s->result);
 }
 
+/* A readied process starts its GPU work once the worker's previous process has exited (bench/driver/isolate.h). */
+static hb_status wait_for_the_gpu(config_state *s)
+{
+    if (ready.clear_fd < 0)
+        return HB_OK;
+    const int cleared = hb_ready_child_wait_clear(ready.clear_fd);
+    ready.clear_fd = -1;
+    lap(s, HB_COST_RESULT); /* the last item's exit, waited for here rather than by the worker */
+    return cleared ? HB_OK : hb_fail(HB_ERR_INTERNAL, "the harness ended before this configuration's GPU work began");
+}
+
 static hb_status check_and_measure(config_state *s, hb_participant_samples *samples)
 {
     hb_config_result *r = s->result;
     const hb_battery_options battery = battery_options(s->options);
+    HB_TRY(wait_for_the_gpu(s));
     hb_heartbeat_phase(HB_PHASE_CANDIDATE); /* a silence from here on is the candidate's (bench/driver/child_verdict.h) */
     hb_status status = hb_battery_before_timing(s->parts, s->count, CANDIDATE, &s->problem, &battery, &s->rng,
                                                 s->timer.stream, &r->battery, &s->check, &s->failure);
@@ -591,7 +620,8 @@ static hb_status create_aa_candidate(config_state *s)
     return HB_OK;
 }
 
-static hb_status set_up(config_state *s)
+/* The set-up no configuration decides: the seals, the call monitor, the GPU and the timed stream. */
+static hb_status ready_up(config_state *s)
 {
     HB_TRY(hb_entry_points_seal()); /* before any candidate code is loaded */
     lap(s, HB_COST_CODE_CHECK);
@@ -606,6 +636,35 @@ static hb_status set_up(config_state *s)
     if (!s->profiling) /* libcuda, CUPTI, cuBLAS are loaded now, the candidate's library is not */
         HB_TRY(hb_code_pages_seal(&s->code));
     lap(s, HB_COST_CODE_CHECK);
+    return HB_OK;
+}
+
+
+/* The readied part handed to the configuration: its state, its note, its cost as done ahead. */
+static hb_status adopt_ready(config_state *s)
+{
+    s->monitor = ready.monitor;
+    s->device = ready.device;
+    s->limits = ready.limits;
+    s->timer = ready.timer;
+    s->code = ready.code;
+    ready.monitor = NULL;
+    ready.code = NULL;
+    hb_config_result *r = s->result;
+    snprintf(r->trace_note, sizeof r->trace_note, "%s", ready.scratch.trace_note);
+    for (int i = 0; i < HB_COST_PART_COUNT; i++)
+        r->cost.ahead_s[i] = ready.scratch.cost.part_s[i];
+    if (ready.status != HB_OK)
+        return hb_fail(ready.status, "%s", ready.error);
+    return HB_OK;
+}
+
+static hb_status set_up(config_state *s)
+{
+    if (ready.done)
+        HB_TRY(adopt_ready(s));
+    else
+        HB_TRY(ready_up(s));
     /* The sandbox: after every seal of the harness's own, before any candidate code (bench/driver/sandbox.h). */
     HB_TRY(hb_sandbox_enter(s->options, s->result->sandbox, sizeof s->result->sandbox));
     lap(s, HB_COST_SANDBOX);
@@ -718,4 +777,24 @@ hb_status hb_profile_config_calls(const hb_run_options *options, size_t index, c
     out->seconds = hb_now_s() - start;
     record_verdict(s, status);
     return status;
+}
+
+void hb_evaluation_ready(const hb_run_options *options)
+{
+    config_state *s = begin_config(options, NULL, 0, &ready.scratch);
+    s->lap = hb_now_s();
+    ready.status = ready_up(s);
+    if (ready.status != HB_OK)
+        snprintf(ready.error, sizeof ready.error, "%s", hb_last_error());
+    ready.monitor = s->monitor;
+    ready.device = s->device;
+    ready.limits = s->limits;
+    ready.timer = s->timer;
+    ready.code = s->code;
+    ready.done = 1;
+}
+
+void hb_evaluation_clear_fd(int job_fd)
+{
+    ready.clear_fd = job_fd;
 }

@@ -37,6 +37,15 @@ uint64_t hb_bootstrap_seed(uint64_t config_seed);
 hb_status hb_evaluate_config(const hb_run_options *options, const char *run_path, size_t index,
                              const hb_held_reference *reference, const char *replay_folder, hb_config_result *out);
 
+/* In a child readied before its configuration is known (bench/driver/isolate.h): the set-up no configuration
+ * decides (the timing entry points and every code page sealed, the call monitor opened, the GPU and the timed
+ * stream), kept for this process's one hb_evaluate_config, which then does only the rest and records these parts
+ * as done ahead (bench/result/item_cost.h).  A failure here is that configuration's, reported with it. */
+void hb_evaluation_ready(const hb_run_options *options);
+
+/* The job pipe whose clear byte (hb_ready_child_wait_clear) the evaluation waits for before its GPU work. */
+void hb_evaluation_clear_fd(int job_fd);
+
 /* The profiled process of --profile (bench/driver/profile_calls.h): the
  * configuration set up as above (no call monitor: ncu holds the profiling
  * interface), then the participants in `names` called untimed, each once to

@@ -42,8 +42,120 @@ static hb_status evaluate_in_child(void *context, void *result, size_t size)
     return status;
 }
 
+/* --- a readied child's job (bench/driver/isolate.h) ------------------------------------------------------- */
+
+/* What a readied child learns of its configuration: the settings that differ from item to item. */
+typedef struct ready_job {
+    size_t index;
+    hb_mode mode;
+    int retune;                     /* --retune, unless the clean process settled the choice */
+    int has_reference;
+    char run_path[4096], raw_dir[4200], replay_folder[4096];
+    hb_held_reference reference;
+    double sent_at;                 /* hb_now_s() as the job was sent */
+} ready_job;
+
+static void ready_in_child(void *context)
+{
+    hb_evaluation_ready(context);
+}
+
+static hb_status job_in_child(void *context, const void *bytes, int job_fd, void *result, size_t size)
+{
+    (void)size;
+    const double began = hb_now_s();
+    const ready_job *job = bytes;
+    static hb_run_options options; /* the worker's, as of the fork, with this item's settings */
+    options = *(const hb_run_options *)context;
+    options.mode = job->mode;
+    options.retune = job->retune;
+    options.raw_dir = job->raw_dir[0] ? job->raw_dir : NULL;
+    hb_evaluation_clear_fd(job_fd);
+    hb_config_result *r = result;
+    hb_status status = hb_evaluate_config(&options, job->run_path[0] ? job->run_path : NULL, job->index,
+                                          job->has_reference ? &job->reference : NULL, job->replay_folder, r);
+    hb_item_cost_add(&r->cost, HB_COST_PROCESS_START, began - job->sent_at);
+    r->cost.stamp_s = hb_now_s();
+    return status;
+}
+
+static void ready_next(hb_evaluators *e, const hb_run_options *options)
+{
+    if (!e->next.live && hb_ready_child_start(&e->next, ready_in_child, job_in_child, (void *)options,
+                                              sizeof(ready_job), sizeof(hb_config_result)) != HB_OK)
+        e->next.live = 0; /* the next configuration forks its own */
+}
+
+void hb_evaluators_init(hb_evaluators *e)
+{
+    memset(e, 0, sizeof *e);
+    e->next.result_fd = e->next.job_fd = e->exiting.result_fd = e->exiting.job_fd = -1;
+}
+
+/* The last configuration's process, left to exit, gone: before GPU work outside the readied child. */
+static void settle_exiting(hb_evaluators *e)
+{
+    if (e->have_exiting)
+        hb_ready_child_reap(&e->exiting);
+    e->have_exiting = 0;
+}
+
+void hb_evaluators_close(hb_evaluators *e)
+{
+    if (e->next.live)
+        hb_ready_child_discard(&e->next);
+    settle_exiting(e);
+}
+
+static hb_status fill_job(const hb_run_options *options, const char *run_path, size_t index,
+                          const hb_held_reference *reference, const char *replay_folder, ready_job *job)
+{
+    memset(job, 0, sizeof *job);
+    job->index = index;
+    job->mode = options->mode;
+    job->retune = options->retune;
+    job->has_reference = reference != NULL;
+    if (reference)
+        job->reference = *reference;
+    const char *raw = options->raw_dir ? options->raw_dir : "";
+    if (snprintf(job->run_path, sizeof job->run_path, "%s", run_path ? run_path : "") >= (int)sizeof job->run_path ||
+        snprintf(job->raw_dir, sizeof job->raw_dir, "%s", raw) >= (int)sizeof job->raw_dir ||
+        snprintf(job->replay_folder, sizeof job->replay_folder, "%s", replay_folder ? replay_folder : "") >=
+            (int)sizeof job->replay_folder)
+        return hb_fail(HB_ERR_IO, "a path of configuration %zu is too long for its evaluating process", index);
+    return HB_OK;
+}
+
+/* The readied child evaluates; the next is readied while it measures; it is left to exit while the next
+ * configuration sets up. */
+static hb_status run_readied(hb_evaluators *e, const hb_run_options *options, const char *run_path, size_t index,
+                             const hb_held_reference *reference, const char *replay_folder, hb_config_result *r,
+                             hb_child_outcome *outcome)
+{
+    static ready_job job;
+    HB_TRY(fill_job(options, run_path, index, reference, replay_folder, &job));
+    ready_next(e, options); /* the first configuration: readied now */
+    if (!e->next.live)
+        return hb_fail(HB_ERR_INTERNAL, "cannot start the evaluating process: %s", hb_last_error());
+    hb_ready_child current = e->next;
+    e->next.live = 0;
+    ready_next(e, options); /* readies while `current` measures */
+    job.sent_at = hb_now_s();
+    hb_status status = hb_ready_child_run(&current, &job, e->have_exiting ? &e->exiting : NULL, r,
+                                          options->timeout_s, outcome);
+    e->have_exiting = 0;
+    if (outcome->end == HB_CHILD_RETURNED) {
+        e->exiting = current;
+        e->have_exiting = 1;
+    } else {
+        hb_ready_child_reap(&current);
+    }
+    return status;
+}
+
 static hb_status evaluate(const hb_run_options *options, const char *run_path, size_t index,
-                          const hb_held_reference *reference, const char *replay_folder, hb_config_result *r, int *cut)
+                          const hb_held_reference *reference, const char *replay_folder, hb_evaluators *evaluators,
+                          hb_config_result *r, int *cut)
 {
     const char *profile_calls = getenv(HB_PROFILE_CALLS_ENV);
     if (!options->isolate && options->check_only && profile_calls) /* this process is --profile's, under ncu */
@@ -53,8 +165,11 @@ static hb_status evaluate(const hb_run_options *options, const char *run_path, s
     config_job job = {options, run_path, index, reference, replay_folder, hb_now_s()};
     hb_config_result_init(r, &options->configs[index]);
     hb_child_outcome outcome;
-    hb_status status = hb_run_isolated(evaluate_in_child, &job, r, sizeof *r, options->timeout_s, &outcome);
-    if (r->cost.stamp_s > 0) /* its result, exit and reap */
+    hb_status status = evaluators ? run_readied(evaluators, options, run_path, index, reference, replay_folder, r,
+                                                &outcome)
+                                  : hb_run_isolated(evaluate_in_child, &job, r, sizeof *r, options->timeout_s,
+                                                    &outcome);
+    if (r->cost.stamp_s > 0) /* its result, exit and reap (a readied child: its result alone) */
         hb_item_cost_add(&r->cost, HB_COST_RESULT, hb_now_s() - r->cost.stamp_s);
     if (status != HB_OK) {
         r->status = status;
@@ -100,12 +215,14 @@ static void keep_parent_parts(const parent_parts *p, hb_config_result *r)
  * the evaluation that holds them to it; the clean process's failure is the
  * configuration's error, and nothing is evaluated. */
 static void evaluate_held(const hb_run_options *options, const hb_device_info *device, const char *run_path,
-                          size_t index, hb_config_result *r, int *cut)
+                          size_t index, hb_evaluators *evaluators, hb_config_result *r, int *cut)
 {
     static hb_reference_pass pass; /* the reference is 30 KB */
     static char replay_folder[4096];
     parent_parts parts = {0, 0};
     double start = hb_now_s();
+    if (evaluators && hb_replay_may_record(options, index))
+        settle_exiting(evaluators); /* a recording may run: the GPU is its alone */
     hb_status prepared = hb_replay_prepare(options, device, run_path, index, r, replay_folder, sizeof replay_folder,
                                            cut);
     parts.recording_s = hb_now_s() - start;
@@ -116,8 +233,11 @@ static void evaluate_held(const hb_run_options *options, const hb_device_info *d
     static hb_replay_record recorded;
     recorded = r->replay;
     start = hb_now_s();
-    if (hb_host_code_timed(options, index, &recorded))
+    if (hb_host_code_timed(options, index, &recorded)) {
+        if (evaluators)
+            settle_exiting(evaluators); /* the clean process times the baselines: the GPU is its alone */
         prepared = hb_reference_prepare(options, device, index, &pass, r, cut);
+    }
     else
         hb_reference_not_needed(options, device, &pass, HB_REFERENCE_NOT_NEEDED);
     parts.reference_s = hb_now_s() - start;
@@ -130,7 +250,7 @@ static void evaluate_held(const hb_run_options *options, const hb_device_info *d
     if (*cut)
         return;
     evaluate(hb_reference_evaluation_options(options, &pass), run_path, index, pass.have ? &pass.held : NULL,
-             replay_folder, r, cut);
+             replay_folder, evaluators, r, cut);
     hb_reference_settle(&pass, r);
     keep_replay_record(&recorded, r);
     keep_parent_parts(&parts, r);
@@ -139,7 +259,7 @@ static void evaluate_held(const hb_run_options *options, const hb_device_info *d
 /* A pass cut short by a signal leaves the flag set, and the evaluation's
  * child then ends at once as cut too. */
 hb_status hb_config_run(const hb_run_options *options, const hb_device_info *device, const char *sanitizer,
-                        const char *run_path, size_t index, hb_config_result *r, int *cut)
+                        const char *run_path, size_t index, hb_evaluators *evaluators, hb_config_result *r, int *cut)
 {
     hb_status status = HB_OK;
     *cut = 0;
@@ -147,7 +267,7 @@ hb_status hb_config_run(const hb_run_options *options, const hb_device_info *dev
         HB_TRY(hb_sanitize_config(options, sanitizer, index, run_path, r, &status));
     if (status == HB_OK) {
         const hb_sanitize_record tools = r->sanitize; /* the evaluation writes r afresh */
-        evaluate_held(options, device, run_path, index, r, cut);
+        evaluate_held(options, device, run_path, index, evaluators, r, cut);
         r->sanitize = tools;
     }
     if (options->profile && !*cut) /* apart from the timed windows, after them: the autotune cache holds their choice */

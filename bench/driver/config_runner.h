@@ -8,10 +8,25 @@
 #include <stddef.h>
 
 #include "bench/core/status.h"
+#include "bench/driver/isolate.h"
 #include "bench/driver/plausibility_pass.h"
 #include "bench/result/config_result.h"
 #include "bench/result/device_info.h"
 #include "bench/result/run_options.h"
+
+/* A worker's evaluating processes (bench/driver/isolate.h, "a child readied"): the next one, started and readied
+ * (CUPTI, the GPU, the seals) while the current one measures, and the last one, left to exit while the next
+ * configuration sets up.  Each evaluates one configuration: a candidate never shares a process with another. */
+typedef struct hb_evaluators {
+    hb_ready_child next;    /* next.live: readied and waiting */
+    hb_ready_child exiting; /* the last one, whose result came: reaped before the next one's GPU work */
+    int have_exiting;
+} hb_evaluators;
+
+void hb_evaluators_init(hb_evaluators *e);
+
+/* The waiting one discarded, the exiting one reaped. */
+void hb_evaluators_close(hb_evaluators *e);
 
 /* The sanitizer passes (--sanitize [TOOLS], `sanitizer` compute-sanitizer's path), the
  * baselines' clean-process reference on `device` (cached, or measured in a
@@ -22,9 +37,10 @@
  * killed the child before it reported: r then holds nothing worth
  * recording.  Returns HB_OK when the configuration was evaluated, whatever
  * its verdict (in r); a failure of the sanitize pass itself otherwise, which
- * ends the run. */
+ * ends the run.  `evaluators` (NULL: a child forked for this configuration
+ * alone) lends the evaluating child and readies the next. */
 hb_status hb_config_run(const hb_run_options *options, const hb_device_info *device, const char *sanitizer,
-                        const char *run_path, size_t index, hb_config_result *r, int *cut);
+                        const char *run_path, size_t index, hb_evaluators *evaluators, hb_config_result *r, int *cut);
 
 /* What the parent adds to an evaluated configuration before it is
  * recorded: a trace_note where the call monitor judged no call of the

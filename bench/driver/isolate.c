@@ -153,58 +153,216 @@ static void describe(hb_child_outcome *out, const hb_process_end *end, watch_end
     }
 }
 
+/* The reap: a child that closed the pipe and then hung must not hang the harness: its group is killed
+ * REAP_GRACE_S after its result or EOF, at once after a caught signal. */
+static void reap(hb_process *child, hb_process_end *end)
+{
+    if (!child->reaped)
+        hb_process_wait(child, REAP_GRACE_S, hb_interrupted, end);
+}
+
+/* The parent's side once the child runs: watched until its result, EOF, silence or a signal; reaped unless
+ * `leave_running` and its whole result came (its exit is then the caller's to reap: hb_ready_child_reap). */
+static hb_status await_child(hb_process *child, int fd, hb_child_note *note, double start, void *result,
+                             size_t result_size, double silence_timeout_s, int leave_running, hb_child_outcome *outcome)
+{
+    reader r = {malloc(sizeof(int32_t) + result_size), sizeof(int32_t) + result_size, 0, 0, HB_PHASE_SETUP};
+    if (!r.payload) {
+        hb_process_kill(child, SIGKILL);
+        reap(child, &(hb_process_end){0});
+        return hb_fail(HB_ERR_INTERNAL, "out of memory for the child's result (%zu bytes)", result_size);
+    }
+    hb_interrupt_guard_child(child->pid);
+    hb_process_end end;
+    memset(&end, 0, sizeof end);
+    watch_end how = watch(fd, child, &r, silence_timeout_s, &end);
+    const int complete = r.received == r.payload_size;
+    /* Silent, or the harness was interrupted (the handler has killed it already); or, once it is reaped, the
+     * leftovers of its group (hb_process_kill signals no pid that may have been reused). */
+    if (how != WATCH_DONE || child->reaped)
+        hb_process_kill(child, SIGKILL);
+    hb_interrupt_guard_child(0); /* before the reap below: a reaped pid may be reused */
+    if (!(leave_running && how == WATCH_DONE && complete))
+        reap(child, &end);
+    outcome->seconds = hb_now_s() - start;
+    describe(outcome, &end, how, complete, &r, result, result_size, silence_timeout_s);
+    /* After the reap, or after its whole result when it is left to exit: what the child wrote is there (a
+     * process it started that outlives it may still write, too late to count). */
+    hb_child_note_read(note, outcome->note, sizeof outcome->note, outcome->sandbox, sizeof outcome->sandbox);
+    free(r.payload);
+    return HB_OK;
+}
+
+/* A pipe and a note for a child; HB_ERR_INTERNAL when either cannot be made. */
+static hb_status child_channel(int fds[2], hb_child_note **note)
+{
+    *note = hb_child_note_map();
+    if (!*note)
+        return HB_ERR_INTERNAL;
+    if (pipe(fds) != 0) {
+        hb_child_note_unmap(*note);
+        *note = NULL;
+        return hb_fail(HB_ERR_INTERNAL, "cannot create a pipe for the child process: %s", strerror(errno));
+    }
+    return HB_OK;
+}
+
+/* A child in its own group, killed with the harness, with default signal handlers. */
+static hb_process child_process(int (*fn)(void *), void *context)
+{
+    hb_process child = HB_PROCESS_INIT;
+    child.fn = fn;
+    child.context = context;
+    child.new_group = 1; /* a timeout kills whatever it started too */
+    child.die_with_parent = 1;
+    child.default_signals = 1;
+    return child;
+}
+
 hb_status hb_run_isolated(hb_child_fn fn, void *context, void *result, size_t result_size, double silence_timeout_s,
                           hb_child_outcome *outcome)
 {
     memset(outcome, 0, sizeof *outcome);
-    reader r = {malloc(sizeof(int32_t) + result_size), sizeof(int32_t) + result_size, 0, 0, HB_PHASE_SETUP};
-    hb_child_note *note = hb_child_note_map();
-    if (!note) {
-        free(r.payload);
-        return HB_ERR_INTERNAL;
-    }
     int fds[2];
-    if (!r.payload || pipe(fds) != 0) {
-        free(r.payload);
-        hb_child_note_unmap(note);
+    hb_child_note *note;
+    HB_TRY(child_channel(fds, &note));
+    child_job job = {fds[1], fds[0], fn, context, result, result_size, note};
+    hb_process child = child_process(child_main, &job);
+    const double start = hb_now_s();
+    hb_status status = hb_process_start(&child);
+    close(fds[1]);
+    if (status == HB_OK)
+        status = await_child(&child, fds[0], note, start, result, result_size, silence_timeout_s, 0, outcome);
+    close(fds[0]);
+    hb_child_note_unmap(note);
+    return status;
+}
+
+/* --- a child readied before its work is known ---------------------------------------------- */
+
+/* Wire format, parent to a readied child: the job's job_size bytes, then, once the GPU is the child's alone, one
+ * CLEAR byte.  EOF instead of the job: discarded, the child exits. */
+#define MSG_CLEAR 'C'
+
+typedef struct ready_job {
+    int result_fd, job_fd;        /* the child's ends */
+    int parent_result, parent_job; /* the parent's ends, closed in the child */
+    hb_ready_fn ready;
+    hb_job_fn run;
+    void *context;
+    size_t job_size, result_size;
+    hb_child_note *note;
+} ready_job;
+
+/* Reads exactly `size` bytes of the job pipe; 0 at EOF or an error (the parent gone or done with it). */
+static int read_job(int fd, void *data, size_t size)
+{
+    return hb_read_all(fd, data, size) == 1;
+}
+
+static int ready_main(void *context)
+{
+    const ready_job *job = context;
+    close(job->parent_result);
+    close(job->parent_job);
+    hb_interrupt_forget_in_child();
+    hb_json_lines_forget_in_child(); /* candidate code runs here: it must not reach --json's stdout */
+    hb_child_note_adopt(job->note);
+    hb_heartbeat_attach(job->result_fd);
+    job->ready(job->context);
+    void *work = malloc(job->job_size), *result = malloc(job->result_size);
+    if (!work || !result || !read_job(job->job_fd, work, job->job_size))
+        return 0; /* discarded (or no memory: the parent reads EOF and says the child ended) */
+    int32_t status = (int32_t)job->run(job->context, work, job->job_fd, result, job->result_size);
+    char tag = MSG_RESULT;
+    int ok = hb_write_all(job->result_fd, &tag, 1) && hb_write_all(job->result_fd, &status, sizeof status) &&
+             hb_write_all(job->result_fd, result, job->result_size);
+    return ok ? 0 : 120;
+}
+
+int hb_ready_child_wait_clear(int job_fd)
+{
+    char tag = 0;
+    return read_job(job_fd, &tag, 1) && tag == MSG_CLEAR;
+}
+
+hb_status hb_ready_child_start(hb_ready_child *c, hb_ready_fn ready, hb_job_fn run, void *context, size_t job_size,
+                               size_t result_size)
+{
+    memset(c, 0, sizeof *c);
+    c->result_fd = c->job_fd = -1;
+    int results[2], jobs[2];
+    HB_TRY(child_channel(results, &c->note));
+    if (pipe(jobs) != 0) {
+        close(results[0]);
+        close(results[1]);
+        hb_child_note_unmap(c->note);
         return hb_fail(HB_ERR_INTERNAL, "cannot create a pipe for the child process: %s", strerror(errno));
     }
-    child_job job = {fds[1], fds[0], fn, context, result, result_size, note};
-    hb_process child = HB_PROCESS_INIT;
-    child.fn = child_main;
-    child.context = &job;
-    child.new_group = 1; /* a timeout kills whatever it started too */
-    child.die_with_parent = 1;
-    child.default_signals = 1;
-    const double start = hb_now_s();
-    hb_status started = hb_process_start(&child);
-    close(fds[1]);
-    if (started != HB_OK) {
-        close(fds[0]);
-        free(r.payload);
-        hb_child_note_unmap(note);
-        return started;
+    ready_job job = {results[1], jobs[0], results[0], jobs[1], ready, run, context, job_size, result_size, c->note};
+    c->process = child_process(ready_main, &job);
+    c->started_at = hb_now_s();
+    hb_status status = hb_process_start(&c->process); /* the job is copied into the child by fork */
+    close(results[1]);
+    close(jobs[0]);
+    c->result_fd = results[0];
+    c->job_fd = jobs[1];
+    c->job_size = job_size;
+    c->result_size = result_size;
+    if (status != HB_OK) {
+        hb_ready_child_discard(c);
+        return status;
     }
-    hb_interrupt_guard_child(child.pid);
-    hb_process_end end;
-    memset(&end, 0, sizeof end);
-    watch_end how = watch(fds[0], &child, &r, silence_timeout_s, &end);
-    /* Silent, or the harness was interrupted (the handler has killed it already); or, once it is reaped, the
-     * leftovers of its group (hb_process_kill signals no pid that may have been reused). */
-    if (how != WATCH_DONE || child.reaped)
-        hb_process_kill(&child, SIGKILL);
-    hb_interrupt_guard_child(0); /* before the reap below: a reaped pid may be reused */
-    close(fds[0]);
-    /* A child that closed the pipe and then hung must not hang the harness: its group is killed REAP_GRACE_S
-     * after its result or EOF, at once after a caught signal. */
-    if (!child.reaped)
-        hb_process_wait(&child, REAP_GRACE_S, hb_interrupted, &end);
-    outcome->seconds = hb_now_s() - start;
-    describe(outcome, &end, how, r.received == r.payload_size, &r, result, result_size, silence_timeout_s);
-    /* After the reap: what the child wrote is there (a process it started that outlives it may still write,
-     * too late to count). */
-    hb_child_note_read(note, outcome->note, sizeof outcome->note, outcome->sandbox, sizeof outcome->sandbox);
-    hb_child_note_unmap(note);
-    free(r.payload);
+    c->live = 1;
     return HB_OK;
+}
+
+hb_status hb_ready_child_run(hb_ready_child *c, const void *job, hb_ready_child *exiting, void *result,
+                             double silence_timeout_s, hb_child_outcome *outcome)
+{
+    memset(outcome, 0, sizeof *outcome);
+    if (!c->live)
+        return hb_fail(HB_ERR_INTERNAL, "no readied child to run the job");
+    const double start = hb_now_s();
+    /* Written whole even if the child still readies itself: a job is smaller than a pipe's buffer, or the write
+     * waits for the child's read; a child that died meanwhile gives EPIPE here (SIGPIPE is ignored by workers,
+     * and a closed pipe ends the watch below with the child's end). */
+    int sent = hb_write_all(c->job_fd, job, c->job_size);
+    if (exiting)
+        hb_ready_child_reap(exiting); /* the last item's process gone before this one touches the GPU */
+    const char clear = MSG_CLEAR;
+    sent = sent && hb_write_all(c->job_fd, &clear, 1);
+    (void)sent; /* a child that is gone is described by its end */
+    hb_status status = await_child(&c->process, c->result_fd, c->note, start, result, c->result_size,
+                                   silence_timeout_s, 1, outcome);
+    close(c->result_fd);
+    close(c->job_fd);
+    c->result_fd = c->job_fd = -1;
+    c->live = 0;
+    return status;
+}
+
+void hb_ready_child_reap(hb_ready_child *c)
+{
+    hb_process_end end;
+    if (c->process.pid > 0 && !c->process.reaped) {
+        reap(&c->process, &end);
+        hb_process_kill(&c->process, SIGKILL); /* the leftovers of its group */
+    }
+    if (c->note)
+        hb_child_note_unmap(c->note);
+    c->note = NULL;
+}
+
+void hb_ready_child_discard(hb_ready_child *c)
+{
+    if (c->job_fd >= 0)
+        close(c->job_fd); /* EOF: the child ends after readying */
+    if (c->result_fd >= 0)
+        close(c->result_fd);
+    c->job_fd = c->result_fd = -1;
+    if (c->process.pid > 0 && !c->process.reaped)
+        hb_process_kill(&c->process, SIGKILL); /* no need to wait for its set-up to end */
+    hb_ready_child_reap(c);
+    c->live = 0;
 }

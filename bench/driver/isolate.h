@@ -23,6 +23,7 @@
 
 #include "bench/core/child_note.h"
 #include "bench/core/heartbeat.h"
+#include "bench/core/process.h"
 #include "bench/core/status.h"
 
 /* The work: fills `result` (result_size bytes) and returns a status. */
@@ -53,5 +54,46 @@ typedef struct hb_child_outcome {
  * HB_ERR_INTERNAL when fork, pipe or the note's page failed. */
 hb_status hb_run_isolated(hb_child_fn fn, void *context, void *result, size_t result_size,
                           double silence_timeout_s, hb_child_outcome *outcome);
+
+/* --- a child readied before its work is known ---------------------------------------------
+ * The parts of a piece of work that need none of its inputs (a CUDA context, CUPTI, the code seal: half a second)
+ * run in a child started ahead, while the GPU still measures the work before; the job, sent later, finds the child
+ * ready.  The child's readying is not watched (nothing waits on it); the watch starts with the job, so a child
+ * stuck readying ends by the timeout as any silent child.  The work before it is told apart on the GPU: the job's
+ * function calls hb_ready_child_wait_clear before it times anything, which returns once the previous child of
+ * the worker has exited. */
+
+/* Runs in the child first; its failure is its own to keep and report with the job's result. */
+typedef void (*hb_ready_fn)(void *context);
+/* The work, with the job's bytes; job_fd for hb_ready_child_wait_clear. */
+typedef hb_status (*hb_job_fn)(void *context, const void *job, int job_fd, void *result, size_t result_size);
+
+typedef struct hb_ready_child {
+    hb_process process;
+    int result_fd, job_fd; /* the parent's ends: results and heartbeats in, the job and the clear byte out */
+    hb_child_note *note;
+    size_t job_size, result_size;
+    double started_at;     /* hb_now_s() at its start */
+    int live;              /* started and not yet handed a job */
+} hb_ready_child;
+
+/* Starts a child that runs ready(context) at once, then waits for a job of job_size bytes. */
+hb_status hb_ready_child_start(hb_ready_child *c, hb_ready_fn ready, hb_job_fn run, void *context, size_t job_size,
+                               size_t result_size);
+
+/* Sends the job, reaps `exiting` (the worker's previous child, NULL: none), sends the clear byte, and watches the
+ * child as hb_run_isolated does.  A child that returned its whole result is left to exit: reap it with
+ * hb_ready_child_reap (or pass it as the next run's `exiting`); any other end is reaped here. */
+hb_status hb_ready_child_run(hb_ready_child *c, const void *job, hb_ready_child *exiting, void *result,
+                             double silence_timeout_s, hb_child_outcome *outcome);
+
+/* In the child: waits for the clear byte; 0 when the parent is gone or sent something else. */
+int hb_ready_child_wait_clear(int job_fd);
+
+/* Waits for a child that returned its result to exit (killed after 10 s), and frees its note. */
+void hb_ready_child_reap(hb_ready_child *c);
+
+/* A readied child not needed: told to end, killed, reaped. */
+void hb_ready_child_discard(hb_ready_child *c);
 
 #endif

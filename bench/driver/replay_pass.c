@@ -457,3 +457,10 @@ int hb_host_code_timed(const hb_run_options *options, size_t index, const hb_rep
         return 0;
     return manifest_of(options, &options->configs[index], &manifest) && manifest.kind == HB_CANDIDATE_LAUNCHER;
 }
+
+int hb_replay_may_record(const hb_run_options *options, size_t index)
+{
+    static hb_manifest manifest;
+    return manifest_of(options, &options->configs[index], &manifest) &&
+           hb_replay_decide(options, manifest.kind) == HB_REPLAY_RECORD;
+}

@@ -43,6 +43,9 @@ hb_replay_decision hb_replay_decide(const hb_run_options *options, hb_candidate_
 hb_status hb_replay_prepare(const hb_run_options *options, const hb_device_info *device, const char *run_path,
                             size_t index, hb_config_result *r, char *folder, size_t size, int *cut);
 
+/* 1 when hb_replay_prepare may run the launcher of configuration `index` in a recording process (GPU work). */
+int hb_replay_may_record(const hb_run_options *options, size_t index);
+
 /* 1 when configuration `index`'s evaluation runs candidate host code in the process that times the baselines: a
  * launcher timed as itself (--form launcher, or no replay: `recorded` is what hb_replay_prepare wrote).  0 for a
  * cubin, a replay, --aa, or a manifest that cannot be read (the evaluation then fails before any timing). */

@@ -168,7 +168,7 @@ static hb_status run_all(run_state *s)
             break; /* this configuration and the rest are not run */
         int cut = 0;
         if (r->status == HB_OK) /* else it failed the checks before the GPU: its verdict is in r */
-            HB_TRY(hb_config_run(s->options, s->device_read ? &s->device : NULL, s->sanitizer, s->run_path, i, r,
+            HB_TRY(hb_config_run(s->options, s->device_read ? &s->device : NULL, s->sanitizer, s->run_path, i, NULL, r,
                                  &cut));
         if (cut)
             break; /* its worker killed by the signal: listed as not run, like the rest */

@@ -69,8 +69,8 @@ static void set_raw_dir(hb_run_options *o, const char *folder, hb_mode mode)
         o->raw_dir = raw_dir;
 }
 
-static void run_items(hb_run_options *o, const hb_device_info *device, const hb_sweep_work *work, int in_fd,
-                      int out_fd)
+static void run_items(hb_run_options *o, const hb_device_info *device, const hb_sweep_work *work,
+                      hb_evaluators *evaluators, int in_fd, int out_fd)
 {
     static hb_config_result result;
     uint64_t item;
@@ -83,7 +83,8 @@ static void run_items(hb_run_options *o, const hb_device_info *device, const hb_
             set_raw_dir(o, work->folder, it.mode);
         int cut = 0;
         hb_config_result_init(&result, &o->configs[it.config]);
-        hb_status status = hb_config_run(o, device, work->sanitizer, work->folder, it.config, &result, &cut);
+        hb_status status = hb_config_run(o, device, work->sanitizer, work->folder, it.config, evaluators, &result,
+                                         &cut);
         if (status != HB_OK) { /* the sanitize pass itself failed: the configuration's error */
             result.status = status;
             result.verdict = hb_verdict_of_status(status);
@@ -110,8 +111,11 @@ static void worker_main(const hb_sweep_work *work, int ordinal, int in_fd, int o
     message_header header = {MSG_DEVICE, (int32_t)status, 0, 0, sizeof device};
     if (status != HB_OK)
         snprintf(device.name, sizeof device.name, "%s", hb_last_error()); /* why, for the sweep to say */
+    static hb_evaluators evaluators; /* the next item's process readied while one measures */
+    hb_evaluators_init(&evaluators);
     if (send_message(out_fd, header, &device) && status == HB_OK)
-        run_items(&options, &device, work, in_fd, out_fd);
+        run_items(&options, &device, work, &evaluators, in_fd, out_fd);
+    hb_evaluators_close(&evaluators);
 }
 
 /* --- the sweep's side ---------------------------------------------------------------------- */

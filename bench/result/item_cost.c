@@ -94,8 +94,8 @@ static void append(char *out, size_t size, size_t *used, const char *name, doubl
 {
     if (*used >= size)
         return;
-    int n = snprintf(out + *used, size - *used, "%s %s %.2f", *used && out[*used - 1] != ' ' ? "," : "", name,
-                     seconds);
+    const char last = *used ? out[*used - 1] : ':';
+    int n = snprintf(out + *used, size - *used, "%s %s %.2f", last == ':' ? "" : ",", name, seconds);
     *used += n > 0 ? (size_t)n : 0;
 }
 

@@ -29,7 +29,8 @@ typedef enum hb_cost_part {
     HB_COST_OUTPUT_SCAN,   /* of the two windows, the output scans read back after each round */
     HB_COST_CHECKS_AFTER,  /* the battery after timing, the timers' and baselines' checks, the figures */
     HB_COST_TEARDOWN,      /* the calls judged, trace.json written, the GPU work freed */
-    HB_COST_RESULT,        /* the result back to the worker, the child's exit (context destroyed) and reap */
+    HB_COST_RESULT,        /* the result back to the worker, the child's exit (context destroyed) and reap; with a
+                              readied child, the wait for the previous item's exit before the GPU work */
     HB_COST_PART_COUNT
 } hb_cost_part;
 
