@@ -66,7 +66,7 @@ static void prepare(const hb_run_options *o, hb_config_result *r, char *folder, 
     hb_config_result_init(r, &o->configs[0]);
     int cut = 1;
     snprintf(folder, size, "stale");
-    assert_int_equal(hb_replay_prepare(o, NULL, NULL, 0, r, folder, size, &cut), HB_OK);
+    assert_int_equal(hb_replay_prepare(o, NULL, NULL, 0, NULL, r, folder, size, &cut), HB_OK);
     assert_int_equal(cut, 0);
     assert_string_equal(folder, "");
 }

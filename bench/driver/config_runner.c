@@ -100,6 +100,11 @@ static void settle_exiting(hb_evaluators *e)
     e->have_exiting = 0;
 }
 
+static void claim_gpu(void *context)
+{
+    settle_exiting(context);
+}
+
 void hb_evaluators_close(hb_evaluators *e)
 {
     if (e->next.live)
@@ -221,10 +226,10 @@ static void evaluate_held(const hb_run_options *options, const hb_device_info *d
     static char replay_folder[4096];
     parent_parts parts = {0, 0};
     double start = hb_now_s();
-    if (evaluators && hb_replay_may_record(options, index))
-        settle_exiting(evaluators); /* a recording may run: the GPU is its alone */
-    hb_status prepared = hb_replay_prepare(options, device, run_path, index, r, replay_folder, sizeof replay_folder,
-                                           cut);
+    /* a recording or a clean process that runs: the GPU is its alone */
+    const hb_gpu_claim claim = {evaluators ? claim_gpu : NULL, evaluators};
+    hb_status prepared = hb_replay_prepare(options, device, run_path, index, &claim, r, replay_folder,
+                                           sizeof replay_folder, cut);
     parts.recording_s = hb_now_s() - start;
     if (prepared != HB_OK || *cut) {
         keep_parent_parts(&parts, r);
@@ -233,11 +238,8 @@ static void evaluate_held(const hb_run_options *options, const hb_device_info *d
     static hb_replay_record recorded;
     recorded = r->replay;
     start = hb_now_s();
-    if (hb_host_code_timed(options, index, &recorded)) {
-        if (evaluators)
-            settle_exiting(evaluators); /* the clean process times the baselines: the GPU is its alone */
-        prepared = hb_reference_prepare(options, device, index, &pass, r, cut);
-    }
+    if (hb_host_code_timed(options, index, &recorded))
+        prepared = hb_reference_prepare(options, device, index, &claim, &pass, r, cut);
     else
         hb_reference_not_needed(options, device, &pass, HB_REFERENCE_NOT_NEEDED);
     parts.reference_s = hb_now_s() - start;

@@ -55,6 +55,19 @@ typedef struct hb_child_outcome {
 hb_status hb_run_isolated(hb_child_fn fn, void *context, void *result, size_t result_size,
                           double silence_timeout_s, hb_child_outcome *outcome);
 
+/* What a pass that may use the GPU outside a worker's evaluating process calls first, only when it does: the
+ * worker's last process is then let finish exiting (bench/driver/config_runner.h).  NULL or no fn: nothing. */
+typedef struct hb_gpu_claim {
+    void (*fn)(void *context);
+    void *context;
+} hb_gpu_claim;
+
+static inline void hb_gpu_claim_take(const hb_gpu_claim *claim)
+{
+    if (claim && claim->fn)
+        claim->fn(claim->context);
+}
+
 /* --- a child readied before its work is known ---------------------------------------------
  * The parts of a piece of work that need none of its inputs (a CUDA context, CUPTI, the code seal: half a second)
  * run in a child started ahead, while the GPU still measures the work before; the job, sent later, finds the child

@@ -211,7 +211,7 @@ static const char *no_reference(const hb_run_options *o, const hb_device_info *d
 }
 
 hb_status hb_reference_prepare(const hb_run_options *o, const hb_device_info *device, size_t index,
-                               hb_reference_pass *pass, hb_config_result *r, int *cut)
+                               const hb_gpu_claim *claim, hb_reference_pass *pass, hb_config_result *r, int *cut)
 {
     memset(pass, 0, sizeof *pass);
     *cut = 0;
@@ -236,6 +236,7 @@ hb_status hb_reference_prepare(const hb_run_options *o, const hb_device_info *de
         return HB_OK;
     }
     snprintf(pass->record.why, sizeof pass->record.why, "its clean process failed: see the reason");
+    hb_gpu_claim_take(claim);
     HB_TRY(measure(o, index, &pass->held.reference, r, cut));
     if (*cut)
         return HB_OK;

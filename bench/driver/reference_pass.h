@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "bench/core/status.h"
+#include "bench/driver/isolate.h"
 #include "bench/result/baseline_reference.h"
 #include "bench/result/config_result.h"
 #include "bench/result/device_info.h"
@@ -31,7 +32,7 @@ typedef struct hb_reference_pass {
  * error verdict (no candidate code ran in it: the harness's fault).  *cut = 1
  * when a caught signal killed it. */
 hb_status hb_reference_prepare(const hb_run_options *options, const hb_device_info *device, size_t index,
-                               hb_reference_pass *pass, hb_config_result *r, int *cut);
+                               const hb_gpu_claim *claim, hb_reference_pass *pass, hb_config_result *r, int *cut);
 
 /* No reference for a configuration whose timed process runs no candidate host code (a cubin or a replay): nothing
  * there can slow the baselines below the harness (docs/methodology.md, "Baselines held to a clean process").

@@ -341,7 +341,7 @@ static void settle_child(const hb_child_outcome *outcome, hb_replay_record *resu
 
 /* Whatever ends the recording badly is the record's refusal (HB_REFUSE_FAILED). */
 static void record(const hb_run_options *o, const hb_manifest *manifest, const hb_mnk *mnk, int sm,
-                        const replay_target *t, hb_replay_record *out, int *cut)
+                   const replay_target *t, const hb_gpu_claim *claim, hb_replay_record *out, int *cut)
 {
     if (hb_make_folders(t->folder, "replay folder") != HB_OK) {
         refuse_record(out, HB_REFUSE_FAILED, "%.240s", hb_last_error());
@@ -351,6 +351,7 @@ static void record(const hb_run_options *o, const hb_manifest *manifest, const h
     memset(&result, 0, sizeof result);
     record_job job = {o, manifest, mnk, sm, t->folder, t->library_sha256};
     hb_child_outcome outcome;
+    hb_gpu_claim_take(claim);
     if (hb_run_isolated(record_in_child, &job, &result, sizeof result, o->timeout_s, &outcome) != HB_OK) {
         refuse_record(out, HB_REFUSE_FAILED, "the recording process could not be started: %.200s", hb_last_error());
         return;
@@ -409,7 +410,8 @@ static void note(const hb_run_options *o, const hb_mnk *mnk, const hb_replay_rec
 }
 
 hb_status hb_replay_prepare(const hb_run_options *options, const hb_device_info *device, const char *run_path,
-                            size_t index, hb_config_result *r, char *folder, size_t size, int *cut)
+                            size_t index, const hb_gpu_claim *claim, hb_config_result *r, char *folder, size_t size,
+                            int *cut)
 {
     const double start = hb_now_s();
     folder[0] = '\0';
@@ -435,7 +437,7 @@ hb_status hb_replay_prepare(const hb_run_options *options, const hb_device_info 
     if (decision == HB_REPLAY_NO_ISOLATE)
         refuse_record(rec, HB_REFUSE_UNSUPPORTED, "%s", HB_REPLAY_NO_ISOLATE_REASON);
     else if (!(reused = reuse(&target, mnk, device->sm, rec)))
-        record(options, &manifest, mnk, device->sm, &target, rec, cut);
+        record(options, &manifest, mnk, device->sm, &target, claim, rec, cut);
     if (*cut)
         return HB_OK;
     rec->record_s = hb_now_s() - start;
@@ -458,9 +460,3 @@ int hb_host_code_timed(const hb_run_options *options, size_t index, const hb_rep
     return manifest_of(options, &options->configs[index], &manifest) && manifest.kind == HB_CANDIDATE_LAUNCHER;
 }
 
-int hb_replay_may_record(const hb_run_options *options, size_t index)
-{
-    static hb_manifest manifest;
-    return manifest_of(options, &options->configs[index], &manifest) &&
-           hb_replay_decide(options, manifest.kind) == HB_REPLAY_RECORD;
-}

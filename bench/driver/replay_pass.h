@@ -15,6 +15,7 @@
 
 #include "bench/candidate/manifest.h"
 #include "bench/core/status.h"
+#include "bench/driver/isolate.h"
 #include "bench/result/config_result.h"
 #include "bench/result/device_info.h"
 #include "bench/result/run_options.h"
@@ -37,14 +38,13 @@ hb_replay_decision hb_replay_decide(const hb_run_options *options, hb_candidate_
 /* Records configuration `index`'s launcher when the options ask for its
  * replay; fills r->replay (form, refusal, reason, folder).  `folder` gets
  * the replay folder to evaluate ("" when the launcher itself is timed: a
- * cubin candidate, --form launcher, --aa, or no replay).  A recording that
+ * cubin candidate, --form launcher, --aa, or no replay).  `claim` is taken
+ * before a recording process starts (not when a replay is reused).  A recording that
  * fails is a refusal (HB_REFUSE_FAILED), never the configuration's error;
  * *cut is set when a signal cut it short. */
 hb_status hb_replay_prepare(const hb_run_options *options, const hb_device_info *device, const char *run_path,
-                            size_t index, hb_config_result *r, char *folder, size_t size, int *cut);
-
-/* 1 when hb_replay_prepare may run the launcher of configuration `index` in a recording process (GPU work). */
-int hb_replay_may_record(const hb_run_options *options, size_t index);
+                            size_t index, const hb_gpu_claim *claim, hb_config_result *r, char *folder, size_t size,
+                            int *cut);
 
 /* 1 when configuration `index`'s evaluation runs candidate host code in the process that times the baselines: a
  * launcher timed as itself (--form launcher, or no replay: `recorded` is what hb_replay_prepare wrote).  0 for a
