@@ -203,12 +203,14 @@ static void keep_replay_record(const hb_replay_record *recorded, hb_config_resul
 /* The parent's parts of the item's cost, which the evaluation's result (written afresh) does not hold. */
 typedef struct parent_parts {
     double recording_s, reference_s;
+    double reference_windows_s; /* a measured reference's windows, as set (each ends within a round of it) */
 } parent_parts;
 
 static void keep_parent_parts(const parent_parts *p, hb_config_result *r)
 {
     hb_item_cost_add(&r->cost, HB_COST_RECORDING, p->recording_s);
     hb_item_cost_add(&r->cost, HB_COST_REFERENCE, p->reference_s);
+    hb_item_cost_add(&r->cost, HB_COST_REFERENCE_WINDOWS, p->reference_windows_s);
 }
 
 /* Why a cubin or a replay gets no reference: the timed process holds no code of the candidate's but its kernels. */
@@ -224,7 +226,7 @@ static void evaluate_held(const hb_run_options *options, const hb_device_info *d
 {
     static hb_reference_pass pass; /* the reference is 30 KB */
     static char replay_folder[4096];
-    parent_parts parts = {0, 0};
+    parent_parts parts = {0, 0, 0};
     double start = hb_now_s();
     /* a recording or a clean process that runs: the GPU is its alone */
     const hb_gpu_claim claim = {evaluators ? claim_gpu : NULL, evaluators};
@@ -243,6 +245,8 @@ static void evaluate_held(const hb_run_options *options, const hb_device_info *d
     else
         hb_reference_not_needed(options, device, &pass, HB_REFERENCE_NOT_NEEDED);
     parts.reference_s = hb_now_s() - start;
+    if (pass.record.source == HB_REF_MEASURED)
+        parts.reference_windows_s = pass.held.reference.warmup_s + pass.held.reference.time_s;
     if (prepared != HB_OK) {
         hb_reference_settle(&pass, r); /* r holds the clean process's error */
         keep_replay_record(&recorded, r);

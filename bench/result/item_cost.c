@@ -11,6 +11,7 @@ static const struct {
     [HB_COST_BETWEEN] = {"between", 0},
     [HB_COST_RECORDING] = {"recording", 0},
     [HB_COST_REFERENCE] = {"reference", 0},
+    [HB_COST_REFERENCE_WINDOWS] = {"reference_windows", 1},
     [HB_COST_PROCESS_START] = {"process_start", 0},
     [HB_COST_CUPTI] = {"cupti", 0},
     [HB_COST_CONTEXT] = {"context", 0},
@@ -51,7 +52,7 @@ int hb_cost_part_is_inner(hb_cost_part part)
 
 double hb_item_cost_windows_s(const hb_item_cost *cost)
 {
-    return cost->part_s[HB_COST_WARMUP] + cost->part_s[HB_COST_TIMED];
+    return cost->part_s[HB_COST_WARMUP] + cost->part_s[HB_COST_TIMED] + cost->part_s[HB_COST_REFERENCE_WINDOWS];
 }
 
 double hb_item_cost_other_s(const hb_item_cost *cost)

@@ -14,6 +14,7 @@ typedef enum hb_cost_part {
     HB_COST_BETWEEN,       /* the worker idle between its last item's result and this item (the sweep's bookkeeping) */
     HB_COST_RECORDING,     /* a launcher's replay recorded in a throwaway process (or its folder reused) */
     HB_COST_REFERENCE,     /* the baselines' clean-process reference (measured, or read from its cache) */
+    HB_COST_REFERENCE_WINDOWS, /* of which its warm-up and timed windows (--reference-warmup-s, --reference-time-s) */
     HB_COST_PROCESS_START, /* the evaluating child started (fork), or a readied one handed the item */
     HB_COST_CUPTI,         /* the call monitor opened (CUPTI subscribed, activity buffers) */
     HB_COST_CONTEXT,       /* the CUDA context and the timed stream */
@@ -48,10 +49,11 @@ const char *hb_cost_part_name(hb_cost_part part);
 /* The part whose name is `name`: 1, or 0 for a name no part has. */
 int hb_cost_part_parse(const char *name, hb_cost_part *out);
 
-/* 1 for a part counted inside another (autotune in handles, the output scan in the windows). */
+/* 1 for a part counted inside another (autotune in handles, the reference's windows in the reference, the output
+ * scan in the windows). */
 int hb_cost_part_is_inner(hb_cost_part part);
 
-/* The windows' seconds (warm-up and timed) of the item's path. */
+/* The windows' seconds of the item's path: its warm-up and timed windows, and its baselines' reference's. */
 double hb_item_cost_windows_s(const hb_item_cost *cost);
 
 /* What the parts on the path do not explain: wall - the sum of the outer parts (may be slightly negative where
