@@ -40,7 +40,7 @@
 # environment: HB_BENCH (build/hgemm-bench; the candidates are taken from its
 #   folder), R (5), SIZES ("64 256 1024 4096", cubes), FORMS ("cubin launcher
 #   replay"), WARMUP_S (0.3), TIME_S (0.6), BUDGET_S (280: no repeat after the
-#   second starts once the repeats so far, at their mean pace, would pass it),
+#   second starts once the script, at the repeats' mean pace, would pass it),
 #   CUDA_VISIBLE_DEVICES to pick the GPU.
 # Time: a run per form and state per repeat, each SIZES configurations of
 # about 1.5 s of set-up and checks plus the windows (estimated, not measured):
@@ -111,7 +111,7 @@ extract() {
         function cell(name,    v) {
             if (!(name in at)) return "-"
             v = f[at[name]]
-            if (substr(v, 1, 1) == "'"'"'" && length(v) > 1) v = substr(v, 2) # the CSV-injection guard
+            if (substr(v, 1, 1) == "'"'"'" && substr(v, 2, 1) ~ /^[-=+@\t\r\n'"'"']$/) v = substr(v, 2) # the CSV-injection guard (docs/results.md)
             gsub(/[\t ]+/, "_", v)
             return v == "" ? "-" : v
         }
@@ -361,6 +361,7 @@ extra=("$@")
 
 # The autotune search once, before anything is timed, so that every timed run reads the same choices (and
 # the GPU is warm): a run of the cubin with no warm-up and the least timed window (10 rounds).
+began=$(date +%s)
 echo "$me: priming the autotune cache ($out/autotune.tsv)" >&2
 mkdir -p "$out/runs/prime"
 "$bench" run --candidate "$candidates/sample_mma/manifest.json" "${mnk[@]}" --warmup-s 0 --time-s 0 \
@@ -371,7 +372,7 @@ start=$(date +%s)
 done_reps=0
 for rep in $(seq 1 "$repeats"); do
     now=$(date +%s)
-    if [ "$done_reps" -ge 2 ] && [ $(( now - start + (now - start) / done_reps )) -gt "$budget" ]; then
+    if [ "$done_reps" -ge 2 ] && [ $(( now - began + (now - start) / done_reps )) -gt "$budget" ]; then
         echo "$me: stopping after $done_reps repeats: another would pass BUDGET_S=$budget s" >&2
         break
     fi
@@ -394,4 +395,4 @@ done
     echo "== API calls and copies the monitor logged per call (trace.json of the on runs)"
     trace_counts
 } | tee "$out/report.txt"
-echo "$me: $(( $(date +%s) - start )) s; everything in $out (tar it: tar czf monitor-parity.tgz -C $(dirname "$out") $(basename "$out"))" >&2
+echo "$me: $(( $(date +%s) - began )) s in all; everything in $out (tar it: tar czf monitor-parity.tgz -C $(dirname "$out") $(basename "$out"))" >&2
