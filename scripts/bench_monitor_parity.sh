@@ -43,9 +43,10 @@
 #   second starts once the script, at the repeats' mean pace, would pass it),
 #   CUDA_VISIBLE_DEVICES to pick the GPU.
 # Time: a run per form and state per repeat, each SIZES configurations of
-# about 1.5 s of set-up and checks plus the windows (estimated, not measured):
-# about a minute per repeat at the defaults, so R = 5 fits about 5 minutes; the
-# budget ends it sooner on a slower host and the report says how many repeats ran.
+# 0.5 to 1.5 s of set-up and checks plus the windows (estimated, not measured):
+# 35 to 60 s per repeat at the defaults; the budget ends the script within about
+# 5 minutes (4 repeats where a repeat takes over about 50 s), and the report
+# says how many repeats ran.
 set -euo pipefail
 me=bench_monitor_parity.sh
 
