@@ -2,9 +2,6 @@
 
 #include <stdio.h>
 
-#include <cublasLt.h>
-#include <cublas_v2.h>
-
 #include "baselines/cublas_baselines.h"
 #include "baselines/cublaslt_baselines.h"
 
@@ -39,12 +36,3 @@ hb_status hb_baseline_create(const hb_baseline_entry *entry, const hb_baseline_c
     return HB_OK;
 }
 
-void hb_baselines_warm(void)
-{
-    cublasHandle_t handle;
-    if (cublasCreate(&handle) == CUBLAS_STATUS_SUCCESS)
-        (void)cublasDestroy(handle); /* nothing to do if it fails: the baseline's own create reports it */
-    cublasLtHandle_t lt;
-    if (cublasLtCreate(&lt) == CUBLAS_STATUS_SUCCESS)
-        (void)cublasLtDestroy(lt);
-}

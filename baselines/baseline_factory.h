@@ -28,9 +28,4 @@ typedef struct hb_baseline_context {
  * hb_heartbeat() as it goes.  Errors are the library's, with its status. */
 hb_status hb_baseline_create(const hb_baseline_entry *entry, const hb_baseline_context *context, hb_participant *out);
 
-/* Creates and destroys one cuBLAS and one cuBLASLt handle: the libraries' one-time set-up in a process (their
- * state for the current device), paid ahead in a process readied before its configuration is known, so that the
- * baselines' own handles come cheaper.  Errors are the baselines' to meet again later: ignored here. */
-void hb_baselines_warm(void);
-
 #endif

@@ -42,7 +42,7 @@ sweep() {
     [ -f "$out/$name/journal.jsonl" ] || { echo "bench_sweep_overhead.sh: $name wrote no journal (see $out/$name.log)" >&2; exit 1; }
 }
 
-# Mean, median and p90 of wall - windows over the journal's items, and their count; "-" where no line has a cost.
+# Mean, median and p90 of wall - windows (the item's and its reference's) over the journal's items, and their count; "-" where no line has a cost.
 beyond_windows() {
     awk '
     function field(name,   r) {
@@ -51,7 +51,7 @@ beyond_windows() {
         if (!match(r, "\"" name "\":[-0-9.eE+]+")) return 0
         return substr(r, RSTART + length(name) + 3, RLENGTH - length(name) - 3) + 0
     }
-    /"cost":/ { over[n++] = field("wall") - field("warmup") - field("timed"); sum += over[n - 1] }
+    /"cost":/ { over[n++] = field("wall") - field("warmup") - field("timed") - field("reference_windows"); sum += over[n - 1] }
     END {
         if (n == 0) { print "- - - 0"; exit }
         for (i = 1; i < n; i++) for (j = i; j > 0 && over[j - 1] > over[j]; j--) { t = over[j]; over[j] = over[j - 1]; over[j - 1] = t }

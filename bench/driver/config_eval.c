@@ -795,10 +795,6 @@ void hb_evaluation_ready(const hb_run_options *options)
     config_state *s = begin_config(options, NULL, 0, &ready.scratch);
     s->lap = hb_now_s();
     ready.status = ready_up(s);
-    if (ready.status == HB_OK) {
-        hb_baselines_warm();
-        lap(s, HB_COST_HANDLES);
-    }
     if (ready.status != HB_OK)
         snprintf(ready.error, sizeof ready.error, "%s", hb_last_error());
     ready.monitor = s->monitor;
