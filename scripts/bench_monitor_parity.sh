@@ -298,8 +298,11 @@ tables() {
                 printf "\n%s\n", line
             }
             chance = n_reps >= 3 ? 2 ^ (1 - n_reps) : 0
-            printf "\nbias cells beyond noise (every repeat on one side of 0): %d of %d; with no bias at all, about %.1f by chance (2^(1-R) each, R = %d)\n",
-                   flagged, cells, cells * chance, n_reps
+            if (n_reps < 3)
+                printf "\nbias cells beyond noise: none judged (%d repeats; the rule needs 3: read the ranges)\n", n_reps
+            else
+                printf "\nbias cells beyond noise (every repeat on one side of 0): %d of %d; with no bias at all, about %.1f by chance (2^(1-R) each, R = %d)\n",
+                       flagged, cells, cells * chance, n_reps
         }' "$data"
 }
 
