@@ -263,13 +263,22 @@ static void import_builds_a_set_and_reports_every_file(void **state)
     snprintf(path, sizeof path, "%s/set/import.csv", dir);
     expect_in_file(path, "\"32\",\"32\",\"32\"");
     expect_in_file(path, "error: expected a \"\";\"\""); /* nvcc's first error line, quoted as CSV quotes */
-    expect_in_file(path, ",\"failure_class\",\"toolkit_api\",\"nvcc\",\"mma_accumulators\"\n");
+    expect_in_file(path, ",\"failure_class\",\"toolkit_api\",\"nvcc\",\"mma_accumulators\",\"predicted_seconds\","
+                         "\"peak_rss_mib\",\"front_end_seconds\",\"cicc_seconds\",\"ptxas_seconds\",\"host_compile_seconds\","
+                         "\"other_seconds\",\"link_seconds\",\"record_seconds\",\"dominant_stage\"\n");
     expect_in_file(path, "\"compile-error\",\"\",\"Build cuda_"); /* 32_32_32's class, no API, the toolkit */
     expect_in_file(path, "uses Hopper-only features (wgmma");
     expect_in_file(path, "\"launcher\",\"2\",\"a call launches 2 kernels\"");
     /* the accumulator audit of each built file, and the fp32 set's fp16-only files named */
-    expect_in_file(path, ",\"mma_accumulators\"\n");
-    expect_in_file(path, ",\"f16;hmma.f16=5\"\n");
+    expect_in_file(path, ",\"f16;hmma.f16=5\",\"");
+    /* the plan: the width, the order, and each build's stages (nvcc --time) in the report and the history */
+    expect_in_file(log, "import: 2 builds at once (-j)");
+    expect_in_file(log, "import: 4 builds, costliest first (0 predicted by an earlier build of the file");
+    expect_in_file(log, "import: build time by stage: front end ");
+    expect_in_file(path, ",\"front_end\"\n");
+    snprintf(path, sizeof path, "%s/set/.cache/build-history.jsonl", dir);
+    expect_in_file(path, "\"file\":\"32_32_32\",\"kind\":\"one-kernel\"");
+    expect_in_file(path, "\"stages\":{\"front_end\":");
     expect_in_file(log, "3 of 3 audited files claim fp32 but accumulate in fp16 only");
     /* the padded one: its cubin form launches at the padded sizes, parameters as recorded */
     snprintf(path, sizeof path, "%s/set/cubin/96_80_40.json", dir);
@@ -293,6 +302,11 @@ static void import_builds_a_set_and_reports_every_file(void **state)
     unsetenv("HB_CUOBJDUMP");
     expect_in_file(log, "3 built (3 from the cache)");
     expect_in_file(log, "3 of 3 audited files claim fp32 but accumulate in fp16 only");
+    /* built again: each file predicted by its own earlier build, from the history */
+    snprintf(args + strlen(args), sizeof args - strlen(args), " --rebuild");
+    snprintf(log, sizeof log, "%s/third.txt", dir);
+    assert_int_equal(import(args, log), 3);
+    expect_in_file(log, "import: 4 builds, costliest first (4 predicted by an earlier build of the file");
     snprintf(path, sizeof path, "rm -rf %s", dir);
     assert_int_equal(system(path), 0);
 }

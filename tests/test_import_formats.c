@@ -46,6 +46,7 @@ static void check_row(const hb_import_format *f)
     assert_non_null(f->shim);
     assert_non_null(f->adapter);
     assert_non_null(f->adapter_entry_macro);
+    assert_non_null(f->build_cost_s);
     assert_non_null(f->repo_hint);
     assert_non_null(f->sets);
     assert_true(f->n_sets > 0);

@@ -54,7 +54,7 @@ int main(void)
                                            hb_damage_tests, hb_hostile_folder_tests, hb_hostile_text_tests, hb_no_gpu_tests, hb_reproduce_tests,
                                            hb_compare_rule_tests,
                                            hb_compare_command_tests, hb_figure_tests, hb_source_figure_tests, hb_closing_counts_tests,
-                                           hb_import_fault_tests, hb_import_format_tests, hb_timing_doubt_tests,
+                                           hb_import_fault_tests, hb_import_format_tests, hb_import_plan_tests, hb_timing_doubt_tests,
                                            hb_report_header_tests, hb_result_forms_tests, hb_mma_audit_tests, hb_sanitize_tests,
                                            hb_gpu_sanitize_tests, hb_reward_tests, hb_gpu_reward_tests, hb_gpu_decide_tests,
                                            hb_profile_tests, hb_gpu_profile_tests, hb_thread_watch_tests,

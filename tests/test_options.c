@@ -40,7 +40,7 @@ static const struct {
     {"reward", "0.1,0.001"},     {"reward-clip", "0.5,4"}, {"source", "kernel.cu"},
     {"no-trace", NULL},          {"sandbox", "off"},       {"form", "launcher"},     {"trace-calls", "3"},     {"profile", NULL},     {"stream", "own"},
     {"strict", NULL},            {"forbid", "alloc,sync"}, {"decide", NULL},        {"decide-alpha", "0.01"},
-    {"kernels", "k/h100_F32F16F16F32"}, {"cutlass", "cutlass"}, {"arch", "sm_90a"},     {"jobs", "4"},
+    {"kernels", "k/h100_F32F16F16F32"}, {"cutlass", "cutlass"}, {"arch", "sm_90a"},     {"jobs", "4"},          {"order", "given"},
     {"cache", "cache"},          {"rebuild", NULL},        {"allow-arch-mismatch", NULL}, {"build-timeout", "60"},
     {"nvcc", "/usr/local/cuda-12.8/bin/nvcc"},
     {"report", "r.csv"},         {"repo", "CUDA-L2"},         {"set", "h100"},          {"tables-only", NULL},    {"no-plots", NULL},

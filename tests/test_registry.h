@@ -95,6 +95,7 @@ hb_test_list hb_source_figure_tests(void);
 hb_test_list hb_closing_counts_tests(void);
 hb_test_list hb_import_fault_tests(void);
 hb_test_list hb_import_format_tests(void);
+hb_test_list hb_import_plan_tests(void);
 hb_test_list hb_reward_tests(void);
 hb_test_list hb_gpu_reward_tests(void);
 hb_test_list hb_thread_watch_tests(void);

@@ -2,11 +2,9 @@
  * (bench/import/import_formats.h), the flags into the importer's options,
  * the target and the device the launch recorder describes taken from this
  * GPU when there is one (bench/import/import_run.h does the rest). */
-#define _POSIX_C_SOURCE 200809L /* sysconf */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bench/core/diag.h"
 #include "bench/driver/commands.h"
@@ -67,8 +65,8 @@ hb_status hb_cmd_import(const hb_command_entry *self, hb_cli *cli, const char *c
     hb_import_options o = {.kernels_dir = s->kernels_dir, .out_dir = s->out_dir, .cutlass_dir = s->cutlass_dir,
                               .cache_dir = s->cache_dir, .nvcc = s->nvcc, .report_name = s->report_name, .allow_arch_mismatch = s->allow_arch_mismatch,
                               .rebuild = s->rebuild, .build_timeout_s = (int)s->build_timeout_s};
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    o.jobs = s->jobs > 0 ? s->jobs : cores > 0 ? (int)cores : 1;
+    o.jobs = s->jobs; /* 0: the importer's choice from the cores and the memory available */
+    o.order_given = s->order && strcmp(s->order, "given") == 0;
     static hb_sweep_plan plan; /* large: HB_MAX_CONFIGS configurations */
     memset(&plan, 0, sizeof plan);
     if (run->grid || run->mnk_file || run->m_list || run->n_configs) {

@@ -16,6 +16,15 @@ static hb_status parse_report_name(const hb_option_row *o, const char *text, hb_
     return hb_opt_parse_text(o, text, run);
 }
 
+/* "cost" (costliest first, the default) or "given" (the set's order). */
+static hb_status parse_order(const hb_option_row *o, const char *text, hb_run_options *run)
+{
+    if (strcmp(text, "cost") != 0 && strcmp(text, "given") != 0)
+        return hb_fail(HB_ERR_USAGE, "--%s expects cost (the costliest builds first) or given (the set's order), "
+                       "got '%s'", o->flag, text);
+    return hb_opt_parse_text(o, text, run);
+}
+
 static const hb_option_row import_rows[] = {
     {.flag = "kernels", .value = "DIR", .section = HB_SECTION_INPUT, HB_OPT_TEXT,
      HB_OPTION_FIELD(import.kernels_dir),
@@ -53,8 +62,19 @@ static const hb_option_row build_rows[] = {
      .doc = "the target: `sm_80`, `sm_86`, `sm_90a`, ...; without a GPU it is required (but by `reproduce --dry-run`, "
             "which prints the set's own target)"},
     {.flag = "jobs", .value = "N", .short_name = 'j', .section = HB_SECTION_INPUT, HB_OPT_COUNT(1, 1024),
-     HB_OPTION_FIELD(import.jobs), .help = "builds at once; also -j N (default: the number of cores)",
-     .doc_default = "the number of cores", .doc = "builds at once; also `-j N`"},
+     HB_OPTION_FIELD(import.jobs),
+     .help = "builds at once; also -j N (default: the cores this process may use, at most one per 8 GiB of memory "
+             "available)",
+     .doc_default = "min(cores, available memory / 8 GiB)",
+     .doc = "builds at once; also `-j N`. By default one per core of the process's CPU affinity, at most as many as "
+            "the memory available holds at a CUTLASS build's peak (8 GiB)"},
+    {.flag = "order", .value = "HOW", .section = HB_SECTION_INPUT, .parse = parse_order,
+     .format = hb_opt_format_text, HB_OPTION_FIELD(import.order),
+     .help = "the order builds start in: cost (the costliest predicted first, from earlier builds and the file's kind "
+             "and size) or given (the set's order)",
+     .doc_default = "`cost`",
+     .doc = "the order the builds start in: `cost`, the costliest predicted first (from the cache's build history, "
+            "else the file's kind and size), or `given`, the set's order (M, N, K)"},
     {.flag = "cache", .value = "DIR", .section = HB_SECTION_INPUT, HB_OPT_TEXT, HB_OPTION_FIELD(import.cache_dir),
      .help = "the build cache, keyed by content (default: SET/.cache)", .doc_default = "`SET/.cache`",
      .doc = "the build cache, keyed by the content of what a build is made from"},
@@ -72,7 +92,7 @@ static const hb_option_row build_rows[] = {
              "refuse them)",
      .doc = "build files with Hopper-only features for a target other than sm_90a (warned), instead of refusing "
             "them"},
-    {.flag = "build-timeout", .value = "S", .section = HB_SECTION_INPUT, .fallback = "600", HB_OPT_SECONDS(1, 86400),
+    {.flag = "build-timeout", .value = "S", .section = HB_SECTION_INPUT, .fallback = "1800", HB_OPT_SECONDS(1, 86400),
      HB_OPTION_FIELD(import.build_timeout_s),
      .help = "seconds one nvcc call may take; a file past it is listed as failed (timeout) and built again by the "
              "next import",

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -124,6 +125,7 @@ static int compile_kernel(job_state *st)
     add_pair(&w, "-I", st->s->cutlass->util_include);
     add(&w, "--keep"); /* keeps this compile's cubin: the cubin form is the very code the library holds */
     add_pair(&w, "--keep-dir", "keep");
+    add_pair(&w, "--time", HB_ENTRY_STAGES); /* a row per phase: where the build's time goes */
     add_pair(&w, "-c", st->job->source);
     add_pair(&w, "-o", "kernel.o");
     char keep[HB_PATH_MAX + 16];
@@ -133,6 +135,30 @@ static int compile_kernel(job_state *st)
         return 0;
     }
     return step(st, "compile", w.word, st->dir, st->s->build_timeout_s);
+}
+
+/* nvcc's table of the compile's phases into the outcome's stages; the table is not kept. */
+static void read_stages(job_state *st)
+{
+    char path[HB_PATH_MAX + 16];
+    path_in(st, HB_ENTRY_STAGES, path, sizeof path);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return; /* the compile did not start, or an nvcc without --time: the stages stay unknown */
+    char text[16384]; /* a row per phase: about ten rows of 300 bytes */
+    size_t n = fread(text, 1, sizeof text, f);
+    fclose(f);
+    hb_build_stages_parse(text, n, &st->outcome.stages);
+    unlink(path);
+}
+
+/* A step of the build, timed into its stage. */
+static int timed(job_state *st, int (*fn)(job_state *), hb_build_stage stage)
+{
+    double start = hb_now_s();
+    int ok = fn(st);
+    st->outcome.stages.seconds[stage] += hb_now_s() - start;
+    return ok;
 }
 
 static int link_library(job_state *st)
@@ -183,12 +209,21 @@ static void keep_cubin(job_state *st)
     st->outcome.cubin = rename(from, to) == 0;
 }
 
+static json_t *stages_json(const hb_build_stages *stages)
+{
+    json_t *doc = json_object();
+    for (int s = 0; doc && stages->known && s < HB_STAGE_COUNT; s++)
+        json_object_set_new(doc, hb_build_stage_name((hb_build_stage)s), json_real(stages->seconds[s]));
+    return doc;
+}
+
 static hb_status write_outcome(const job_state *st)
 {
     const hb_build_outcome *o = &st->outcome;
-    json_t *doc = json_pack("{s:s, s:b, s:b, s:s, s:s, s:b, s:f}", "format", "hgemm-bench-import-outcome/1", "built",
-                            o->built, "cubin", o->cubin, "step", o->step, "first_error", o->first_error, "timed_out",
-                            o->timed_out, "seconds", o->seconds);
+    json_t *doc = json_pack("{s:s, s:b, s:b, s:s, s:s, s:b, s:f, s:o, s:f}", "format",
+                            "hgemm-bench-import-outcome/1", "built", o->built, "cubin", o->cubin, "step", o->step,
+                            "first_error", o->first_error, "timed_out", o->timed_out, "seconds", o->seconds, "stages",
+                            stages_json(&o->stages), "peak_rss_mib", o->peak_rss_mib);
     char path[HB_PATH_MAX + 16];
     path_in(st, HB_ENTRY_OUTCOME, path, sizeof path);
     int failed = !doc || json_dump_file(doc, path, JSON_INDENT(1)) != 0;
@@ -206,10 +241,15 @@ hb_status hb_build_job_run(const hb_build_settings *s, const hb_build_job *job)
         return hb_fail(HB_ERR_IO, "cannot create a folder beside %s: %s", job->entry_dir, strerror(errno));
     path_in(&st, HB_ENTRY_LOG, st.log, sizeof st.log);
     const double start = hb_now_s();
-    st.outcome.built = compile_kernel(&st) && link_library(&st) && record(&st);
+    int compiled = compile_kernel(&st);
+    read_stages(&st);
+    st.outcome.built = compiled && timed(&st, link_library, HB_STAGE_LINK) && timed(&st, record, HB_STAGE_RECORD);
     if (st.outcome.built)
         keep_cubin(&st);
     st.outcome.seconds = hb_now_s() - start;
+    struct rusage children;
+    if (getrusage(RUSAGE_CHILDREN, &children) == 0) /* ru_maxrss: the largest child's, in KiB (Linux) */
+        st.outcome.peak_rss_mib = (double)children.ru_maxrss / 1024.0;
     char keep[HB_PATH_MAX + 16], object[HB_PATH_MAX + 16];
     path_in(&st, "keep", keep, sizeof keep);
     path_in(&st, "kernel.o", object, sizeof object);
@@ -237,6 +277,13 @@ hb_status hb_build_outcome_read(const char *entry_dir, hb_build_outcome *out)
     const char *error = json_string_value(json_object_get(doc, "first_error"));
     snprintf(out->first_error, sizeof out->first_error, "%s", error ? error : "");
     out->seconds = json_real_value(json_object_get(doc, "seconds"));
+    json_t *stages = json_object_get(doc, "stages"); /* absent or empty in entries built before it was kept */
+    for (int s = 0; s < HB_STAGE_COUNT; s++) {
+        json_t *value = json_object_get(stages, hb_build_stage_name((hb_build_stage)s));
+        if (json_is_number(value))
+            out->stages.seconds[s] = json_number_value(value), out->stages.known = 1;
+    }
+    out->peak_rss_mib = json_number_value(json_object_get(doc, "peak_rss_mib"));
     /* outcomes written before the field: a timeout is known by its text */
     out->timed_out = json_is_true(json_object_get(doc, "timed_out")) || strncmp(out->first_error, "timed out", 9) == 0;
     json_decref(doc);

@@ -11,6 +11,7 @@
 
 #include "bench/candidate/manifest.h"
 #include "bench/core/status.h"
+#include "bench/import/build_stages.h"
 #include "bench/import/cutlass_locate.h"
 #include "bench/import/import_format.h"
 #include "bench/import/launch_recording.h"
@@ -22,6 +23,7 @@
 #define HB_ENTRY_RECORDING "recording.json"
 #define HB_ENTRY_LOG "build.log"
 #define HB_ENTRY_OUTCOME "outcome.json"
+#define HB_ENTRY_STAGES "nvcc-time.csv" /* nvcc --time's table of the compile, read into the outcome and removed */
 /* In the candidate's folder only: the recording at distinct sizes that names equal sizes' parameters. */
 #define HB_DISTINCT_RECORDING "recording_distinct_sizes.json"
 #define HB_DISTINCT_RECORDING_LOG "recording_distinct_sizes.log"
@@ -63,6 +65,10 @@ typedef struct hb_build_outcome {
     int timed_out;          /* a step ran past --build-timeout: this host's limit, not the file's outcome, so
                                the import builds it again rather than reuse it */
     double seconds;         /* the build's wall time when it ran */
+    hb_build_stages stages; /* where that time went (nvcc --time, then link and record); known = 0 in entries
+                               built before the importer kept it */
+    double peak_rss_mib;    /* the largest resident size of the build's processes (getrusage of its children);
+                               0: unknown */
 } hb_build_outcome;
 
 /* Reads an entry's outcome.json; HB_ERR_BAD_INPUT when there is none. */

@@ -74,6 +74,12 @@ typedef struct hb_import_format {
     const char *adapter;           /* the importer's data file compiled once per import and linked with each
                                       file: it exports hgemm_launch (docs/launchers.md) and calls the entry */
     const char *adapter_entry_macro; /* the macro the adapter takes the file's entry name in: -D<macro>=<entry> */
+    /* A file's build time in seconds on an idle core, as the format's model
+     * has it from the file's text (`size` bytes) and what read_file said of
+     * it: the order of the builds for files no earlier build predicts
+     * (bench/import/build_plan.h), scaled by what earlier builds of other
+     * files took. */
+    double (*build_cost_s)(const char *text, size_t size, const hb_file_facts *facts);
 
     /* --- reproduce ------------------------------------------------------------------- */
     const char *repo_hint;   /* what --repo names: "a clone of CUDA-L2 (git clone ...)" */

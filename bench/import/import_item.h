@@ -34,6 +34,9 @@ typedef struct hb_import_item {
     char source_sha256[HB_SHA256_HEX];
     hb_file_facts scan;                 /* what its text says (its format's read_file) */
     long padded[3];                     /* M, N, K rounded up to the tile sizes (the authors' padding) */
+    size_t source_bytes;                /* the file's size */
+    double model_s;                     /* its format's model of its build time (build_cost_s) */
+    double predicted_s;                 /* the plan's prediction (bench/import/build_plan.h); 0: not built here */
     char key[HB_SHA256_HEX];            /* the build cache's key */
     char entry_dir[HB_PATH_MAX - 256];  /* the cache entry */
     hb_item_state state;

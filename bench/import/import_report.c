@@ -68,6 +68,38 @@ static void cell_mma(const hb_import_item *i, char *o, size_t s)
         hb_mma_audit_format(&i->mma, o, s);
 }
 
+static void cell_predicted(const hb_import_item *i, char *o, size_t s)
+{
+    snprintf(o, s, "%s", "");
+    if (i->predicted_s > 0)
+        snprintf(o, s, "%.1f", i->predicted_s);
+}
+static void cell_peak(const hb_import_item *i, char *o, size_t s)
+{
+    snprintf(o, s, "%s", "");
+    if (i->outcome.peak_rss_mib > 0)
+        snprintf(o, s, "%.0f", i->outcome.peak_rss_mib);
+}
+/* A stage's seconds; empty where the entry does not know them (built before they were kept). */
+static void stage_cell(const hb_import_item *i, hb_build_stage stage, char *o, size_t s)
+{
+    snprintf(o, s, "%s", "");
+    if (i->outcome.stages.known)
+        snprintf(o, s, "%.1f", i->outcome.stages.seconds[stage]);
+}
+static void cell_front_end(const hb_import_item *i, char *o, size_t s) { stage_cell(i, HB_STAGE_FRONT_END, o, s); }
+static void cell_cicc(const hb_import_item *i, char *o, size_t s) { stage_cell(i, HB_STAGE_CICC, o, s); }
+static void cell_ptxas(const hb_import_item *i, char *o, size_t s) { stage_cell(i, HB_STAGE_PTXAS, o, s); }
+static void cell_host(const hb_import_item *i, char *o, size_t s) { stage_cell(i, HB_STAGE_HOST, o, s); }
+static void cell_other(const hb_import_item *i, char *o, size_t s) { stage_cell(i, HB_STAGE_OTHER, o, s); }
+static void cell_link(const hb_import_item *i, char *o, size_t s) { stage_cell(i, HB_STAGE_LINK, o, s); }
+static void cell_record(const hb_import_item *i, char *o, size_t s) { stage_cell(i, HB_STAGE_RECORD, o, s); }
+static void cell_dominant(const hb_import_item *i, char *o, size_t s)
+{
+    hb_build_stage stage = hb_build_stages_dominant(&i->outcome.stages);
+    snprintf(o, s, "%s", i->outcome.stages.known && stage < HB_STAGE_COUNT ? hb_build_stage_name(stage) : "");
+}
+
 /* A column of numbers is written as it is; a column of text is guarded
  * against formulas (bench/core/csv_text.h): a file's name, a build's error
  * line or a path may start with anything. */
@@ -89,6 +121,12 @@ static const struct {
     {"failure_class", cell_failure, TEXT}, {"toolkit_api", cell_api, TEXT},
     {"nvcc", cell_toolkit, TEXT},
     {"mma_accumulators", cell_mma, TEXT},
+    /* where a build's time went, and what the plan predicted of it (docs/importer.md) */
+    {"predicted_seconds", cell_predicted, NUMBER}, {"peak_rss_mib", cell_peak, NUMBER},
+    {"front_end_seconds", cell_front_end, NUMBER}, {"cicc_seconds", cell_cicc, NUMBER},
+    {"ptxas_seconds", cell_ptxas, NUMBER},         {"host_compile_seconds", cell_host, NUMBER},
+    {"other_seconds", cell_other, NUMBER},         {"link_seconds", cell_link, NUMBER},
+    {"record_seconds", cell_record, NUMBER},       {"dominant_stage", cell_dominant, TEXT},
 };
 #define N_COLUMNS (sizeof columns / sizeof columns[0])
 
@@ -139,6 +177,34 @@ size_t hb_import_count(const hb_import_item *items, size_t n, hb_item_state stat
     return count;
 }
 
+/* "import: build time by stage: cicc 71 %, host compile 16 %, ...; slowest 2048_64_4096, 308 s (cicc)", over the
+ * files this import built; nothing when it built none with known stages. */
+static void print_stages(FILE *stream, const hb_import_item *items, size_t n)
+{
+    static const char *const shown[HB_STAGE_COUNT] = {"front end", "cicc", "ptxas", "host compile", "other", "link",
+                                                      "record"};
+    double sum[HB_STAGE_COUNT] = {0}, total = 0;
+    const hb_import_item *slowest = NULL;
+    for (size_t i = 0; i < n; i++) {
+        int built_here = items[i].predicted_s > 0; /* the plan predicts only the files this import builds */
+        if (!built_here || (items[i].state != HB_ITEM_BUILT && items[i].state != HB_ITEM_FAILED) ||
+            !items[i].outcome.stages.known)
+            continue;
+        for (int s = 0; s < HB_STAGE_COUNT; s++)
+            sum[s] += items[i].outcome.stages.seconds[s], total += items[i].outcome.stages.seconds[s];
+        if (!slowest || items[i].outcome.seconds > slowest->outcome.seconds)
+            slowest = &items[i];
+    }
+    if (!slowest || !(total > 0))
+        return;
+    fprintf(stream, "import: build time by stage:");
+    for (int s = 0; s < HB_STAGE_COUNT; s++)
+        fprintf(stream, "%s %s %.0f %%", s ? "," : "", shown[s], 100.0 * sum[s] / total);
+    hb_build_stage dominant = hb_build_stages_dominant(&slowest->outcome.stages);
+    fprintf(stream, "; slowest %s, %.0f s (%s)\n", slowest->name, slowest->outcome.seconds,
+            dominant < HB_STAGE_COUNT ? shown[dominant] : "no stage");
+}
+
 void hb_import_report_print(FILE *stream, const hb_import_item *items, size_t n)
 {
     size_t cubins = 0;
@@ -153,6 +219,7 @@ void hb_import_report_print(FILE *stream, const hb_import_item *items, size_t n)
     if (unfinished)
         fprintf(stream, "; %zu unfinished (interrupted)", unfinished);
     fputc('\n', stream);
+    print_stages(stream, items, n);
     for (size_t i = 0; i < n; i++)
         if (items[i].state == HB_ITEM_FAILED || items[i].state == HB_ITEM_SKIPPED || items[i].state == HB_ITEM_UNFINISHED)
             fprintf(stream, "  %s %s%s%s%s: %s\n", hb_item_state_name(items[i].state), items[i].name,

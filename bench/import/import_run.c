@@ -13,7 +13,10 @@
 #include "bench/core/diag.h"
 #include "bench/core/folders.h"
 #include "bench/core/input_file.h"
+#include "bench/import/build_history.h"
 #include "bench/import/build_job.h"
+#include "bench/import/build_plan.h"
+#include "bench/import/build_width.h"
 #include "bench/import/candidate_files.h"
 #include "bench/import/command_run.h"
 #include "bench/import/content_hash.h"
@@ -49,6 +52,7 @@ typedef struct import_run {
     size_t n_to_build, n_done;
     double *seconds; /* the build times of the files built so far, for the estimate of the time left */
     size_t n_seconds;
+    int jobs;        /* builds at once: -j, else from the cores and the memory available */
     hb_status status; /* the first failure to publish a file or write the report */
 } import_run;
 
@@ -161,6 +165,8 @@ static void prepare_item(import_run *r, hb_import_item *item)
     if (!r->format->read_file(text, item->source, item->mnk, &rules, &item->scan, item->padded, why, sizeof why)) {
         skip(item, why);
     } else {
+        item->source_bytes = size;
+        item->model_s = r->format->build_cost_s(text, size, &item->scan);
         item_key(r, item, text, size);
         snprintf(item->entry_dir, sizeof item->entry_dir, "%.3500s/%s", r->cache, item->key);
     }
@@ -377,8 +383,22 @@ static void report_now(import_run *r)
 static void progress(import_run *r)
 {
     char line[256];
-    hb_import_progress_text(r->seconds, r->n_done, r->n_to_build, r->o->jobs, line, sizeof line);
+    hb_import_progress_text(r->seconds, r->n_done, r->n_to_build, r->jobs, line, sizeof line);
     fprintf(stderr, "%s%s\n", line, r->n_done == r->n_to_build ? " (done)" : "");
+}
+
+/* The build's time and stages into the cache's history, for the next
+ * import's plan; a history that cannot be written costs only predictions. */
+static void remember(import_run *r, const hb_import_item *item)
+{
+    if (!(item->outcome.seconds > 0))
+        return;
+    const hb_build_history_line line = {item->source_sha256, item->name,    item->scan.kind,
+                                        item->source_bytes,  item->outcome.seconds, item->model_s,
+                                        item->outcome.built, item->outcome.peak_rss_mib, &item->outcome.stages,
+                                        r->toolchain.version};
+    if (hb_build_history_append(r->cache, &line) != HB_OK)
+        hb_warn("the build history is not kept: %s", hb_last_error());
 }
 
 static void build_done(void *context, size_t job, int ok)
@@ -399,6 +419,7 @@ static void build_done(void *context, size_t job, int ok)
         if (r->status == HB_OK)
             r->status = publish(r, item);
         r->seconds[r->n_seconds++] = item->outcome.seconds;
+        remember(r, item);
     } else {
         item->state = HB_ITEM_FAILED;
         snprintf(item->reason, sizeof item->reason, "the build process failed before recording an outcome");
@@ -406,6 +427,60 @@ static void build_done(void *context, size_t job, int ok)
     }
     report_now(r);
     progress(r);
+}
+
+/* Each file to build predicted from the cache's history and its format's
+ * model, and the builds put costliest first (bench/import/build_plan.h),
+ * unless --order given keeps the set's order. */
+static hb_status plan_builds(import_run *r)
+{
+    hb_build_record *history = NULL;
+    size_t n_history = 0;
+    if (hb_build_history_read(r->cache, &history, &n_history) != HB_OK)
+        hb_warn("the build history is not read (the builds start in the model's order): %s", hb_last_error());
+    double *predicted = calloc(r->n_to_build ? r->n_to_build : 1, sizeof *predicted);
+    size_t *order = calloc(r->n_to_build ? r->n_to_build : 1, sizeof *order);
+    size_t *given = calloc(r->n_to_build ? r->n_to_build : 1, sizeof *given);
+    hb_status status = predicted && order && given ? HB_OK : hb_fail(HB_ERR_INTERNAL, "out of memory");
+    size_t by_file = 0;
+    for (size_t j = 0; status == HB_OK && j < r->n_to_build; j++) {
+        hb_import_item *item = &r->items[r->to_build[j]];
+        hb_prediction_basis basis;
+        item->predicted_s = hb_build_predict_s(history, n_history, item->source_sha256, item->scan.kind,
+                                               item->model_s, &basis);
+        by_file += basis == HB_PREDICTED_BY_FILE;
+        predicted[j] = item->predicted_s;
+        order[j] = j;
+    }
+    if (status == HB_OK && !r->o->order_given && r->n_to_build) {
+        hb_build_order(predicted, r->n_to_build, order);
+        memcpy(given, r->to_build, r->n_to_build * sizeof *given);
+        for (size_t j = 0; j < r->n_to_build; j++)
+            r->to_build[j] = given[order[j]];
+        fprintf(stderr, "import: %zu builds, costliest first (%zu predicted by an earlier build of the file, the rest "
+                        "by their kind and size); the first predicted at %.0f s\n",
+                r->n_to_build, by_file, predicted[order[0]]);
+    }
+    free(history);
+    free(predicted);
+    free(order);
+    free(given);
+    return status;
+}
+
+/* -j, else one build per core this process may use, as many as the memory available holds (bench/import/build_width.h). */
+static void choose_width(import_run *r)
+{
+    long cores;
+    unsigned long long available;
+    hb_host_capacity(&cores, &available);
+    r->jobs = r->o->jobs > 0 ? r->o->jobs : hb_build_width(cores, available, HB_BUILD_PEAK_BYTES);
+    if (r->o->jobs > 0)
+        fprintf(stderr, "import: %d builds at once (-j)\n", r->jobs);
+    else
+        fprintf(stderr, "import: %d builds at once: %ld cores, %.0f GiB of memory available at %.0f GiB a build (-j N "
+                        "to choose)\n",
+                r->jobs, cores, (double)available / (1 << 30), (double)HB_BUILD_PEAK_BYTES / (1 << 30));
 }
 
 /* Cached and skipped files are published first (the report lists them at
@@ -437,8 +512,11 @@ static hb_status build_all(import_run *r)
             r->status = publish(r, &r->items[i]);
     report_now(r);
     HB_TRY(r->status);
+    if (r->n_to_build)
+        choose_width(r);
+    HB_TRY(plan_builds(r));
     HB_TRY(build_adapter(r));
-    HB_TRY(hb_job_pool_run(r->n_to_build, r->o->jobs, build_one, build_done, r->o->interrupted, r));
+    HB_TRY(hb_job_pool_run(r->n_to_build, r->jobs, build_one, build_done, r->o->interrupted, r));
     return r->status;
 }
 

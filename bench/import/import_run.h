@@ -31,7 +31,8 @@ typedef struct hb_import_options {
     hb_recorder_device device; /* what the launch recorder describes */
     const hb_mnk *configs;     /* the selection; NULL: every M_N_K.cu in the folder */
     size_t n_configs;
-    int jobs;                  /* builds at once */
+    int jobs;                  /* builds at once; 0: min(cores, memory available / HB_BUILD_PEAK_BYTES) */
+    int order_given;           /* 1: build in the set's order (--order given), else costliest first */
     int allow_arch_mismatch;   /* build Hopper-only files for another target, with a warning */
     int rebuild;               /* ignore the cache */
     int build_timeout_s;       /* per nvcc call */

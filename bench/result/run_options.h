@@ -34,7 +34,8 @@ typedef struct hb_import_settings {
     const char *cache_dir;    /* --cache DIR; NULL: SET/.cache */
     const char *nvcc;         /* --nvcc PATH; NULL: $CUDA_HOME/bin/nvcc, else /usr/local/cuda/bin/nvcc */
     const char *report_name;  /* --report NAME; NULL: import.csv */
-    int jobs;                 /* --jobs / -j N; 0: the number of cores */
+    int jobs;                 /* --jobs / -j N; 0: from the cores and the memory available */
+    const char *order;        /* --order cost|given; NULL: cost (costliest first) */
     int allow_arch_mismatch;  /* --allow-arch-mismatch */
     int rebuild;              /* --rebuild */
     double build_timeout_s;   /* --build-timeout S, per nvcc call */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bench/core/diag.h"
+#include "bench/import/cuda_l2/l2_build_cost.h"
 #include "bench/import/cuda_l2/l2_source.h"
 
 const char *const hb_cuda_l2_nvcc_flags[] = {
@@ -135,6 +136,7 @@ const hb_import_format hb_cuda_l2_format = {
     .shim = "torch_shim",
     .adapter = "cuda_l2_adapter.cu",
     .adapter_entry_macro = "HB_L2_ENTRY",
+    .build_cost_s = hb_l2_build_cost_s,
     .repo_hint = "a clone of CUDA-L2 (git clone https://github.com/deepreinforce-ai/CUDA-L2)",
     .sets = l2_sets,
     .n_sets = sizeof l2_sets / sizeof l2_sets[0],
