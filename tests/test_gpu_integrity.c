@@ -98,11 +98,12 @@ static void test_gpu_gate_implausible_with_tiny_peak(void **state)
     assert_true(hb_test_csv_number(summary, "candidate", 256, "module_global_bytes") == 0);
     assert_true(hb_test_csv_number(summary, "candidate", 256, "device_malloc") == 0);
     /* every page of code sealed (libcublasLt's code alone is over 100 MB) and
-     * found unchanged five times: once loaded, before timing, after the
-     * warm-up, after the timed window, after the checks after timing */
+     * found unchanged once, after the checks after timing: a cubin puts no
+     * host code in the process, so its pages are not checked at every step
+     * (a launcher timed as itself: five times) */
     assert_true(hb_test_csv_number(summary, "candidate", 256, "code_bytes") > 100e6);
     assert_true(hb_test_csv_number(summary, "candidate", 256, "code_seal_ms") > 0);
-    assert_true(hb_test_csv_number(summary, "candidate", 256, "code_checks") == 5);
+    assert_true(hb_test_csv_number(summary, "candidate", 256, "code_checks") == 1);
     assert_true(hb_test_csv_number(summary, "candidate", 256, "code_check_ms") > 0);
     hb_test_remove_tree(out);
 }
