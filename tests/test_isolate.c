@@ -603,6 +603,83 @@ static void test_isolate_worker_keeps_default_signals(void **state)
     assert_int_equal(caught, 0);
 }
 
+/* --- a child readied before its job (hb_ready_child_*) ---------------------------------------------------- */
+
+static int readied_value; /* set by ready_sets_value in the child, before the job comes */
+
+static void ready_sets_value(void *context)
+{
+    readied_value = *(const int *)context;
+}
+
+/* The result: the job's number plus what the readying set, once the clear byte came (-1 without it). */
+static hb_status job_adds(void *context, const void *job, int job_fd, void *result, size_t size)
+{
+    (void)context;
+    (void)size;
+    int cleared = hb_ready_child_wait_clear(job_fd);
+    *(int *)result = cleared ? *(const int *)job + readied_value : -1;
+    return HB_OK;
+}
+
+static hb_status job_crashes(void *context, const void *job, int job_fd, void *result, size_t size)
+{
+    (void)context, (void)job, (void)job_fd, (void)result, (void)size;
+    signal(SIGSEGV, SIG_DFL);
+    raise(SIGSEGV);
+    return HB_OK;
+}
+
+/* The readying ran first, in the child; the job's bytes and the clear byte arrived; the result came back and the
+ * child was left to exit, then reaped; the previous child given as `exiting` is reaped before the clear byte. */
+static void test_ready_child_runs_its_job_after_readying(void **state)
+{
+    (void)state;
+    int ready_with = 40, job = 2, result = 0;
+    hb_ready_child first, second;
+    assert_int_equal(hb_ready_child_start(&first, ready_sets_value, job_adds, &ready_with, sizeof job, sizeof result),
+                     HB_OK);
+    assert_true(first.live);
+    hb_child_outcome outcome;
+    assert_int_equal(hb_ready_child_run(&first, &job, NULL, &result, 10, &outcome), HB_OK);
+    assert_int_equal(outcome.end, HB_CHILD_RETURNED);
+    assert_int_equal(outcome.status, HB_OK);
+    assert_int_equal(result, 42);
+    assert_false(first.live);
+    ready_with = 100, job = 5;
+    assert_int_equal(hb_ready_child_start(&second, ready_sets_value, job_adds, &ready_with, sizeof job, sizeof result),
+                     HB_OK);
+    assert_int_equal(hb_ready_child_run(&second, &job, &first, &result, 10, &outcome), HB_OK);
+    assert_true(first.process.reaped); /* before the second one's clear byte */
+    assert_int_equal(outcome.end, HB_CHILD_RETURNED);
+    assert_int_equal(result, 105);
+    hb_ready_child_reap(&second);
+    assert_true(second.process.reaped);
+}
+
+/* A readied child that is never handed a job ends when discarded; one that crashes in its job is reported so. */
+static void test_ready_child_discarded_or_crashing(void **state)
+{
+    (void)state;
+    int ready_with = 1, job = 0, result = 0;
+    hb_ready_child c;
+    assert_int_equal(hb_ready_child_start(&c, ready_sets_value, job_adds, &ready_with, sizeof job, sizeof result),
+                     HB_OK);
+    const pid_t pid = c.process.pid;
+    hb_ready_child_discard(&c);
+    assert_true(c.process.reaped);
+    assert_false(c.live);
+    assert_int_equal(kill(pid, 0), -1); /* gone */
+    assert_int_equal(hb_ready_child_start(&c, ready_sets_value, job_crashes, &ready_with, sizeof job, sizeof result),
+                     HB_OK);
+    hb_child_outcome outcome;
+    assert_int_equal(hb_ready_child_run(&c, &job, NULL, &result, 10, &outcome), HB_OK);
+    assert_int_equal(outcome.end, HB_CHILD_SIGNALED);
+    assert_int_equal(outcome.signal, SIGSEGV);
+    assert_true(c.process.reaped); /* any end but a result is reaped at once */
+    hb_ready_child_reap(&c);
+}
+
 static const struct CMUnitTest isolate_tests[] = {
     cmocka_unit_test(test_isolate_result_round_trips),
     cmocka_unit_test(test_isolate_status_propagates),
@@ -618,6 +695,8 @@ static const struct CMUnitTest isolate_tests[] = {
     cmocka_unit_test(test_isolate_interrupt_kills_worker),
     cmocka_unit_test(test_isolate_interrupt_before_worker),
     cmocka_unit_test(test_isolate_worker_keeps_default_signals),
+    cmocka_unit_test(test_ready_child_runs_its_job_after_readying),
+    cmocka_unit_test(test_ready_child_discarded_or_crashing),
 };
 
 hb_test_list hb_isolate_tests(void) { return HB_TEST_LIST(isolate_tests); }
