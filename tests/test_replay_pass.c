@@ -105,11 +105,38 @@ static void test_replay_prepare_without_gpu(void **state)
     hb_test_remove_tree(dir);
 }
 
+/* Only a launcher timed as itself puts candidate host code where the baselines are timed: it alone takes the
+ * baselines' clean-process reference; a cubin, a replay, --aa and an unreadable manifest do not. */
+static void test_host_code_timed_only_for_a_launcher_as_itself(void **state)
+{
+    (void)state;
+    char dir[512], cubin[700], launcher[700];
+    hb_test_make_temp_dir("hb-host-code", dir, sizeof dir);
+    write_manifest(dir, "c.json", cubin_manifest, cubin, sizeof cubin);
+    write_manifest(dir, "l.json", launcher_manifest, launcher, sizeof launcher);
+    hb_replay_record none = {0}, replayed = {.form = HB_FORM_REPLAY}, refused = {.form = HB_FORM_LAUNCHER};
+    hb_run_options *o = new_options(cubin);
+    assert_false(hb_host_code_timed(o, 0, &none));
+    o->candidate_path = launcher;
+    assert_false(hb_host_code_timed(o, 0, &replayed));
+    assert_true(hb_host_code_timed(o, 0, &refused));
+    o->form = HB_FORM_CHOICE_LAUNCHER;
+    assert_true(hb_host_code_timed(o, 0, &none));
+    o->aa = "cublas-nn";
+    assert_false(hb_host_code_timed(o, 0, &none));
+    o->aa = NULL;
+    o->candidate_path = "/nonexistent/manifest.json";
+    assert_false(hb_host_code_timed(o, 0, &none));
+    free(o);
+    hb_test_remove_tree(dir);
+}
+
 hb_test_list hb_replay_pass_tests(void)
 {
     static const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_replay_decide),
         cmocka_unit_test(test_replay_prepare_without_gpu),
+        cmocka_unit_test(test_host_code_timed_only_for_a_launcher_as_itself),
     };
     return HB_TEST_LIST(tests);
 }
