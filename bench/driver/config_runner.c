@@ -149,7 +149,7 @@ static hb_status run_readied(hb_evaluators *e, const hb_run_options *options, co
     hb_status status = hb_ready_child_run(&current, &job, e->have_exiting ? &e->exiting : NULL, r,
                                           options->timeout_s, outcome);
     e->have_exiting = 0;
-    if (outcome->end == HB_CHILD_RETURNED) {
+    if (status == HB_OK && outcome->end == HB_CHILD_RETURNED) {
         e->exiting = current;
         e->have_exiting = 1;
     } else {
@@ -269,6 +269,8 @@ hb_status hb_config_run(const hb_run_options *options, const hb_device_info *dev
 {
     hb_status status = HB_OK;
     *cut = 0;
+    if (options->sanitize && evaluators)
+        settle_exiting(evaluators); /* the sanitizers' process runs on the GPU: its alone */
     if (options->sanitize)
         HB_TRY(hb_sanitize_config(options, sanitizer, index, run_path, r, &status));
     if (status == HB_OK) {
@@ -276,6 +278,8 @@ hb_status hb_config_run(const hb_run_options *options, const hb_device_info *dev
         evaluate_held(options, device, run_path, index, evaluators, r, cut);
         r->sanitize = tools;
     }
+    if (options->profile && !*cut && evaluators)
+        settle_exiting(evaluators); /* ncu's process too */
     if (options->profile && !*cut) /* apart from the timed windows, after them: the autotune cache holds their choice */
         hb_profile_config(options, index, run_path, r);
     return HB_OK;
