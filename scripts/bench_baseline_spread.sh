@@ -19,6 +19,7 @@
 # About 3 to 4 minutes on one H100 with the defaults (N runs x 2 modes x 3 sizes,
 # each a clean process and an evaluation of 1.3 s windows plus set-up).
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 bench=${HB_BENCH:-build/hgemm-bench}
 runs=${N:-5}
 sizes=${SIZES:-"64 1024 4096"}
@@ -43,21 +44,7 @@ data="$out/medians.tsv"
 # The baselines' rows of a summary.csv as "m participant ref_event ref_wall ref_kernel event wall kernel",
 # columns found by name (a quoted cell may hold commas).
 extract() {
-    awk -v mode="$1" -v run="$2" '
-        function split_csv(line, f,    n, i, c, q, field) {
-            n = 0; field = ""; q = 0
-            for (i = 1; i <= length(line); i++) {
-                c = substr(line, i, 1)
-                if (q) {
-                    if (c == "\"") { if (substr(line, i + 1, 1) == "\"") { field = field "\""; i++ } else q = 0 }
-                    else field = field c
-                } else if (c == "\"") q = 1
-                else if (c == ",") { f[++n] = field; field = "" }
-                else field = field c
-            }
-            f[++n] = field
-            return n
-        }
+    awk -v mode="$1" -v run="$2" "$(cat "$here/csv_fields.awk")"'
         NR == 1 {
             columns = split_csv($0, h)
             for (i = 1; i <= columns; i++) at[h[i]] = i

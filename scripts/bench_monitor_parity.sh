@@ -48,6 +48,7 @@
 # 5 minutes (4 repeats where a repeat takes over about 50 s), and the report
 # says how many repeats ran.
 set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
 me=bench_monitor_parity.sh
 
 tables_only=0
@@ -94,21 +95,7 @@ form_flags() {
 # kernels_per_call speedup_event speedup_wall trace_note form_done; columns found by name (a quoted cell may
 # hold commas), a missing column or an empty cell as "-", the participant "candidate" for the candidate's row.
 extract() {
-    awk -v form="$1" -v state="$2" -v rep="$3" '
-        function split_csv(line, f,    n, i, c, q, field) {
-            n = 0; field = ""; q = 0
-            for (i = 1; i <= length(line); i++) {
-                c = substr(line, i, 1)
-                if (q) {
-                    if (c == "\"") { if (substr(line, i + 1, 1) == "\"") { field = field "\""; i++ } else q = 0 }
-                    else field = field c
-                } else if (c == "\"") q = 1
-                else if (c == ",") { f[++n] = field; field = "" }
-                else field = field c
-            }
-            f[++n] = field
-            return n
-        }
+    awk -v form="$1" -v state="$2" -v rep="$3" "$(cat "$here/csv_fields.awk")"'
         function cell(name,    v) {
             if (!(name in at)) return "-"
             v = f[at[name]]

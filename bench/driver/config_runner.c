@@ -27,18 +27,23 @@ typedef struct config_job {
     double started_at;                  /* hb_now_s() as the child was started */
 } config_job;
 
-/* The child's start and end stamped on the monotonic clock the parent reads too: its start-up and, after its
- * result, its exit and reap are parts of the item's cost (bench/result/item_cost.h). */
+/* The child's start and end stamped on the monotonic clock the parent reads too: its start-up (from `since`, when
+ * the parent started it or sent its job, to `began`) and, after its result, its exit and reap are parts of the
+ * item's cost (bench/result/item_cost.h). */
+static void stamp_child(hb_config_result *r, double since, double began)
+{
+    hb_item_cost_add(&r->cost, HB_COST_PROCESS_START, began - since);
+    r->cost.stamp_s = hb_now_s();
+}
+
 static hb_status evaluate_in_child(void *context, void *result, size_t size)
 {
     (void)size;
     const config_job *job = context;
     const double began = hb_now_s();
-    hb_config_result *r = result;
     hb_status status = hb_evaluate_config(job->options, job->run_path, job->index, job->reference,
-                                          job->replay_folder, r);
-    hb_item_cost_add(&r->cost, HB_COST_PROCESS_START, began - job->started_at);
-    r->cost.stamp_s = hb_now_s();
+                                          job->replay_folder, result);
+    stamp_child(result, job->started_at, began);
     return status;
 }
 
@@ -71,11 +76,9 @@ static hb_status job_in_child(void *context, const void *bytes, int job_fd, void
     options.retune = job->retune;
     options.raw_dir = job->raw_dir[0] ? job->raw_dir : NULL;
     hb_evaluation_clear_fd(job_fd);
-    hb_config_result *r = result;
     hb_status status = hb_evaluate_config(&options, job->run_path[0] ? job->run_path : NULL, job->index,
-                                          job->has_reference ? &job->reference : NULL, job->replay_folder, r);
-    hb_item_cost_add(&r->cost, HB_COST_PROCESS_START, began - job->sent_at);
-    r->cost.stamp_s = hb_now_s();
+                                          job->has_reference ? &job->reference : NULL, job->replay_folder, result);
+    stamp_child(result, job->sent_at, began);
     return status;
 }
 

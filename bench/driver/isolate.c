@@ -33,19 +33,32 @@ typedef struct child_job {
 
 /* In the child (its own group, dying with the harness, default signals:
  * bench/core/process.h). */
+/* What every child does first: the harness's handlers and --json's stdout dropped, the note taken, heartbeats to
+ * `fd`. */
+static void child_begin(hb_child_note *note, int fd)
+{
+    hb_interrupt_forget_in_child();
+    hb_json_lines_forget_in_child(); /* candidate code runs here: it must not reach --json's stdout */
+    hb_child_note_adopt(note);
+    hb_heartbeat_attach(fd);
+}
+
+/* The RESULT tag, the status and the result; the child's exit code. */
+static int send_result(int fd, hb_status status, const void *result, size_t size)
+{
+    const char tag = MSG_RESULT;
+    const int32_t wire = (int32_t)status;
+    int ok = hb_write_all(fd, &tag, 1) && hb_write_all(fd, &wire, sizeof wire) && hb_write_all(fd, result, size);
+    return ok ? 0 : 120;
+}
+
 static int child_main(void *context)
 {
     const child_job *job = context;
     close(job->parent_fd);
-    hb_interrupt_forget_in_child();
-    hb_json_lines_forget_in_child(); /* candidate code runs here: it must not reach --json's stdout */
-    hb_child_note_adopt(job->note);
-    hb_heartbeat_attach(job->fd);
-    int32_t status = (int32_t)job->fn(job->context, job->result, job->result_size);
-    char tag = MSG_RESULT;
-    int ok = hb_write_all(job->fd, &tag, 1) && hb_write_all(job->fd, &status, sizeof status) &&
-             hb_write_all(job->fd, job->result, job->result_size);
-    return ok ? 0 : 120;
+    child_begin(job->note, job->fd);
+    hb_status status = job->fn(job->context, job->result, job->result_size);
+    return send_result(job->fd, status, job->result, job->result_size);
 }
 
 /* Parent side of the pipe: the phase the child announced last, then the
@@ -265,19 +278,13 @@ static int ready_main(void *context)
     const ready_job *job = context;
     close(job->parent_result);
     close(job->parent_job);
-    hb_interrupt_forget_in_child();
-    hb_json_lines_forget_in_child(); /* candidate code runs here: it must not reach --json's stdout */
-    hb_child_note_adopt(job->note);
-    hb_heartbeat_attach(job->result_fd);
+    child_begin(job->note, job->result_fd);
     job->ready(job->context);
     void *work = malloc(job->job_size), *result = malloc(job->result_size);
     if (!work || !result || !read_job(job->job_fd, work, job->job_size))
         return 0; /* discarded (or no memory: the parent reads EOF and says the child ended) */
-    int32_t status = (int32_t)job->run(job->context, work, job->job_fd, result, job->result_size);
-    char tag = MSG_RESULT;
-    int ok = hb_write_all(job->result_fd, &tag, 1) && hb_write_all(job->result_fd, &status, sizeof status) &&
-             hb_write_all(job->result_fd, result, job->result_size);
-    return ok ? 0 : 120;
+    hb_status status = job->run(job->context, work, job->job_fd, result, job->result_size);
+    return send_result(job->result_fd, status, result, job->result_size);
 }
 
 int hb_ready_child_wait_clear(int job_fd)

@@ -210,21 +210,30 @@ static const char *no_reference(const hb_run_options *o, const hb_device_info *d
     return NULL;
 }
 
+/* pass cleared; 1 when the configuration gets no reference, pass->record saying so: off, one of the reasons every
+ * configuration has (no_reference, first), or `why` (NULL: none of its own). */
+static int without_reference(const hb_run_options *o, const hb_device_info *device, const char *why,
+                             hb_reference_pass *pass)
+{
+    memset(pass, 0, sizeof *pass);
+    if (o->baseline_reference && !strcmp(o->baseline_reference, "off")) {
+        pass->record.source = HB_REF_OFF;
+        return 1;
+    }
+    const char *first = no_reference(o, device);
+    if (!first && !why)
+        return 0;
+    pass->record.source = HB_REF_NONE;
+    snprintf(pass->record.why, sizeof pass->record.why, "%s", first ? first : why);
+    return 1;
+}
+
 hb_status hb_reference_prepare(const hb_run_options *o, const hb_device_info *device, size_t index,
                                const hb_gpu_claim *claim, hb_reference_pass *pass, hb_config_result *r, int *cut)
 {
-    memset(pass, 0, sizeof *pass);
     *cut = 0;
-    const char *why = no_reference(o, device);
-    if (o->baseline_reference && !strcmp(o->baseline_reference, "off")) {
-        pass->record.source = HB_REF_OFF;
+    if (without_reference(o, device, NULL, pass))
         return HB_OK;
-    }
-    if (why) {
-        pass->record.source = HB_REF_NONE;
-        snprintf(pass->record.why, sizeof pass->record.why, "%s", why);
-        return HB_OK;
-    }
     pass->held.tolerance = o->baseline_tolerance;
     pass->held.shared_choices = o->autotune_cache != NULL || !o->autotune_search;
     hb_reference_key key;
@@ -254,12 +263,7 @@ hb_status hb_reference_prepare(const hb_run_options *o, const hb_device_info *de
 void hb_reference_not_needed(const hb_run_options *o, const hb_device_info *device, hb_reference_pass *pass,
                              const char *why)
 {
-    memset(pass, 0, sizeof *pass);
-    const int off = o->baseline_reference && !strcmp(o->baseline_reference, "off");
-    const char *first = no_reference(o, device); /* the reasons every configuration has, first */
-    pass->record.source = off ? HB_REF_OFF : HB_REF_NONE;
-    if (!off)
-        snprintf(pass->record.why, sizeof pass->record.why, "%s", first ? first : why);
+    without_reference(o, device, why, pass);
 }
 
 const hb_run_options *hb_reference_evaluation_options(const hb_run_options *options, const hb_reference_pass *pass)
